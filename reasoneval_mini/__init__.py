@@ -1,0 +1,49 @@
+"""reasoneval_mini: the small library behind the reasoneval-course lessons.
+
+Three knowledge points, each a contract you can call and test:
+
+1. final answers: :func:`numeric_equivalence`, :func:`extract_final_answer`,
+   :func:`compare_with_tolerance`;
+2. pass@k: :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
+   :func:`plugin_pass_at_k`, :func:`mean_pass_at_k`;
+3. execution records: :data:`STATUSES`, :func:`execution_summary`.
+"""
+
+from .compare_with_tolerance import compare_with_tolerance
+from .enumerate_subsets import MAX_ENUMERATED_SUBSETS, pass_at_k_by_enumeration
+from .execution_summary import execution_summary
+from .extract_final_answer import GSM8K_MARKER, extract_final_answer
+from .numeric_equivalence import numeric_equivalence
+from .parse_answer import MAX_ANSWER_LENGTH, parse_rational
+from .pass_at_k import mean_pass_at_k, pass_at_k, plugin_pass_at_k
+from .statuses import (
+    ASSERTION_FAILED,
+    NOT_RUN,
+    PASSED,
+    RUNTIME_ERROR,
+    STATUSES,
+    TIMEOUT,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ASSERTION_FAILED",
+    "GSM8K_MARKER",
+    "MAX_ANSWER_LENGTH",
+    "MAX_ENUMERATED_SUBSETS",
+    "NOT_RUN",
+    "PASSED",
+    "RUNTIME_ERROR",
+    "STATUSES",
+    "TIMEOUT",
+    "compare_with_tolerance",
+    "execution_summary",
+    "extract_final_answer",
+    "mean_pass_at_k",
+    "numeric_equivalence",
+    "parse_rational",
+    "pass_at_k",
+    "pass_at_k_by_enumeration",
+    "plugin_pass_at_k",
+]

@@ -1,0 +1,7 @@
+"""``python -m reasoneval_mini`` is the same as ``reasoneval-course``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,136 @@
+"""The unbiased pass@k estimator, its biased plug-in cousin, and averaging."""
+
+import math
+
+# 1 - x rounds to exactly 1.0 for every 0 <= x <= 2**-54, so once the ratio
+# C(n-c, k) / C(n, k) is known to be far below that, the correctly rounded
+# answer is 1.0 without computing huge products. ln(2**-54) is about -37.4;
+# the margin absorbs lgamma's rounding (about 1e-10 at n = 10**5).
+_LOG_RATIO_CERTAINLY_NEGLIGIBLE = -40.0
+
+
+def _check_count(name, value):
+    # type() rather than isinstance(): True is an int, but a bool count is a bug.
+    if type(value) is not int:
+        raise ValueError(
+            f"{name} must be an int, got {type(value).__name__}: {value!r}"
+        )
+
+
+def check_counts(n, correct, k):
+    """Raise ``ValueError`` unless ``n >= 1``, ``0 <= correct <= n`` and ``1 <= k <= n``."""
+    _check_count("n", n)
+    _check_count("correct", correct)
+    _check_count("k", k)
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got n={n}")
+    if not 0 <= correct <= n:
+        raise ValueError(f"correct must be in 0..n={n}, got correct={correct}")
+    if not 1 <= k <= n:
+        raise ValueError(
+            f"k must be in 1..n={n}, got k={k}: with only {n} samples there is "
+            f"no subset of {k} to draw; generate at least {k} samples"
+        )
+
+
+def _log_comb(a, b):
+    return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+
+
+def pass_at_k(n, correct, k):
+    """Unbiased estimate of pass@k from *n* judged samples, *correct* of them passing.
+
+    ``pass@k = 1 - C(n - c, k) / C(n, k)``: the probability that a uniformly
+    chosen k-subset of the n samples holds at least one passing sample.
+
+    The result is correctly rounded: it equals ``float`` of the exact rational
+    (checked for n up to 10**5). The ratio is computed as a product of only
+    ``min(c, k)`` integer factors, because
+    ``C(n-c, k) / C(n, k) = prod_{j<c} (n-k-j)/(n-j) = prod_{i<k} (n-c-i)/(n-i)``.
+
+    Raises ``ValueError`` for a count that is not exactly ``int`` (``bool``
+    included), ``n < 1``, ``correct`` outside ``0..n`` or ``k`` outside ``1..n``.
+
+    >>> pass_at_k(5, 2, 2)
+    0.7
+    >>> pass_at_k(5, 4, 2)    # only one failing sample: every pair holds a pass
+    1.0
+
+    Surprising: k larger than n is refused, not clipped to 1.0.
+
+    >>> pass_at_k(5, 2, 6)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be in 1..n=5, got k=6: ...
+    """
+    check_counts(n, correct, k)
+    if correct == 0:
+        return 0.0
+    if n - correct < k:
+        return 1.0
+    log_ratio = _log_comb(n - correct, k) - _log_comb(n, k)
+    if log_ratio < _LOG_RATIO_CERTAINLY_NEGLIGIBLE:
+        return 1.0
+    if correct < k:
+        failing = math.prod(range(n - k - correct + 1, n - k + 1))
+        total = math.prod(range(n - correct + 1, n + 1))
+    else:
+        failing = math.prod(range(n - correct - k + 1, n - correct + 1))
+        total = math.prod(range(n - k + 1, n + 1))
+    # int / int is correctly rounded in CPython, however large the operands.
+    return (total - failing) / total
+
+
+def plugin_pass_at_k(n, correct, k):
+    """The plug-in value ``1 - (1 - c/n)**k``: a different, biased quantity.
+
+    It treats ``c/n`` as the true success probability and assumes k draws
+    *with* replacement. As an estimate of pass@k it is biased low (by
+    Jensen's inequality), and it is not what HumanEval reports. Shown for
+    comparison only; validates its inputs like :func:`pass_at_k`.
+
+    >>> plugin_pass_at_k(5, 2, 2)
+    0.64
+    >>> pass_at_k(5, 2, 2) - plugin_pass_at_k(5, 2, 2) > 0
+    True
+    """
+    check_counts(n, correct, k)
+    return 1.0 - (1.0 - correct / n) ** k
+
+
+def mean_pass_at_k(counts, k):
+    """Estimate pass@k per problem, then average over problems (unweighted).
+
+    *counts* maps each problem id to a pair ``(n, c)``. Every problem counts
+    once, whatever its n. Pooling all samples first would weight problems
+    with more samples more, and is a different (wrong) quantity.
+
+    Raises ``ValueError`` for an empty or non-mapping *counts*, or naming the
+    first problem whose counts are not a valid ``(n, c)`` pair for this k
+    (``n < k`` included): no problem is silently dropped.
+
+    >>> mean_pass_at_k({"easy": (20, 18), "hard": (20, 0)}, 5)
+    0.5
+    >>> round(pass_at_k(40, 18, 5), 2)    # pooled: a different number
+    0.96
+    >>> mean_pass_at_k({"a": (10, 3), "b": (3, 1)}, 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: problem 'b': k must be in 1..n=3, got k=5: ...
+    """
+    if not hasattr(counts, "items"):
+        raise ValueError(
+            f"counts must map problem id to (n, c), got {type(counts).__name__}"
+        )
+    if not counts:
+        raise ValueError("counts is empty: there is no problem to average over")
+    estimates = []
+    for problem, pair in counts.items():
+        try:
+            n, correct = pair
+            estimates.append(pass_at_k(n, correct, k))
+        except (TypeError, ValueError) as error:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                error = f"expected a pair (n, c), got {pair!r}"
+            raise ValueError(f"problem {problem!r}: {error}") from None
+    return math.fsum(estimates) / len(estimates)
