@@ -1,0 +1,247 @@
+"""The building blocks of exercise checks: results, comparisons, constructors.
+
+An exercise answer is always a *function* the learner completes. A *check*
+is a small callable ``check(answer) -> CheckResult`` that calls the answer
+once and compares what came back with an expected value computed from an
+independent reference (the library, :func:`math.comb`, enumeration, a real
+subprocess run). Checks never raise: an exception from the learner's code
+becomes a failed :class:`CheckResult` whose message names it, and the
+``NotImplementedError`` of an untouched stub becomes "not attempted yet".
+
+Constructors (the same ones a hidden-tests file uses):
+
+* :func:`case` -- call the answer, compare the value it returns;
+* :func:`rejects` -- call the answer, expect a given exception type.
+
+Comparison is by value, never by printed text (:func:`same_value`):
+``Fraction`` and ``int`` exactly, ``float`` within :data:`FLOAT_REL_TOL` /
+:data:`FLOAT_ABS_TOL`, numpy scalars as the Python number they hold, and
+containers element by element. ``bool`` is kept apart from numbers and
+``None`` from ``False``, because the course is about exactly that.
+
+>>> check = case("double(2)", lambda f: f(2), 4)
+>>> check(lambda x: 2 * x).passed
+True
+>>> def stub(x):
+...     raise NotImplementedError
+>>> print(case("double(2)", lambda f: f(2), 4)(stub).message)
+not attempted yet: the function still raises NotImplementedError
+
+Surprising: ``0.7`` is not the exact answer ``Fraction(7, 10)``.
+
+>>> from fractions import Fraction
+>>> case("p()", lambda f: f(), Fraction(7, 10))(lambda: 0.7).passed
+False
+"""
+
+import math
+import numbers
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+
+#: Floats are equal when ``math.isclose(a, b, rel_tol=..., abs_tol=...)``.
+FLOAT_REL_TOL = 1e-9
+FLOAT_ABS_TOL = 1e-12
+NOT_ATTEMPTED = "not attempted yet"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: where it lives, what it asks, and the checks that grade it.
+
+    *answer_name* is the function the learner completes in *notebook*;
+    *checks* is a tuple of callables ``check(answer) -> CheckResult``.
+    """
+
+    id: str
+    notebook: str
+    answer_name: str
+    points: int
+    title: str
+    statement: str
+    checks_what: str
+    hint: str
+    checks: tuple
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One test of one exercise; ``expected`` and ``actual`` are display texts.
+
+    ``attempted`` is False only when the answer was an untouched stub.
+    """
+
+    name: str
+    passed: bool
+    call: str
+    expected: str
+    actual: str
+    message: str
+    attempted: bool = True
+
+    def to_dict(self):
+        """Return a plain dict (JSON- and CSV-friendly)."""
+        return asdict(self)
+
+
+def _plain(value):
+    # numpy scalars (np.float64, np.int64, np.bool_) hold a Python number;
+    # compare that, without importing numpy.
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def show(value):
+    """Deterministic display text: sets sorted, numpy scalars unwrapped.
+
+    >>> show({"b", "a"}), show(Fraction(1, 2))
+    ("{'a', 'b'}", 'Fraction(1, 2)')
+    """
+    value = _plain(value)
+    if isinstance(value, (set, frozenset)):
+        items = sorted((show(item) for item in value))
+        return "{" + ", ".join(items) + "}" if items else "set()"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(show(item) for item in value)
+        if isinstance(value, tuple):
+            return f"({inner},)" if len(value) == 1 else f"({inner})"
+        return f"[{inner}]"
+    return repr(value)
+
+
+def same_value(actual, expected):
+    """Return ``""`` when *actual* matches *expected* by value, else why not."""
+    actual, expected = _plain(actual), _plain(expected)
+    if isinstance(expected, bool) or expected is None:
+        if actual is expected:
+            return ""
+        return f"expected exactly {expected!r}, not {show(actual)}"
+    if isinstance(actual, bool):
+        return f"expected a number or value, got the bool {actual!r}"
+    if isinstance(expected, Fraction) or isinstance(expected, int):
+        if isinstance(actual, (Fraction, int)) and actual == expected:
+            return ""
+        if isinstance(actual, float):
+            return "expected an exact int or Fraction, got a float"
+        return "different value"
+    if isinstance(expected, float):
+        if not isinstance(actual, numbers.Real):
+            return f"expected a number, got {type(actual).__name__}"
+        if math.isclose(float(actual), expected, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL):
+            return ""
+        return f"differs by more than rel_tol={FLOAT_REL_TOL}, abs_tol={FLOAT_ABS_TOL}"
+    if isinstance(expected, dict):
+        return _same_mapping(actual, expected)
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
+            return f"expected a sequence of length {len(expected)}"
+        for index, (a, e) in enumerate(zip(actual, expected)):
+            why = same_value(a, e)
+            if why:
+                return f"item {index}: {why}"
+        return ""
+    if isinstance(expected, (set, frozenset)):
+        return same_set(actual, expected)
+    return "" if type(actual) is type(expected) and actual == expected else "different value"
+
+
+def _same_mapping(actual, expected):
+    if not isinstance(actual, dict):
+        return f"expected a dict, got {type(actual).__name__}"
+    missing = [key for key in expected if key not in actual]
+    extra = [key for key in actual if key not in expected]
+    if missing or extra:
+        return f"missing keys {show(missing)}, unexpected keys {show(extra)}"
+    for key, value in expected.items():
+        why = same_value(actual[key], value)
+        if why:
+            return f"key {key!r}: {why}"
+    return ""
+
+
+def same_set(actual, expected):
+    """Compare as sets (order and repeats ignored); say what is missing or extra."""
+    try:
+        actual = set(actual)
+    except TypeError:
+        return f"expected a collection of hashable items, got {type(actual).__name__}"
+    missing, extra = set(expected) - actual, actual - set(expected)
+    if not (missing or extra):
+        return ""
+    return f"missing {show(missing)}; not expected {show(extra)}"
+
+
+def _call_answer(run, answer):
+    """Run ``run(answer)``; return ``(value, error)`` with error None on success."""
+    try:
+        return run(answer), None
+    except (Exception, SystemExit) as error:  # the learner's code may raise anything
+        return None, error
+
+
+def _failure(name, call, expected, error):
+    if isinstance(error, NotImplementedError):
+        return CheckResult(name, False, call, expected, "NotImplementedError",
+                           NOT_ATTEMPTED + ": the function still raises NotImplementedError",
+                           attempted=False)
+    actual = f"{type(error).__name__}: {error}"
+    return CheckResult(name, False, call, expected, actual,
+                       f"the call raised {type(error).__name__} ({error})")
+
+
+def case(call, run, expected, *, compare=same_value, name=None):
+    """A check that ``run(answer)`` returns a value matching *expected*.
+
+    *call* is the text shown to the learner, e.g. ``"pass_at_k(5, 2, 2)"``;
+    *run* takes the learner's function and makes that call; *compare*
+    returns ``""`` for a match or a short reason.  *expected* may be a
+    zero-argument callable wrapped in :func:`lazy`, evaluated once, when
+    first needed (for references that run subprocesses).
+    """
+    def check(answer):
+        want = expected.value() if isinstance(expected, lazy) else expected
+        value, error = _call_answer(run, answer)
+        if error is not None:
+            return _failure(name or call, call, show(want), error)
+        try:
+            why = compare(value, want)
+        except Exception as problem:  # an odd value must not crash the check
+            why = f"could not compare ({type(problem).__name__}: {problem})"
+        message = "ok" if not why else why
+        return CheckResult(name or call, not why, call, show(want), show(value), message)
+    return check
+
+
+def rejects(call, run, error_type=ValueError, *, name=None):
+    """A check that ``run(answer)`` raises *error_type* (bad input refused)."""
+    expected = f"raises {error_type.__name__}"
+
+    def check(answer):
+        value, error = _call_answer(run, answer)
+        if isinstance(error, NotImplementedError) and error_type is not NotImplementedError:
+            return _failure(name or call, call, expected, error)
+        if isinstance(error, error_type):
+            actual = f"{type(error).__name__}: {error}"
+            return CheckResult(name or call, True, call, expected, actual, "ok")
+        if error is not None:
+            return _failure(name or call, call, expected, error)
+        return CheckResult(name or call, False, call, expected, show(value),
+                           f"returned a value instead of raising {error_type.__name__}")
+    return check
+
+
+class lazy:
+    """An expected value computed on first use and then kept."""
+
+    def __init__(self, compute):
+        self._compute = compute
+        self._done = False
+        self._value = None
+
+    def value(self):
+        if not self._done:
+            self._value, self._done = self._compute(), True
+        return self._value

@@ -1,0 +1,146 @@
+"""Exercises for knowledge point 3: execution states and what a run must fix (ex03).
+
+Expected values come from :func:`execution_summary` (tested on its own) and,
+for the executor exercises, from real runs of the course executor.
+"""
+
+from .execution_summary import execution_summary
+from .exercise_checks import Exercise, case, same_set
+from .statuses import STATUSES
+
+NOTEBOOK = "ex03_execution_states.ipynb"
+
+#: The menu for the conditions exercise: key -> (description, must a real run fix it?).
+CONDITIONS = {
+    "python_version": ("the exact Python version that runs the programs and tests", True),
+    "pinned_dependencies": ("the installed packages and their exact versions", True),
+    "time_limit": ("the time limit per sample", True),
+    "memory_limit": ("the memory limit per sample", True),
+    "network_access": ("whether a program can reach the network (blocked)", True),
+    "fresh_process": ("a fresh process per sample, so one sample cannot change another's state", True),
+    "clean_workdir": ("a clean temporary working directory per sample", True),
+    "test_suite_version": ("the exact tests each problem is scored with", True),
+    "retry_timeouts": ("re-run a sample that timed out until it passes", False),
+    "drop_crashes": ("leave samples that crashed out of the denominator", False),
+    "reformat_code": ("reformat generated programs with a code formatter before running them", False),
+    "guard_is_sandbox": ("treat disabling dangerous functions inside the process as the security boundary", False),
+    "editor_theme": ("the colour theme of the editor of whoever runs the evaluation", False),
+}
+
+MUST_FIX = frozenset(key for key, (_, fix) in CONDITIONS.items() if fix)
+
+
+def _rates(records):
+    summary = execution_summary(records)
+    return {key: summary[key] for key in
+            ("planned", "attempted", "coverage", "success_rate", "attempted_success_rate")}
+
+
+def reference_failure_report(records):
+    """Per problem: planned samples, counts of all five states, success rate."""
+    groups = {}
+    for row in records:
+        groups.setdefault(row["problem_id"], []).append(row)
+    report = {}
+    for problem, rows in groups.items():
+        summary = execution_summary(rows)
+        report[problem] = {"planned": summary["planned"], "counts": summary["counts"],
+                           "success_rate": summary["success_rate"]}
+    return report
+
+
+def _log(*statuses, problem=None):
+    rows = [{"sample_id": f"s{i}", "status": status} for i, status in enumerate(statuses, 1)]
+    if problem is not None:
+        for row in rows:
+            row["problem_id"] = problem
+    return rows
+
+
+_FIVE_STATES = Exercise(
+    id="kp3_five_state_log", notebook=NOTEBOOK, answer_name="five_state_log", points=1,
+    title="Warm-up: a log with all five states",
+    statement=(
+        "Complete `five_state_log()`: return a list of records (dicts with a unique "
+        "`sample_id` string and a `status`) in which every one of the five states "
+        "`passed`, `assertion_failed`, `timeout`, `runtime_error`, `not_run` occurs at "
+        "least once. Use the constants from `reasoneval_mini.statuses`."),
+    checks_what="The set of statuses is exactly the five states, sample ids are unique, and execution_summary accepts the log.",
+    hint="One record per state is enough: [{'sample_id': 's1', 'status': PASSED}, ...].",
+    checks=(
+        case("{row['status'] for row in five_state_log()}",
+             lambda f: {row["status"] for row in f()}, set(STATUSES), compare=same_set),
+        case("sample ids are unique", lambda f: len({r["sample_id"] for r in f()}) == len(f()), True),
+        case("execution_summary(five_state_log())['planned'] == len(five_state_log())",
+             lambda f: execution_summary(f())["planned"] == len(f()), True),
+    ),
+)
+
+_RATE_LOGS = (
+    _log("passed", "timeout", "not_run"),
+    _log("not_run", "not_run"),
+    _log("passed", "assertion_failed", "timeout", "runtime_error", "not_run", "passed"),
+    _log("passed", "passed"),
+)
+
+_RATES = Exercise(
+    id="kp3_rates", notebook=NOTEBOOK, answer_name="rates", points=2,
+    title="Denominators: coverage, success and attempted success",
+    statement=(
+        "Complete `rates(records)` without calling `execution_summary`: return a dict with "
+        "`planned` (N), `attempted` (N minus not_run), `coverage` (attempted / N), "
+        "`success_rate` (passed / N, the full denominator) and `attempted_success_rate` "
+        "(passed / attempted, or `None` when nothing ran: undefined is not 0)."),
+    checks_what="Four logs, including the worked example and one where nothing ran; floats or Fractions, tolerance rel 1e-9.",
+    hint="Count statuses with collections.Counter; guard the division by attempted.",
+    checks=tuple(
+        case(f"rates({[row['status'] for row in log]} as records)",
+             lambda f, log=log: f([dict(row) for row in log]), _rates(log))
+        for log in _RATE_LOGS
+    ),
+)
+
+_CONDITIONS = Exercise(
+    id="kp3_conditions_to_fix", notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
+    title="What a real code evaluation must fix",
+    statement=(
+        "`CONDITIONS` (in `reasoneval_mini.exercise_set_execution`) is a menu of things one "
+        "might do or fix when running generated code. Complete `conditions_to_fix()`: return "
+        "the set of keys of the isolation and dependency conditions a real evaluation must "
+        "fix and report. Leave out the ones that change what is scored or do not matter."),
+    checks_what="Every must-fix condition is chosen, and nothing that changes the score or is irrelevant.",
+    hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
+          "retrying, dropping or rewriting samples changes the score itself."),
+    checks=(
+        case("conditions_to_fix() (keys missing / not expected)",
+             lambda f: set(f()), set(MUST_FIX), compare=same_set),
+    ),
+)
+
+_REPORT_LOG = (
+    _log("passed", "passed", "timeout", problem="sum_list")
+    + [dict(row, sample_id="m" + row["sample_id"])
+       for row in _log("runtime_error", "not_run", "not_run", "assertion_failed", problem="median")]
+)
+
+_REPORT = Exercise(
+    id="kp3_failure_report", notebook=NOTEBOOK, answer_name="failure_report", points=3,
+    title="Stretch: per-problem budgets and failure classes",
+    statement=(
+        "Complete `failure_report(records)`: the records also carry a `problem_id`. Return a "
+        "dict mapping each problem id to `{\"planned\": N, \"counts\": {state: count for all "
+        "five states}, \"success_rate\": passed / N}`. Keep every state, zeros included: a "
+        "timeout and a not_run both score zero but mean different things."),
+    checks_what="Two logs with two problems each; every problem, every state and the success rate.",
+    hint="Group the records by problem_id first, then count each group like rates().",
+    checks=(
+        case("failure_report(log with problems sum_list and median)",
+             lambda f: f([dict(row) for row in _REPORT_LOG]), reference_failure_report(_REPORT_LOG)),
+        case("failure_report(log with one problem, all not_run)",
+             lambda f: f(_log("not_run", "not_run", problem="p")),
+             reference_failure_report(_log("not_run", "not_run", problem="p"))),
+    ),
+)
+
+#: Knowledge point 3, in course order (warm-up to stretch).
+EXECUTION_EXERCISES = (_FIVE_STATES, _RATES, _CONDITIONS, _REPORT)
