@@ -1,0 +1,190 @@
+"""Synthetic completions: what a model *might* have written for a problem.
+
+No model is run in this course. Instead, each HumanEval problem gets a pool
+of completions derived from its canonical solution: the solution itself plus
+faulty variants of the kinds real models produce, each built by a fixed
+rule (no randomness here; the pool draws which variants to use).
+
+The variant names say what was *written*, not what will *happen*: the
+executor decides the state. An off-by-one that the tests never exercise
+still passes, exactly as it would for a real model.
+"""
+
+import ast
+import textwrap
+
+CANONICAL = "canonical"
+OFF_BY_ONE = "off_by_one"
+WRONG_RETURN = "wrong_return"
+INFINITE_LOOP = "infinite_loop"
+SYNTAX_ERROR = "syntax_error"
+EARLY_EXIT = "early_exit"
+NOT_GENERATED = "not_generated"
+
+#: Every variant, with what it does to the canonical solution.
+VARIANTS = {
+    CANONICAL: "the reference solution, unchanged",
+    OFF_BY_ONE: "one boundary shifted: a range stop, a comparison, a constant or the result",
+    WRONG_RETURN: "every return gives back the first argument unchanged",
+    INFINITE_LOOP: "a while loop whose counter is never advanced, before the body",
+    SYNTAX_ERROR: "a colon dropped (or a stray ')' added): the file does not parse",
+    EARLY_EXIT: "the correct body, then sys.exit(0) before the tests can run",
+    NOT_GENERATED: "no completion at all (the generation request failed)",
+}
+
+#: How often each variant is drawn, roughly like a weak model at temperature 0.8.
+DEFAULT_WEIGHTS = {
+    CANONICAL: 40, OFF_BY_ONE: 15, WRONG_RETURN: 15, INFINITE_LOOP: 10,
+    SYNTAX_ERROR: 8, EARLY_EXIT: 7, NOT_GENERATED: 5,
+}
+
+_STUCK_LOOP = (
+    "    attempts = 0\n"
+    "    while attempts < 3:\n"
+    "        pass  # the model forgot: attempts += 1\n"
+)
+_EXIT_TRAILER = "\n\nimport sys\nsys.exit(0)  # the model's 'demo' ends the script\n"
+
+
+class _ShiftOneBoundary(ast.NodeTransformer):
+    """Change the first boundary found, in a fixed order of preference."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.done = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if self.kind == "range" and not self.done and _is_range(node):
+            stop = 0 if len(node.args) == 1 else 1
+            node.args[stop] = ast.BinOp(node.args[stop], ast.Sub(), ast.Constant(1))
+            self.done = True
+        return node
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        flips = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
+        if self.kind == "compare" and not self.done and type(node.ops[0]) in flips:
+            node.ops[0] = flips[type(node.ops[0])]()
+            self.done = True
+        return node
+
+    def visit_Constant(self, node):
+        number = isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if self.kind == "constant" and not self.done and number:
+            self.done = True
+            return ast.Constant(node.value + 1)
+        return node
+
+    def visit_Return(self, node):
+        self.generic_visit(node)
+        if self.kind == "return" and not self.done and node.value is not None:
+            node.value = ast.BinOp(node.value, ast.Add(), ast.Constant(1))
+            self.done = True
+        return node
+
+
+def _is_range(node):
+    return isinstance(node.func, ast.Name) and node.func.id == "range" and 1 <= len(node.args) <= 3
+
+
+class _ReturnFirstArgument(ast.NodeTransformer):
+    def __init__(self, name):
+        self.value = ast.Name(name, ast.Load()) if name else ast.Constant(None)
+
+    def visit_Return(self, node):
+        return ast.Return(self.value)
+
+    def _skip(self, node):  # returns of nested functions are theirs, not ours
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _skip
+
+
+def _solution_function(problem):
+    """The entry point's ``def`` node, parsed from prompt + canonical solution."""
+    module = ast.parse(problem["prompt"] + problem["canonical_solution"])
+    functions = [
+        node for node in module.body
+        if isinstance(node, ast.FunctionDef) and node.name == problem["entry_point"]
+    ]
+    if not functions:
+        raise ValueError(f"{problem['task_id']}: no function {problem['entry_point']!r}")
+    return functions[-1]
+
+
+def _body_source(function):
+    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    code = "\n".join(ast.unparse(statement) for statement in body)
+    return textwrap.indent(code, "    ") + "\n"
+
+
+def _mutate(problem, transform):
+    function = _solution_function(problem)
+    # Visit the statements, not the def itself: the transformer leaves
+    # nested functions alone, and the entry point is a function too.
+    function.body = [transform.visit(statement) for statement in function.body]
+    return _body_source(ast.fix_missing_locations(function))
+
+
+def _off_by_one(problem):
+    for kind in ("range", "compare", "constant", "return"):
+        function = _solution_function(problem)
+        shifter = _ShiftOneBoundary(kind)
+        shifter.visit(function)
+        if shifter.done:
+            return _body_source(ast.fix_missing_locations(function))
+    raise ValueError(f"{problem['task_id']}: no range, comparison, number or return to shift")
+
+
+def _wrong_return(problem):
+    arguments = _solution_function(problem).args.args
+    return _mutate(problem, _ReturnFirstArgument(arguments[0].arg if arguments else None))
+
+
+def _syntax_error(problem):
+    lines = problem["canonical_solution"].splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if line.rstrip().endswith(":"):
+            lines[index] = line.rstrip()[:-1] + "\n"
+            return "".join(lines)
+    last = max(i for i, line in enumerate(lines) if line.strip())
+    lines[last] = lines[last].rstrip() + ")\n"
+    return "".join(lines)
+
+
+def build_completion(problem, variant):
+    """Return the completion text of *variant* for *problem*, or ``None``.
+
+    *problem* is a HumanEval problem dict (``task_id``, ``prompt``,
+    ``canonical_solution``, ``entry_point``); *variant* is a key of
+    :data:`VARIANTS`. ``NOT_GENERATED`` gives ``None``: there is no text.
+    Mutated variants are rebuilt from the syntax tree, so comments and
+    blank lines of the canonical solution are not kept.
+
+    Raises ``ValueError`` for an unknown variant, or when a problem offers
+    nothing to mutate (the message names the problem).
+
+    >>> problem = {"task_id": "demo/0", "entry_point": "add",
+    ...            "prompt": "def add(a, b):\\n", "canonical_solution": "    return a + b\\n"}
+    >>> print(build_completion(problem, "off_by_one"), end="")
+        return a + b + 1
+
+    Surprising: a one-line solution has no colon to drop, so its syntax
+    error is a stray bracket instead.
+
+    >>> print(build_completion(problem, "syntax_error"), end="")
+        return a + b)
+    """
+    builders = {
+        CANONICAL: lambda p: p["canonical_solution"],
+        OFF_BY_ONE: _off_by_one,
+        WRONG_RETURN: _wrong_return,
+        INFINITE_LOOP: lambda p: _STUCK_LOOP + p["canonical_solution"],
+        SYNTAX_ERROR: _syntax_error,
+        EARLY_EXIT: lambda p: p["canonical_solution"] + _EXIT_TRAILER,
+        NOT_GENERATED: lambda p: None,
+    }
+    if variant not in builders:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
+    return builders[variant](problem)
