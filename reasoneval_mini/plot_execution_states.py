@@ -1,0 +1,72 @@
+"""A stacked bar chart: how each problem's samples ended."""
+
+from .execution_summary import execution_summary
+from .statuses import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, STATUSES, TIMEOUT
+
+#: One fixed colour per state, so every chart in the course reads the same.
+#: not_run is grey on purpose: it is a harness fact, not a model outcome.
+STATE_COLORS = {
+    PASSED: "#2e7d32",
+    ASSERTION_FAILED: "#ef6c00",
+    TIMEOUT: "#6a1b9a",
+    RUNTIME_ERROR: "#c62828",
+    NOT_RUN: "#9e9e9e",
+}
+
+
+def count_states_per_problem(records):
+    """Map each ``task_id`` (in order of first appearance) to counts of all five states.
+
+    Records are validated by :func:`execution_summary`; a record without a
+    non-empty ``str`` ``task_id`` raises ``ValueError`` naming it.
+
+    >>> count_states_per_problem([{"sample_id": "1", "task_id": "A", "status": "timeout"}])["A"]
+    {'passed': 0, 'assertion_failed': 0, 'timeout': 1, 'runtime_error': 0, 'not_run': 0}
+    """
+    execution_summary(records)
+    per_problem = {}
+    for index, record in enumerate(records):
+        task_id = record.get("task_id")
+        if not isinstance(task_id, str) or not task_id:
+            raise ValueError(f"records[{index}] needs a non-empty str task_id, got {task_id!r}")
+        per_problem.setdefault(task_id, dict.fromkeys(STATUSES, 0))[record["status"]] += 1
+    return per_problem
+
+
+def plot_execution_states(records, *, ax=None, figsize=(6, 3.5), dpi=80):
+    """Draw one stacked bar per problem, one segment per state; return the Figure.
+
+    Segments follow :data:`STATUSES` from the bottom up with the colours of
+    :data:`STATE_COLORS`; every state has a legend entry even at count 0,
+    so charts of different runs can be compared. Pass *ax* to draw into an
+    existing axes; otherwise a new figure of *figsize* and *dpi* is made.
+    Raises ``ValueError`` for invalid records (see
+    :func:`count_states_per_problem`).
+
+    >>> figure = plot_execution_states([{"sample_id": "1", "task_id": "A", "status": "passed"}])
+    >>> [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    ['passed', 'assertion_failed', 'timeout', 'runtime_error', 'not_run']
+    """
+    # Imported here: the core must not need matplotlib. A bare Figure (not
+    # pyplot) is not shown twice in a notebook and never piles up in pyplot.
+    from matplotlib.figure import Figure
+
+    per_problem = count_states_per_problem(records)
+    if ax is None:
+        figure = Figure(figsize=figsize, dpi=dpi)
+        ax = figure.add_subplot()
+    else:
+        figure = ax.figure
+    names = list(per_problem)
+    positions = range(len(names))
+    bottoms = [0] * len(names)
+    for status in STATUSES:
+        heights = [per_problem[name][status] for name in names]
+        ax.bar(positions, heights, bottom=bottoms, color=STATE_COLORS[status], label=status)
+        bottoms = [b + h for b, h in zip(bottoms, heights)]
+    ax.set_xticks(list(positions), names, rotation=30, ha="right")
+    ax.set_ylabel("samples")
+    ax.set_title("How each problem's samples ended")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    figure.tight_layout()
+    return figure
