@@ -1,0 +1,169 @@
+"""Structure checks for every lesson in notebooks/ (nbval runs them; this reads them).
+
+Conventions every lesson follows (these tests enforce the checkable ones):
+
+* File name ``NN_snake_name.ipynb``; the order is declared once, in the README's
+  "## Course map" table (one row per lesson: ``| NN | `NN_name.ipynb` | ... |``);
+  00_start_here repeats that table and must agree with it.
+* The first cell is markdown: ``# Lesson NN · Title``, then **Questions** and
+  **Objectives** (action verbs). A markdown cell near the end holds
+  ``## Key points`` answering the objectives; lessons 01-03 point to
+  ``exercises/exNN_<name>.ipynb``.
+* Lessons import ``reasoneval_mini`` and define no library code: no ``def`` or
+  ``class`` in code cells. Figures come from ``reasoneval_mini.plot_*`` helpers
+  (figsize about (6, 3.5), dpi 80); explorers from ``make_*_explorer()`` in
+  ``reasoneval_mini.explore_*``, each preceded by a static call of its pure
+  function so the page reads well without a kernel.
+* nbval runs in lax mode: only cells whose first line is ``# NBVAL_CHECK_OUTPUT``
+  are compared. Put it on cells that print the lesson's numbers; those cells
+  print deterministic text only (no figures, widgets, versions or paths).
+* Outputs are stored (execute with ``jupyter nbconvert --to notebook --execute
+  --inplace``), then widget state metadata and widget-view outputs are dropped.
+  No memory addresses, absolute paths or timings in stored text; fixed seeds.
+  Each notebook stays under 1 MB (aim for 200 KB).
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
+MAX_BYTES = 1_000_000
+CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
+# Lessons with a matching exercise notebook (by number).
+EXERCISE_FOR = {
+    "01": "exercises/ex01_answer_equivalence.ipynb",
+    "02": "exercises/ex02_pass_at_k.ipynb",
+    "03": "exercises/ex03_execution_states.ipynb",
+}
+
+ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+ABSOLUTE_PATH = re.compile(
+    r"(?<![\w.])(/(home|work|tmp|usr|Users|root|opt|var|private)/|[A-Za-z]:\\\\?[A-Za-z])"
+)
+# Measured durations: IPython's timers, "took"/"elapsed", or a number with 3+ decimals
+# and a unit. A declared budget such as "timeout 2.0 s" is fine.
+TIMING = re.compile(
+    r"(Wall time|CPU times|per loop|took \d|elapsed|\d+\.\d{3,}\s?(s|ms|µs|us|ns|seconds?)\b)"
+)
+MAP_ROW = re.compile(r"^\|\s*(\d\d)\s*\|\s*`(\d\d_[a-z0-9_]+\.ipynb)`\s*\|", re.MULTILINE)
+
+
+def read(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def text_outputs(cell):
+    for output in cell.get("outputs", []):
+        if "text" in output:
+            yield "".join(output["text"]) if isinstance(output["text"], list) else output["text"]
+        for mime in ("text/plain", "text/html", "text/markdown"):
+            value = output.get("data", {}).get(mime)
+            if value is not None:
+                yield "".join(value) if isinstance(value, list) else value
+        if output.get("output_type") == "error":
+            yield "\n".join(output.get("traceback", []))
+
+
+def course_map(markdown):
+    section = markdown.split("## Course map", 1)[1].split("\n## ", 1)[0]
+    return MAP_ROW.findall(section)
+
+
+def lesson_ids(path):
+    return path.name[:2]
+
+
+def test_there_are_lessons_and_no_stray_files():
+    assert LESSONS, "notebooks/ holds no .ipynb"
+    for path in NOTEBOOKS.iterdir():
+        if path.name.startswith("."):
+            continue
+        assert not path.name.lower().startswith("untitled"), f"stray notebook {path.name}"
+        if path.suffix == ".ipynb":
+            assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
+
+
+def test_readme_course_map_lists_the_notebooks_in_order():
+    rows = course_map((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert [name for _, name in rows] == [path.name for path in LESSONS]
+    assert [number for number, _ in rows] == [name[:2] for _, name in rows]
+
+
+def test_start_here_repeats_the_readme_course_map():
+    start = NOTEBOOKS / "00_start_here.ipynb"
+    markdown = "\n".join(source(c) for c in read(start)["cells"] if c["cell_type"] == "markdown")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert course_map(markdown) == course_map(readme)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_is_small(path):
+    assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"
+    widget_state = json.dumps(read(path)["metadata"].get("widgets", {}))
+    assert len(widget_state) < 50_000, "strip the stored widget state"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_opens_with_questions_and_objectives_and_ends_with_key_points(path):
+    cells = read(path)["cells"]
+    first = source(cells[0])
+    assert cells[0]["cell_type"] == "markdown" and first.startswith(f"# Lesson {path.name[:2]}")
+    assert "Questions" in first and "Objectives" in first
+    tail = [source(c) for c in cells[-3:] if c["cell_type"] == "markdown"]
+    assert any("## Key points" in text for text in tail), "key points belong at the end"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_imports_the_module_and_defines_no_library_code(path):
+    code = [source(c) for c in read(path)["cells"] if c["cell_type"] == "code"]
+    assert any("reasoneval_mini" in text for text in code)
+    for text in code:
+        assert not re.search(r"^\s*(def|class)\s", text, re.MULTILINE), text[:200]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_has_an_explorer_and_stored_outputs(path):
+    code = [c for c in read(path)["cells"] if c["cell_type"] == "code"]
+    assert any(re.search(r"make_\w*explorer\(", source(c)) for c in code)
+    assert all(c.get("execution_count") is not None for c in code), "execute and keep outputs"
+
+
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.name[:2] != "00"], ids=lambda p: p.name)
+def test_lesson_has_a_figure(path):
+    outputs = [o for c in read(path)["cells"] for o in c.get("outputs", [])]
+    assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.name[:2] in EXERCISE_FOR],
+                         ids=lambda p: p.name)
+def test_lesson_points_to_its_exercises(path):
+    markdown = "\n".join(source(c) for c in read(path)["cells"] if c["cell_type"] == "markdown")
+    assert EXERCISE_FOR[path.name[:2]] in markdown
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_compared_cells_hold_text_only(path):
+    for cell in read(path)["cells"]:
+        if cell["cell_type"] == "code" and source(cell).startswith(CHECK_MARKER):
+            assert cell["outputs"], f"compared cell has no output: {source(cell)[:80]}"
+            for output in cell["outputs"]:
+                assert output["output_type"] in ("stream", "execute_result"), output["output_type"]
+                assert set(output.get("data", {})) <= {"text/plain"}, "never compare images"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_stored_text_has_no_addresses_paths_or_timings(path):
+    for cell in read(path)["cells"]:
+        for text in text_outputs(cell):
+            for pattern in (ADDRESS, ABSOLUTE_PATH, TIMING):
+                found = pattern.search(text)
+                assert not found, f"{found.group(0)!r} in output of: {source(cell)[:80]}"
