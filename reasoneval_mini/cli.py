@@ -15,6 +15,7 @@ from . import __version__
 # Order here is the order in --help.
 COMMAND_MODULES = (
     "reasoneval_mini.doctor",
+    "reasoneval_mini.grade_command",
 )
 
 

@@ -1,0 +1,186 @@
+"""Grade a class: one folder per student, one grade per (student, exercise).
+
+``SUBMISSIONS_DIR/<student>/<notebook>.ipynb`` holds each student's copies of
+the exercise notebooks, under the same file names as in ``exercises/``. Each
+student is graded by child processes (:mod:`reasoneval_mini.run_student_checks`)
+with a time limit per step; students run in parallel on threads, each of which
+only waits for its own child. When a child is stopped or dies, the exercises it
+already reported keep their results, the one it was on gets ``timeout`` or
+``error``, and a fresh child continues with the rest.
+
+Scores: an exercise worth P points with n instructor checks (public plus
+hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
+"""
+
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from .extract_answers import shorten
+from .grade_statuses import (
+    GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
+from .run_grading_process import run_grading_process
+from .run_student_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One row of grades.csv; ``checks`` are the check dicts for feedback."""
+
+    student: str
+    exercise: str
+    score: Fraction
+    max_score: int
+    status: str
+    message: str
+    checks: tuple = field(default=(), compare=False)
+
+
+def discover_students(submissions_dir):
+    """Sorted student folder names; ``ValueError`` if there are none.
+
+    Hidden folders (``.git``, ``.ipynb_checkpoints``) and loose files are ignored.
+    """
+    root = Path(submissions_dir)
+    if not root.is_dir():
+        raise ValueError(f"SUBMISSIONS_DIR {str(root)!r} is not a directory; expected one "
+                         "folder per student")
+    students = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not students:
+        raise ValueError(f"SUBMISSIONS_DIR {str(root)!r} has no student folders; expected "
+                         "SUBMISSIONS_DIR/<student>/<notebook>.ipynb")
+    return students
+
+
+def _graded(student, exercise, expected_checks, result):
+    """Turn one child result into a :class:`Grade`, validating it."""
+    status, message = result.get("status"), shorten(result.get("message", ""))
+    points, checks = exercise.points, result.get("checks")
+    if status not in GRADE_STATUSES or not isinstance(checks, list):
+        status, message, checks = GRADE_ERROR, f"malformed result {status!r} from the grader", []
+    if status != GRADE_FAILED:  # timeout, error, missing: no check ran to the end
+        return Grade(student, exercise.id, Fraction(0), points, status, message)
+    if len(checks) != expected_checks or not all(
+            isinstance(c, dict) and isinstance(c.get("passed"), bool) for c in checks):
+        return Grade(student, exercise.id, Fraction(0), points, GRADE_ERROR,
+                     f"the grader got {len(checks)} check results, expected {expected_checks}")
+    passed = sum(c["passed"] for c in checks)
+    if passed == expected_checks:
+        return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
+                     f"{passed} of {passed} checks passed", tuple(checks))
+    if not any(c.get("attempted", True) for c in checks):
+        message = "not attempted yet: the function still raises NotImplementedError"
+    else:
+        first = next(c for c in checks if not c["passed"])
+        message = shorten(f"{passed} of {expected_checks} checks passed; first failure: "
+                          f"{first.get('name', '')}: {first.get('message', '')}")
+    return Grade(student, exercise.id, Fraction(points * passed, expected_checks), points,
+                 GRADE_FAILED, message, tuple(checks))
+
+
+def _blame(events, ending, tasks, timeout):
+    """``{exercise_id: (status, message)}`` for the step a stopped child was on."""
+    current, notebook = None, None
+    for event in events:
+        if event["event"] == "notebook":
+            current, notebook = None, event.get("notebook")
+        elif event["event"] == "exercise":
+            current = event.get("exercise")
+    if ending == "timeout":
+        status, how = GRADE_TIMEOUT, f"made no progress for {timeout:g} s and was stopped"
+    else:
+        status, how = GRADE_ERROR, f"crashed ({ending}; os._exit or a crash in learner code?)"
+    if current is not None:
+        return {current: (status, f"the grading process {how} while checking this exercise")}
+    for task in tasks:
+        if Path(task["notebook"]).name == notebook:
+            message = f"the grading process {how} while running the cells of {notebook}"
+            return dict.fromkeys(task["exercises"], (status, message))
+    return {}
+
+
+def _plan(student_dir, exercises, outcomes):
+    """Tasks for the child (notebooks present); absent notebooks go to *outcomes*."""
+    by_notebook = {}
+    for exercise in exercises.values():
+        by_notebook.setdefault(Path(exercise.notebook).name, []).append(exercise.id)
+    present = {p.name for p in student_dir.glob("*.ipynb")}
+    others = sorted(present - set(by_notebook))
+    hint = f" (found instead: {', '.join(others)}; renamed?)" if others else ""
+    tasks = []
+    for notebook, ids in by_notebook.items():
+        if notebook in present:
+            tasks.append({"notebook": str((student_dir / notebook).resolve()), "exercises": ids})
+        else:
+            message = shorten(f"no notebook {notebook} in {student_dir.name}/{hint}")
+            outcomes.update(dict.fromkeys(ids, (GRADE_MISSING, message)))
+    return tasks
+
+
+def grade_student(student_dir, exercises, job, timeout, expected_counts):
+    """Return one :class:`Grade` per exercise (course order) for one student folder."""
+    student_dir = Path(student_dir)
+    student, outcomes = student_dir.name, {}
+    tasks = _plan(student_dir, exercises, outcomes)
+    while tasks:
+        before = len(outcomes)
+        events, ending = run_grading_process({**job, "tasks": tasks}, timeout)
+        for event in events:
+            if event["event"] == "result" and event.get("exercise") in exercises:
+                exercise = exercises[event["exercise"]]
+                outcomes.setdefault(exercise.id, _graded(
+                    student, exercise, expected_counts[exercise.id], event))
+        fatal = next((e.get("message", "") for e in events if e["event"] == "fatal"), None)
+        if ending != "done":
+            for exercise_id, verdict in _blame(events, ending, tasks, timeout).items():
+                outcomes.setdefault(exercise_id, verdict)
+        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in outcomes]}
+                 for task in tasks]
+        tasks = [task for task in tasks if task["exercises"]]
+        if tasks and (ending == "done" or len(outcomes) == before):
+            # No further progress is possible: record why, never loop forever.
+            reason = f"the grader failed: {fatal}" if fatal else f"not graded: {ending}"
+            for task in tasks:
+                outcomes.update(dict.fromkeys(task["exercises"], (GRADE_ERROR, shorten(reason))))
+            break
+    return [outcomes[i] if isinstance(outcomes[i], Grade) else
+            Grade(student, i, Fraction(0), exercises[i].points, *outcomes[i]) for i in exercises]
+
+
+def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=True):
+    """Grade every student folder; return grades sorted by student, then course order.
+
+    Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
+    file) before grading anything if the arguments are unusable.
+    """
+    students = discover_students(submissions_dir)
+    if not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if not (isinstance(workers, int) and workers >= 1):
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    registry_module = load_registry(registry)
+    exercises = dict(registry_module.EXERCISES)
+    hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
+    hidden = load_hidden_checks(hidden_path, exercises) if hidden_path else {}
+    counts = {i: len(e.checks) + len(hidden.get(i, ())) for i, e in exercises.items()}
+    spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
+    job = {"registry": spec, "hidden_tests": hidden_path, "step_timeout": timeout}
+    root = Path(submissions_dir)
+    by_student = {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(grade_student, root / name, exercises, job, timeout, counts)
+                   for name in students]
+        finished = as_completed(futures)
+        if progress:
+            from tqdm import tqdm
+            finished = tqdm(finished, total=len(futures), desc="grading", unit="student")
+        for future in finished:
+            grades = future.result()
+            by_student[grades[0].student] = grades
+    return [grade for name in students for grade in by_student[name]]
