@@ -16,6 +16,8 @@ from . import __version__
 COMMAND_MODULES = (
     "reasoneval_mini.doctor",
     "reasoneval_mini.grade_command",
+    "reasoneval_mini.build_exercises",
+    "reasoneval_mini.progress_command",
 )
 
 

@@ -10,24 +10,31 @@ from .statuses import STATUSES
 
 NOTEBOOK = "ex03_execution_states.ipynb"
 
-#: The menu for the conditions exercise: key -> (description, must a real run fix it?).
+#: The menu for the conditions exercise: key -> what one might fix or do.
 CONDITIONS = {
-    "python_version": ("the exact Python version that runs the programs and tests", True),
-    "pinned_dependencies": ("the installed packages and their exact versions", True),
-    "time_limit": ("the time limit per sample", True),
-    "memory_limit": ("the memory limit per sample", True),
-    "network_access": ("whether a program can reach the network (blocked)", True),
-    "fresh_process": ("a fresh process per sample, so one sample cannot change another's state", True),
-    "clean_workdir": ("a clean temporary working directory per sample", True),
-    "test_suite_version": ("the exact tests each problem is scored with", True),
-    "retry_timeouts": ("re-run a sample that timed out until it passes", False),
-    "drop_crashes": ("leave samples that crashed out of the denominator", False),
-    "reformat_code": ("reformat generated programs with a code formatter before running them", False),
-    "guard_is_sandbox": ("treat disabling dangerous functions inside the process as the security boundary", False),
-    "editor_theme": ("the colour theme of the editor of whoever runs the evaluation", False),
+    "python_version": "the exact Python version that runs the programs and tests",
+    "pinned_dependencies": "the installed packages and their exact versions",
+    "time_limit": "the time limit per sample",
+    "memory_limit": "the memory limit per sample",
+    "network_access": "whether a program can reach the network (blocked)",
+    "fresh_process": "a fresh process per sample, so one sample cannot change another's state",
+    "clean_workdir": "a clean temporary working directory per sample",
+    "test_suite_version": "the exact tests each problem is scored with",
+    "retry_timeouts": "re-run a sample that timed out until it passes",
+    "drop_crashes": "leave samples that crashed out of the denominator",
+    "reformat_code": "reformat generated programs with a code formatter before running them",
+    "guard_is_sandbox": "treat disabling dangerous functions inside the process as the security boundary",
+    "editor_theme": "the colour theme of the editor of whoever runs the evaluation",
 }
 
-MUST_FIX = frozenset(key for key, (_, fix) in CONDITIONS.items() if fix)
+# The answer, kept apart from the menu the notebook prints. Each must-fix item
+# changes what is scored when it varies (the source page: dependencies,
+# timeouts, reachable resources); the others change the score itself, are no
+# security boundary (HumanEval's reliability_guard), or do not matter.
+MUST_FIX = frozenset({
+    "python_version", "pinned_dependencies", "time_limit", "memory_limit",
+    "network_access", "fresh_process", "clean_workdir", "test_suite_version",
+})
 
 
 def _rates(records):

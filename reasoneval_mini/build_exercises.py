@@ -1,0 +1,149 @@
+"""``reasoneval-course build-exercises``: generate ``exercises/`` from ``solutions/``.
+
+The solution notebooks are the masters. In each code cell, every region ::
+
+        ### BEGIN SOLUTION
+        ...
+        ### END SOLUTION
+
+becomes a stub at the indentation of the ``BEGIN`` line::
+
+        # YOUR CODE HERE
+        raise NotImplementedError()
+
+Outputs and execution counts are cleared; everything else (markdown, nbgrader
+metadata, cell ids) is copied. A marker line must be exactly one of the two
+markers (surrounding whitespace aside); anything else that mentions
+``BEGIN SOLUTION`` or ``END SOLUTION``, a nested or unclosed region, an
+``END`` without ``BEGIN`` and a marker outside a code cell are
+:class:`MarkerError`, naming the notebook and the cell.
+
+The output is byte-for-byte deterministic (:func:`dumps_notebook`), so a
+test can regenerate ``exercises/`` and compare it with the committed copy.
+
+>>> print(strip_solution_source(
+...     "def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION\\n"))
+def f():
+    # YOUR CODE HERE
+    raise NotImplementedError()
+<BLANKLINE>
+>>> strip_solution_source("    ### BEGIN SOLUTION\\n", where="ex.ipynb, cell 3")
+Traceback (most recent call last):
+...
+reasoneval_mini.build_exercises.MarkerError: ex.ipynb, cell 3: BEGIN SOLUTION on line 1 is never closed by ### END SOLUTION
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
+_MENTION = re.compile(r"(BEGIN|END)\s*SOLUTION", re.IGNORECASE)
+
+
+class MarkerError(ValueError):
+    """A malformed, nested, unclosed or misplaced solution marker."""
+
+
+def strip_solution_source(source, where="<cell>"):
+    """Return *source* with every solution region replaced by an indented stub."""
+    out, open_line, indent = [], None, ""
+    for number, line in enumerate(source.splitlines(keepends=True), 1):
+        text = line.strip()
+        if text == BEGIN:
+            if open_line is not None:
+                raise MarkerError(f"{where}: nested {BEGIN} on line {number} "
+                                  f"(the region opened on line {open_line} is still open)")
+            open_line, indent = number, line[: len(line) - len(line.lstrip())]
+            out.extend(f"{indent}{stub}\n" for stub in STUB)
+        elif text == END:
+            if open_line is None:
+                raise MarkerError(f"{where}: {END} on line {number} without a {BEGIN}")
+            open_line = None
+        elif _MENTION.search(line):
+            raise MarkerError(f"{where}: malformed marker on line {number}: {text!r}; "
+                              f"write exactly {BEGIN!r} or {END!r} on a line of its own")
+        elif open_line is None:
+            out.append(line)
+    if open_line is not None:
+        raise MarkerError(f"{where}: BEGIN SOLUTION on line {open_line} is never closed by {END}")
+    return "".join(out)
+
+
+def _source_text(cell):
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _source_lines(text):
+    return text.splitlines(keepends=True)
+
+
+def strip_notebook(notebook, name="<notebook>"):
+    """Return a stripped copy of a notebook dict (the input is not changed)."""
+    cells = []
+    for index, cell in enumerate(notebook.get("cells", []), 1):
+        where = f"{name}, cell {index}"
+        cell = dict(cell)
+        text = _source_text(cell)
+        if cell.get("cell_type") == "code":
+            text = strip_solution_source(text, where)
+            cell["outputs"], cell["execution_count"] = [], None
+        elif _MENTION.search(text):
+            raise MarkerError(f"{where}: solution markers belong in code cells only "
+                              f"(this is a {cell.get('cell_type')} cell)")
+        cell["source"] = _source_lines(text)
+        cells.append(cell)
+    return dict(notebook, cells=cells)
+
+
+def dumps_notebook(notebook):
+    """The one JSON layout the course writes notebooks in (nbformat's, stable)."""
+    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def build_exercises(solutions_dir, exercises_dir):
+    """Write a stripped copy of every ``*.ipynb`` in *solutions_dir*; return the paths."""
+    solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
+    sources = sorted(solutions_dir.glob("*.ipynb"))
+    if not sources:
+        raise ValueError(f"no notebooks found in {solutions_dir}")
+    # Strip every notebook before writing any, so one bad marker leaves no half-built set.
+    built = []
+    for path in sources:
+        try:
+            notebook = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path.name} is not valid notebook JSON: {error}") from None
+        built.append((path.name, dumps_notebook(strip_notebook(notebook, path.name))))
+    exercises_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in built:
+        target = exercises_dir / name
+        temporary = target.with_suffix(".ipynb.tmp")
+        temporary.write_text(text, encoding="utf-8", newline="\n")
+        temporary.replace(target)
+        written.append(target)
+    return written
+
+
+def run_build(args):
+    try:
+        written = build_exercises(args.solutions, args.exercises)
+    except (ValueError, OSError) as error:
+        print(f"build-exercises: {error}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "build-exercises", help="generate exercises/ from the solutions/ notebooks")
+    parser.add_argument("--solutions", default="solutions", help="master notebooks (default: solutions)")
+    parser.add_argument("--exercises", default="exercises", help="output folder (default: exercises)")
+    parser.set_defaults(run=run_build)

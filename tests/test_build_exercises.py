@@ -1,0 +1,133 @@
+"""The stripper that generates exercises/ from solutions/, and the sync of the two."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reasoneval_mini.build_exercises import (
+    MarkerError, build_exercises, dumps_notebook, strip_notebook, strip_solution_source)
+from reasoneval_mini.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_region_becomes_stub_at_the_indentation_of_begin():
+    source = ("def f(x):\n"
+              "    \"\"\"Doc.\"\"\"\n"
+              "    ### BEGIN SOLUTION\n"
+              "    y = x + 1\n"
+              "    return y\n"
+              "    ### END SOLUTION\n")
+    assert strip_solution_source(source) == ("def f(x):\n"
+                                             "    \"\"\"Doc.\"\"\"\n"
+                                             "    # YOUR CODE HERE\n"
+                                             "    raise NotImplementedError()\n")
+
+
+def test_deeper_indentation_and_code_after_the_region_are_kept():
+    source = ("class A:\n    def f(self):\n        ### BEGIN SOLUTION\n        return 1\n"
+              "        ### END SOLUTION\n\nprint('after')\n")
+    stripped = strip_solution_source(source)
+    assert "        raise NotImplementedError()\n" in stripped
+    assert stripped.endswith("\nprint('after')\n")
+    assert "return 1" not in stripped
+
+
+def test_two_regions_in_one_cell_both_become_stubs():
+    source = ("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"
+              "def g():\n    ### BEGIN SOLUTION\n    return 2\n    ### END SOLUTION")
+    stripped = strip_solution_source(source)
+    assert stripped.count("raise NotImplementedError()") == 2
+    assert "return" not in stripped
+
+
+def test_stub_raises_not_implemented_when_called():
+    namespace = {}
+    exec(strip_solution_source("def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"),
+         namespace)
+    with pytest.raises(NotImplementedError):
+        namespace["f"]()
+
+
+@pytest.mark.parametrize("source, words", [
+    ("    ### BEGIN SOLUTION\n    x = 1\n", "never closed"),
+    ("### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION\n### END SOLUTION\n", "nested"),
+    ("x = 1\n### END SOLUTION\n", "without a ### BEGIN SOLUTION"),
+    ("## BEGIN SOLUTION\nx = 1\n### END SOLUTION\n", "malformed marker on line 1"),
+    ("### BEGIN SOLUTION\nx = 1\n### END  SOLUTIONS\n", "malformed marker on line 3"),
+    ("x = 1  ### BEGIN SOLUTION\n", "malformed marker"),
+])
+def test_bad_markers_fail_loudly_naming_the_place(source, words):
+    with pytest.raises(MarkerError, match="ex9.ipynb, cell 4") as error:
+        strip_solution_source(source, where="ex9.ipynb, cell 4")
+    assert words in str(error.value)
+
+
+def _notebook(*cells):
+    return {"cells": list(cells), "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_outputs_and_execution_counts_are_cleared_and_input_not_changed():
+    cell = {"cell_type": "code", "id": "a", "metadata": {}, "execution_count": 3,
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["secret answer\n"]}],
+            "source": ["print(1)"]}
+    notebook = _notebook(cell)
+    stripped = strip_notebook(notebook)
+    assert stripped["cells"][0]["outputs"] == []
+    assert stripped["cells"][0]["execution_count"] is None
+    assert notebook["cells"][0]["execution_count"] == 3
+
+
+def test_marker_in_a_markdown_cell_names_notebook_and_cell():
+    markdown = {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "### BEGIN SOLUTION"}
+    code = {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None,
+            "outputs": [], "source": ""}
+    with pytest.raises(MarkerError, match=r"ex1.ipynb, cell 2: .*code cells only"):
+        strip_notebook(_notebook(code, markdown), "ex1.ipynb")
+
+
+def test_a_bad_notebook_writes_nothing(tmp_path):
+    solutions, exercises = tmp_path / "solutions", tmp_path / "exercises"
+    solutions.mkdir()
+    good = {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None,
+            "outputs": [], "source": "### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n"}
+    bad = dict(good, source="### BEGIN SOLUTION\nx = 1\n")
+    (solutions / "a.ipynb").write_text(json.dumps(_notebook(good)))
+    (solutions / "b.ipynb").write_text(json.dumps(_notebook(bad)))
+    with pytest.raises(MarkerError, match="b.ipynb, cell 1"):
+        build_exercises(solutions, exercises)
+    assert not exercises.exists() or not list(exercises.glob("*"))
+
+
+def test_output_is_deterministic_json():
+    notebook = _notebook({"cell_type": "markdown", "id": "m", "metadata": {"b": 1, "a": "é"},
+                          "source": "x"})
+    text = dumps_notebook(notebook)
+    assert text == dumps_notebook(json.loads(text))
+    assert text.endswith("}\n") and "é" in text
+
+
+def test_committed_exercises_are_in_sync_with_solutions(tmp_path):
+    assert main(["build-exercises", "--solutions", str(ROOT / "solutions"),
+                 "--exercises", str(tmp_path)]) == 0
+    generated = sorted(path.name for path in tmp_path.glob("*.ipynb"))
+    committed = sorted(path.name for path in (ROOT / "exercises").glob("*.ipynb"))
+    assert generated == committed
+    for name in generated:
+        assert (tmp_path / name).read_bytes() == (ROOT / "exercises" / name).read_bytes(), (
+            f"exercises/{name} is out of date: run `reasoneval-course build-exercises`")
+
+
+def test_solutions_are_stored_in_the_canonical_layout():
+    # The stripper keeps each solution's layout; a master saved by another
+    # tool would still build, but the generated copy would churn.
+    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+        text = path.read_text(encoding="utf-8")
+        assert text == dumps_notebook(json.loads(text)), path.name
+
+
+def test_build_command_reports_a_missing_folder(tmp_path, capsys):
+    assert main(["build-exercises", "--solutions", str(tmp_path / "none"),
+                 "--exercises", str(tmp_path / "out")]) == 1
+    assert "no notebooks found" in capsys.readouterr().err

@@ -1,0 +1,189 @@
+"""Learner feedback: check, hint, progress, and comparison by value."""
+
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from reasoneval_mini import check_exercise
+from reasoneval_mini.check_exercise import NOT_CHECKED, check, hint, progress
+from reasoneval_mini.cli import main
+from reasoneval_mini.exercise_checks import (
+    FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
+from reasoneval_mini.exercise_registry import EXERCISES
+from reasoneval_mini.progress_command import evaluate_folder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def fresh_session(monkeypatch):
+    monkeypatch.setattr(check_exercise, "_SESSION_STATES", {})
+
+
+def _stub(*args):
+    raise NotImplementedError()
+
+
+def test_failed_check_prints_call_expected_actual_and_why(capsys):
+    report = check("kp2_exact_pass_at_k", lambda n, c, k: 0.7)
+    out = capsys.readouterr().out
+    assert "FAIL  exact_pass_at_k(5, 2, 2)" in out
+    assert "expected: Fraction(7, 10)" in out and "actual:   0.7" in out
+    assert "expected an exact int or Fraction, got a float" in out
+    assert "FAIL  exact_pass_at_k(5, 2, 6)" in out and "expected: raises ValueError" in out
+    assert "Traceback" not in out and "hint('kp2_exact_pass_at_k')" in out
+    assert report.state == "failed" and not any(r.passed for r in report.results)
+
+
+def test_passing_test_shows_call_and_value(capsys):
+    check("kp2_two_subsets", lambda: [(i, j) for i in range(5) for j in range(i + 1, 5)])
+    out = capsys.readouterr().out
+    assert "PASS  len(two_subsets())  ->  10" in out and "All 3 tests pass." in out
+
+
+def test_untouched_stub_is_not_attempted_yet(capsys):
+    report = check("kp1_classify_outcome", _stub)
+    out = capsys.readouterr().out
+    assert "not attempted yet" in out and "classify_outcome" in out
+    assert "FAIL" not in out and "Traceback" not in out
+    assert report.state == "not attempted"
+
+
+def test_an_exception_from_the_answer_is_a_failure_not_a_traceback(capsys):
+    check("kp3_rates", lambda records: records[99])
+    out = capsys.readouterr().out
+    assert "actual:   IndexError: list index out of range" in out
+    assert "the call raised IndexError" in out and "Traceback" not in out
+
+
+def test_output_is_deterministic(capsys):
+    check("kp3_conditions_to_fix", lambda: {"time_limit", "editor_theme"})
+    first = capsys.readouterr().out
+    check("kp3_conditions_to_fix", lambda: {"editor_theme", "time_limit"})
+    assert capsys.readouterr().out == first
+    assert "0x" not in first  # no memory addresses
+
+
+def test_hint_prints_the_registry_hint(capsys):
+    hint("kp3_rates")
+    assert capsys.readouterr().out == f"Hint for kp3_rates: {EXERCISES['kp3_rates'].hint}\n"
+
+
+def test_unknown_id_is_a_clear_error_listing_valid_ids():
+    for call in (lambda: check("kp_nope", print), lambda: hint("kp_nope")):
+        with pytest.raises(ValueError, match="unknown exercise id 'kp_nope'; valid ids: kp1_"):
+            call()
+
+
+def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
+    check("kp2_two_subsets", _stub)
+    check("kp3_five_state_log", lambda: [{"sample_id": s, "status": s} for s in
+                                         ("passed", "assertion_failed", "timeout", "runtime_error", "not_run")])
+    capsys.readouterr()
+    progress()
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(EXERCISES) + 2
+    states = {line.split()[0]: " ".join(line.split()[2:]) for line in lines[1:-1]}
+    assert states["kp2_two_subsets"] == "not attempted"
+    assert states["kp3_five_state_log"] == "passed"
+    assert states["kp1_parse_rational"] == NOT_CHECKED
+    assert lines[-1] == f"1 of {len(EXERCISES)} exercises passed (1 of "\
+        f"{sum(e.points for e in EXERCISES.values())} points)."
+
+
+# Comparison by value -------------------------------------------------------
+
+def test_numpy_scalars_compare_as_the_numbers_they_hold():
+    numpy = pytest.importorskip("numpy")
+    assert same_value(numpy.float64(0.7), 0.7) == ""
+    assert same_value(numpy.int64(10), 10) == ""
+    assert same_value(numpy.bool_(True), True) == ""
+    assert show(numpy.int64(10)) == "10"
+
+
+def test_floats_within_the_stated_tolerance_are_equal_and_outside_are_not():
+    assert same_value(0.1 + 0.2, 0.3) == ""
+    assert same_value(Fraction(1, 3), 1 / 3) == ""
+    off = 0.3 * (1 + 10 * FLOAT_REL_TOL)
+    assert f"rel_tol={FLOAT_REL_TOL}" in same_value(off, 0.3)
+    assert same_value(FLOAT_ABS_TOL / 2, 0.0) == ""
+
+
+def test_exact_values_refuse_floats_and_bools_and_none_is_not_false():
+    assert same_value(Fraction(7, 10), Fraction(7, 10)) == ""
+    assert same_value(0.7, Fraction(7, 10)) != ""
+    assert same_value(1.0, 1) != ""
+    assert same_value(True, 1) != "" and same_value(1, True) != ""
+    assert same_value(False, None) != "" and same_value(None, False) != ""
+    assert same_value(0, False) != ""
+
+
+def test_containers_compare_elementwise_and_name_the_difference():
+    assert same_value({"a": 0.5, "b": [1, None]}, {"a": 1 / 2, "b": [1, None]}) == ""
+    assert "key 'b': item 1" in same_value({"a": 0.5, "b": [1, False]}, {"a": 0.5, "b": [1, None]})
+    assert "missing keys ['b']" in same_value({"a": 1}, {"a": 1, "b": 2})
+    assert same_set([3, 1, 3], {1, 3}) == ""
+    assert "missing {2}; not expected {4}" == same_set([1, 4], {1, 2})
+
+
+def test_rejects_needs_the_named_error():
+    check_one = rejects("f(0)", lambda f: f(0), ValueError)
+    assert check_one(lambda x: 1 / x).message == "the call raised ZeroDivisionError (division by zero)"
+    assert not check_one(lambda x: 1).passed
+    assert check_one(lambda x: int("x")).passed
+
+
+def test_results_are_plain_dicts_for_the_grader():
+    [result] = [case("f()", lambda f: f(), 1)(lambda: 2)]
+    assert json.loads(json.dumps(result.to_dict()))["actual"] == "2"
+
+
+# The progress command ------------------------------------------------------
+
+def _copy_exercises(tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / "exercises", folder)
+    return folder
+
+
+def test_progress_command_on_fresh_exercises_and_on_solutions(capsys):
+    assert main(["progress", str(ROOT / "exercises")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("not attempted") == len(EXERCISES)
+    assert {row.state for row in evaluate_folder(ROOT / "solutions")} == {"passed"}
+
+
+def test_progress_reports_broken_missing_and_looping_notebooks(tmp_path):
+    folder = _copy_exercises(tmp_path)
+    (folder / "ex01_answer_equivalence.ipynb").write_text("{not json")
+    (folder / "ex02_pass_at_k.ipynb").unlink()
+    notebook = json.loads((folder / "ex03_execution_states.ipynb").read_text())
+    for cell in notebook["cells"]:
+        if cell["metadata"]["nbgrader"]["grade_id"] == "kp3_rates":
+            cell["source"] = ["def rates(records):\n", "    while True:\n", "        pass\n"]
+        if cell["metadata"]["nbgrader"]["grade_id"] == "kp3_five_state_log":
+            cell["cell_type"] = "markdown"  # retyped by accident
+            del cell["outputs"], cell["execution_count"]
+    (folder / "ex03_execution_states.ipynb").write_text(json.dumps(notebook))
+    rows = {row.exercise_id: row for row in evaluate_folder(folder, timeout=4)}
+    assert rows["kp1_practice_verdicts"].state == "invalid notebook"
+    assert "not valid notebook JSON" in rows["kp1_practice_verdicts"].message
+    assert rows["kp2_two_subsets"].state == "missing notebook"
+    assert rows["kp3_five_state_log"].state == "missing answer"
+    assert "non-code cell" in rows["kp3_five_state_log"].message
+    assert rows["kp3_rates"].state == "timeout" and "kp3_rates" in rows["kp3_rates"].message
+    assert rows["kp3_failure_report"].state == "timeout"
+
+
+def test_progress_in_the_notebook_can_evaluate_a_folder(capsys):
+    progress(ROOT / "solutions")
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"{len(EXERCISES)} of {len(EXERCISES)}")
+
+
+def test_progress_command_refuses_a_missing_folder(tmp_path, capsys):
+    assert main(["progress", str(tmp_path / "nope")]) == 1
+    assert "is not a folder" in capsys.readouterr().err
+

@@ -1,0 +1,109 @@
+"""nbgrader schema-3 metadata of the exercise notebooks, and its agreement with the registry."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from reasoneval_mini.exercise_registry import EXERCISES, NOTEBOOKS
+
+ROOT = Path(__file__).resolve().parent.parent
+GRADE_ID = re.compile(r"^[a-zA-Z0-9_-]*$")  # nbgrader's rule
+FOLDERS = ("solutions", "exercises")
+
+
+def _cells(folder, name):
+    notebook = json.loads((ROOT / folder / name).read_text(encoding="utf-8"))
+    return notebook["cells"]
+
+
+def _nbgrader(cell):
+    return cell.get("metadata", {}).get("nbgrader")
+
+
+def _source(cell):
+    source = cell["source"]
+    return "".join(source) if isinstance(source, list) else source
+
+
+ALL = [(folder, name) for folder in FOLDERS for name in NOTEBOOKS]
+
+
+def test_both_folders_hold_exactly_the_registry_notebooks():
+    for folder in FOLDERS:
+        assert sorted(p.name for p in (ROOT / folder).glob("*.ipynb")) == sorted(NOTEBOOKS)
+
+
+@pytest.mark.parametrize("folder, name", ALL)
+def test_every_cell_has_schema_3_metadata_with_a_valid_grade_id(folder, name):
+    for index, cell in enumerate(_cells(folder, name), 1):
+        meta = _nbgrader(cell)
+        assert meta is not None, f"{folder}/{name} cell {index} has no nbgrader metadata"
+        assert meta["schema_version"] == 3
+        assert GRADE_ID.match(meta["grade_id"]) and meta["grade_id"], meta["grade_id"]
+        assert {"solution", "grade", "locked"} <= set(meta)
+
+
+@pytest.mark.parametrize("folder, name", ALL)
+def test_grade_ids_are_unique_within_a_notebook(folder, name):
+    ids = [_nbgrader(cell)["grade_id"] for cell in _cells(folder, name)]
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def test_grade_ids_are_unique_across_the_course():
+    ids = [_nbgrader(cell)["grade_id"] for name in NOTEBOOKS for cell in _cells("solutions", name)]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("folder, name", ALL)
+def test_solution_cells_are_unlocked_code_and_graded_cells_locked_with_points(folder, name):
+    for cell in _cells(folder, name):
+        meta = _nbgrader(cell)
+        if meta["solution"]:
+            assert cell["cell_type"] == "code" and meta["locked"] is False and meta["grade"] is False
+        if meta["grade"]:
+            assert meta["locked"] is True and meta["solution"] is False
+            assert isinstance(meta["points"], (int, float)) and meta["points"] > 0
+        if not meta["solution"] and not meta["grade"]:
+            assert meta["locked"] is True, f"read-only cell {meta['grade_id']} must be locked"
+
+
+@pytest.mark.parametrize("folder, name", ALL)
+def test_each_exercise_has_its_solution_and_check_cell_with_registry_points(folder, name):
+    cells = {(_nbgrader(c)["grade_id"]): c for c in _cells(folder, name)}
+    own = [e for e in EXERCISES.values() if e.notebook == name]
+    assert own, name
+    graded = {gid for gid, c in cells.items() if _nbgrader(c)["grade"]}
+    assert graded == {f"{e.id}_check" for e in own}
+    for exercise in own:
+        solution = cells[exercise.id]
+        assert _nbgrader(solution)["solution"] is True
+        assert f"def {exercise.answer_name}(" in _source(solution)
+        test = cells[f"{exercise.id}_check"]
+        assert _nbgrader(test)["points"] == exercise.points
+        assert _source(test).strip() == f'check("{exercise.id}", {exercise.answer_name})'
+
+
+@pytest.mark.parametrize("folder, name", ALL)
+def test_task_cell_shows_the_registry_title_points_and_id(folder, name):
+    cells = {(_nbgrader(c)["grade_id"]): c for c in _cells(folder, name)}
+    for exercise in (e for e in EXERCISES.values() if e.notebook == name):
+        text = _source(cells[f"{exercise.id}_task"])
+        assert exercise.title in text and exercise.statement in text
+        assert f"({exercise.points} point" in text and f"`{exercise.id}`" in text
+
+
+def test_solution_cells_hold_a_marked_region_and_exercises_none():
+    for name in NOTEBOOKS:
+        for folder, wanted in (("solutions", True), ("exercises", False)):
+            for cell in _cells(folder, name):
+                if _nbgrader(cell)["solution"]:
+                    assert ("### BEGIN SOLUTION" in _source(cell)) is wanted
+
+
+def test_exercise_notebooks_have_no_outputs():
+    for name in NOTEBOOKS:
+        for cell in _cells("exercises", name):
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None

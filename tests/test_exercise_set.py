@@ -1,0 +1,140 @@
+"""The exercise set checks itself: stubs fail, solutions pass, every exercise is complete."""
+
+import contextlib
+import io
+import json
+import keyword
+import re
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from reasoneval_mini.exercise_registry import (
+    EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
+    exercise_state, get_exercise, load_hidden_checks, run_checks)
+
+ROOT = Path(__file__).resolve().parent.parent
+FEEDBACK_CALL = re.compile(r"^\s*(check|hint|progress)\(.*\)\s*$")
+
+
+def _namespace(folder, name):
+    """Run a notebook's code cells (feedback calls skipped) and return the namespace."""
+    notebook = json.loads((ROOT / folder / name).read_text(encoding="utf-8"))
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cell in notebook["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "code" and not FEEDBACK_CALL.match(source):
+                exec(compile(source, f"{folder}/{name}", "exec"), namespace)
+    return namespace
+
+
+@pytest.fixture(scope="module")
+def defined():
+    return {(folder, name): _namespace(folder, name)
+            for folder in ("solutions", "exercises") for name in NOTEBOOKS}
+
+
+def _answer(defined, folder, exercise):
+    return defined[(folder, exercise.notebook)][exercise.answer_name]
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_every_solution_passes_every_check(defined, exercise_id):
+    exercise = get_exercise(exercise_id)
+    results = run_checks(exercise_id, _answer(defined, "solutions", exercise))
+    assert [r for r in results if not r.passed] == []
+    assert exercise_state(results) == STATE_PASSED
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_every_unsolved_stub_fails_as_not_attempted(defined, exercise_id):
+    exercise = get_exercise(exercise_id)
+    results = run_checks(exercise_id, _answer(defined, "exercises", exercise))
+    assert not any(r.passed for r in results)
+    assert exercise_state(results) == STATE_NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_an_answer_that_returns_none_fails(exercise_id):
+    # Guards against checks that a do-nothing function would pass.
+    results = run_checks(exercise_id, lambda *args, **kwargs: None)
+    assert exercise_state(results) == STATE_FAILED
+
+
+def test_at_least_four_exercises_per_knowledge_point_in_course_order():
+    per_point = Counter(exercise.id.split("_")[0] for exercise in EXERCISES.values())
+    assert set(per_point) == {"kp1", "kp2", "kp3"}
+    assert min(per_point.values()) >= 4 and sum(per_point.values()) >= 12
+    points_in_order = [exercise.id.split("_")[0] for exercise in EXERCISES.values()]
+    assert points_in_order == sorted(points_in_order)
+    assert list(NOTEBOOKS) == sorted(NOTEBOOKS)
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+def test_every_exercise_is_complete(exercise_id):
+    exercise = get_exercise(exercise_id)
+    assert exercise.id == exercise_id and re.fullmatch(r"[a-zA-Z0-9_-]+", exercise_id)
+    assert exercise.answer_name.isidentifier() and not keyword.iskeyword(exercise.answer_name)
+    assert type(exercise.points) is int and exercise.points > 0
+    for text in (exercise.title, exercise.statement, exercise.checks_what, exercise.hint):
+        assert isinstance(text, str) and len(text.strip()) >= 10
+    assert len(exercise.checks) >= 1 and all(map(callable, exercise.checks))
+    assert exercise.notebook in NOTEBOOKS
+
+
+def test_answer_names_are_unique_within_a_notebook():
+    names = [(e.notebook, e.answer_name) for e in EXERCISES.values()]
+    assert len(names) == len(set(names))
+
+
+def test_a_non_callable_answer_gives_one_clear_failure():
+    [result] = run_checks("kp2_two_subsets", [(0, 1)])
+    assert not result.passed and "two_subsets" in result.message
+
+
+def test_unknown_exercise_id_lists_the_valid_ones():
+    with pytest.raises(ValueError, match="unknown exercise id 'kp9'.*kp1_practice_verdicts"):
+        run_checks("kp9", print)
+
+
+HIDDEN = '''
+import math
+from fractions import Fraction
+from reasoneval_mini.exercise_checks import case, rejects
+HIDDEN_CHECKS = {
+    "kp2_exact_pass_at_k": [
+        case("exact_pass_at_k(7, 3, 4)", lambda f: f(7, 3, 4),
+             1 - Fraction(math.comb(4, 4), math.comb(7, 4))),
+        rejects("exact_pass_at_k(3, 1, 4)", lambda f: f(3, 1, 4), ValueError),
+    ],
+}
+'''
+
+
+def test_hidden_checks_file_adds_checks(tmp_path, defined):
+    path = tmp_path / "hidden.py"
+    path.write_text(HIDDEN)
+    hidden = load_hidden_checks(path)
+    solution = _answer(defined, "solutions", get_exercise("kp2_exact_pass_at_k"))
+    public = run_checks("kp2_exact_pass_at_k", solution)
+    both = run_checks("kp2_exact_pass_at_k", solution, hidden["kp2_exact_pass_at_k"])
+    assert len(both) == len(public) + 2 and all(r.passed for r in both)
+    # An answer that clips k > n to 1 fails the hidden rejects() check.
+    clipped = run_checks("kp2_exact_pass_at_k", lambda n, c, k: Fraction(1), hidden["kp2_exact_pass_at_k"])
+    assert not clipped[-1].passed
+
+
+@pytest.mark.parametrize("text, words", [
+    ("X = 1\n", "expected a dict named HIDDEN_CHECKS"),
+    ("HIDDEN_CHECKS = {'nope': []}\n", "unknown exercise id 'nope'"),
+    ("HIDDEN_CHECKS = {'kp3_rates': [1]}\n", r"HIDDEN_CHECKS\['kp3_rates'\] must be a list of checks"),
+])
+def test_bad_hidden_checks_files_are_refused(tmp_path, text, words):
+    path = tmp_path / "hidden.py"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=words):
+        load_hidden_checks(path)
+
