@@ -160,7 +160,9 @@ def build_completion(problem, variant):
     ``canonical_solution``, ``entry_point``); *variant* is a key of
     :data:`VARIANTS`. ``NOT_GENERATED`` gives ``None``: there is no text.
     Mutated variants are rebuilt from the syntax tree, so comments and
-    blank lines of the canonical solution are not kept.
+    blank lines of the canonical solution are not kept. A variant can
+    coincide with the solution: HumanEval/13's gcd already returns its
+    first argument, so its ``wrong_return`` still passes.
 
     Raises ``ValueError`` for an unknown variant, or when a problem offers
     nothing to mutate (the message names the problem).
