@@ -6,13 +6,18 @@ Three knowledge points, each a contract you can call and test:
    :func:`compare_with_tolerance`;
 2. pass@k: :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
    :func:`plugin_pass_at_k`, :func:`mean_pass_at_k`;
-3. execution records: :data:`STATUSES`, :func:`execution_summary`.
+3. execution records: :data:`STATUSES`, :func:`execution_summary`; running
+   programs: :func:`execute_program`, :func:`execute_samples`,
+   :func:`load_humaneval`, :func:`build_humaneval_program`.
 """
 
 from .compare_with_tolerance import compare_with_tolerance
 from .enumerate_subsets import MAX_ENUMERATED_SUBSETS, pass_at_k_by_enumeration
+from .execute_program import ExecutionResult, execute_program
+from .execute_samples import execute_samples
 from .execution_summary import execution_summary
 from .extract_final_answer import GSM8K_MARKER, extract_final_answer
+from .load_humaneval import build_humaneval_program, load_humaneval
 from .numeric_equivalence import numeric_equivalence
 from .parse_answer import MAX_ANSWER_LENGTH, parse_rational
 from .pass_at_k import mean_pass_at_k, pass_at_k, plugin_pass_at_k
@@ -29,6 +34,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ASSERTION_FAILED",
+    "ExecutionResult",
     "GSM8K_MARKER",
     "MAX_ANSWER_LENGTH",
     "MAX_ENUMERATED_SUBSETS",
@@ -37,9 +43,13 @@ __all__ = [
     "RUNTIME_ERROR",
     "STATUSES",
     "TIMEOUT",
+    "build_humaneval_program",
     "compare_with_tolerance",
+    "execute_program",
+    "execute_samples",
     "execution_summary",
     "extract_final_answer",
+    "load_humaneval",
     "mean_pass_at_k",
     "numeric_equivalence",
     "parse_rational",

@@ -1,0 +1,137 @@
+"""What runs inside the child process: limits, the program, the end-of-program report.
+
+Private to the executor (see ``execute_program``). Stdlib only and importable
+without the package: the fork server imports it by file, and a fresh
+interpreter runs it as a script (``python -I _child.py REQUEST_FILE``, the
+fallback where ``fork`` is missing, e.g. Windows).
+
+The report is the executor's own end-of-program signal: a JSON object carrying
+a per-run random nonce, sent on a private channel (an inherited pipe, or a file
+whose name the program never sees) after the program's last line ran. An exit
+code of 0 without it means the program left early (``os._exit(0)``).
+"""
+
+import builtins
+import json
+import linecache
+import math
+import os
+import sys
+import traceback
+
+PROGRAM_FILENAME = "<program>"
+MAX_MESSAGE_CHARS = 1000
+FILE_SIZE_LIMIT_MB = 16
+OPEN_FILES_LIMIT = 64
+
+
+def apply_limits(timeout, memory_mb):
+    """Set resource limits on this process; return warnings for those refused.
+
+    Hard limits are lowered too, so the program cannot raise them again.
+    CPU time gets one second more than the wall timeout, so a busy loop meets
+    the wall clock first; the CPU limit catches a child that dodges it.
+    """
+    try:
+        import resource
+    except ImportError:  # Windows
+        return ["no resource limits: the resource module is missing on this platform"]
+    cpu_s = math.ceil(timeout) + 1
+    wanted = [
+        ("RLIMIT_AS", memory_mb * 2**20, memory_mb * 2**20),
+        ("RLIMIT_CPU", cpu_s, cpu_s + 1),
+        ("RLIMIT_FSIZE", FILE_SIZE_LIMIT_MB * 2**20, FILE_SIZE_LIMIT_MB * 2**20),
+        ("RLIMIT_NOFILE", OPEN_FILES_LIMIT, OPEN_FILES_LIMIT),
+    ]
+    warnings = []
+    for name, soft, hard in wanted:
+        limit = getattr(resource, name, None)
+        if limit is None:
+            warnings.append(f"{name} is not available on this platform: not limited")
+            continue
+        try:
+            old_hard = resource.getrlimit(limit)[1]
+            if old_hard != resource.RLIM_INFINITY:
+                soft, hard = min(soft, old_hard), min(hard, old_hard)
+            resource.setrlimit(limit, (soft, hard))
+        except (ValueError, OSError) as error:
+            warnings.append(f"could not set {name}: {error}")
+    return warnings
+
+
+def describe_exception(error):
+    """The facts the parent needs to classify an exception, as plain JSON values."""
+    kind = type(error)
+    name = kind.__qualname__
+    if kind.__module__ not in ("builtins", "__main__"):
+        name = f"{kind.__module__}.{name}"
+    try:
+        # A SyntaxError's str() repeats the file and line; its msg does not.
+        message = str(error.msg if isinstance(error, SyntaxError) else error)
+    except BaseException:  # a hostile __str__
+        message = "<message could not be read>"
+    line = getattr(error, "lineno", None) if isinstance(error, SyntaxError) else None
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
+            line = frame.tb_lineno
+        frame = frame.tb_next
+    facts = {
+        "completed": False,
+        "exception": name,
+        "message": message[:MAX_MESSAGE_CHARS],
+        "assertion": isinstance(error, AssertionError),
+        "system_exit": isinstance(error, SystemExit),
+        "line": line,
+    }
+    if isinstance(error, SystemExit):
+        facts["exit_code"] = repr(error.code)[:MAX_MESSAGE_CHARS]
+    return facts
+
+
+def run_program(source, send_report, nonce, warnings=()):
+    """Run *source* as ``__main__``, print any traceback, then send the report.
+
+    *send_report* is called once with the report as ``bytes``.
+    """
+    report = {"nonce": nonce, "warnings": list(warnings)}
+    try:
+        code = compile(source, PROGRAM_FILENAME, "exec", dont_inherit=True)
+        # Lets tracebacks show the program's own source lines.
+        linecache.cache[PROGRAM_FILENAME] = (
+            len(source), None, source.splitlines(True), PROGRAM_FILENAME)
+        exec(code, {"__name__": "__main__", "__builtins__": builtins})
+    except BaseException as error:  # noqa: B036 - every exit path is a fact to report
+        report.update(describe_exception(error))
+        try:
+            traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+        except BaseException:
+            pass
+    else:
+        report["completed"] = True
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+    send_report(json.dumps(report).encode())
+
+
+def _main(request_path):
+    """Fresh-interpreter entry point: read and delete the request, then run."""
+    with open(request_path, encoding="utf-8") as handle:
+        request = json.load(handle)
+    os.remove(request_path)  # the nonce is not left lying around for the program
+    sys.argv = [""]
+    warnings = apply_limits(request["timeout"], request["memory_mb"])
+
+    def send_report(data):
+        with open(request["report_path"], "wb") as handle:
+            handle.write(data)
+
+    run_program(request["program"], send_report, request["nonce"], warnings)
+    os._exit(0)  # skip the program's atexit handlers and lingering threads
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1])

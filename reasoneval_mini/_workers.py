@@ -1,0 +1,128 @@
+"""Parent-side handles on the processes that run programs (private to the executor).
+
+Two kinds, with the same interface ``run(request) -> raw facts``,
+``cancel()`` and ``close()``:
+
+* :class:`ForkServerWorker` (POSIX): talks to one ``_fork_server`` process,
+  which forks a clean child per program. Fast (a fork per program).
+* :class:`FreshInterpreterWorker` (everywhere, the fallback where ``fork`` is
+  missing, e.g. Windows): a fresh ``python -I _child.py`` per program.
+
+The raw facts are a dict with ``outcome`` (``exited``, ``timed_out`` or
+``cancelled``), ``exit_code``, ``signal``, ``duration_s``, ``stdout``,
+``stderr``, their byte counts, and ``report`` (the child's end-of-program
+report, or None); or ``executor_error`` when the machinery itself failed.
+"""
+
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+
+from ._fork_server import read_message, write_message
+from ._fresh_interpreter import FreshInterpreterWorker
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+# Imports the server by path: importing the package could pull in heavy modules.
+SERVER_BOOT = (
+    "import sys; sys.path.insert(0, {dir!r}); import _fork_server; "
+    "del sys.path[0]; _fork_server.serve()"
+)
+#: What a child sees in os.environ (plus HOME and TMPDIR, set to its working directory).
+MINIMAL_ENV = {"PATH": os.defpath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+GUARD_SECONDS = 5.0  # extra wait for the server before declaring it broken
+
+__all__ = ["ForkServerWorker", "FreshInterpreterWorker", "make_worker", "MINIMAL_ENV"]
+
+
+def make_worker(fresh_interpreter=False):
+    """A fork-server worker where ``os.fork`` exists, else a fresh-interpreter one."""
+    if fresh_interpreter or not hasattr(os, "fork"):
+        return FreshInterpreterWorker(MINIMAL_ENV)
+    return ForkServerWorker()
+
+
+class ForkServerWorker:
+    """One fork-server process; runs one program at a time."""
+
+    def __init__(self):
+        self.process = None
+        self.lock = threading.Lock()  # one program at a time
+        self.state_lock = threading.Lock()  # guards process and cancelled against cancel()
+        self.cancelled = False
+
+    def _start(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-c", SERVER_BOOT.format(dir=PACKAGE_DIR)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
+            start_new_session=True,  # a Ctrl-C in the terminal must not reach it
+            close_fds=True,
+        )
+
+    def run(self, request):
+        request = dict(request, env=MINIMAL_ENV, tempdir=tempfile.gettempdir())
+        with self.lock:
+            with self.state_lock:
+                if self.cancelled:
+                    return {"outcome": "cancelled"}
+                if self.process is None or self.process.poll() is not None:
+                    self._start()
+            try:
+                write_message(self.process.stdin.fileno(), request)
+                answer = self._read_answer(request["timeout"] + GUARD_SECONDS)
+            except (OSError, ValueError) as error:
+                answer = {"executor_error": f"fork server failed: {error}"}
+            except BaseException:  # e.g. KeyboardInterrupt: kill the program, then re-raise
+                self._close_stdin()
+                self._stop()
+                raise
+            if answer is None:
+                answer = {"executor_error": "fork server stopped without an answer"}
+            if "outcome" not in answer or answer["outcome"] == "cancelled":
+                self._stop()
+            return answer
+
+    def _read_answer(self, wait_s):
+        fd = self.process.stdout.fileno()
+        if not select.select([fd], [], [], wait_s)[0]:
+            return {"executor_error": f"fork server silent for {wait_s:g} s"}
+        return read_message(fd)
+
+    def cancel(self):
+        """Kill the running program, refuse new ones (callable from any thread)."""
+        with self.state_lock:
+            self.cancelled = True
+            self._close_stdin()
+
+    def _close_stdin(self):
+        # The server reads end of file on its stdin as: kill the program, then stop.
+        process = self.process
+        if process is not None and process.stdin and not process.stdin.closed:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+
+    def _stop(self):
+        process, self.process = self.process, None
+        if process is None:
+            return
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def close(self):
+        """Stop the server (waits for a running program to be cancelled)."""
+        self.cancel()
+        with self.lock:
+            self._stop()
+

