@@ -14,11 +14,14 @@ PASS_COLOUR, FAIL_COLOUR = "#4c72b0", "#dd8452"
 FIGSIZE, DPI = (6, 3.5), 80
 
 
-def _new_axes(ax):
+def _new_axes(ax, integer_x=False):
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     if ax is None:
         _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    if integer_x:  # k is a count: no tick at 2.5
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     return ax
 
 
@@ -84,7 +87,7 @@ def plot_estimator_bias(rows, ax=None, title=None):
     rows = list(rows)
     if not rows:
         raise ValueError("rows is empty: nothing to draw")
-    ax = _new_axes(ax)
+    ax = _new_axes(ax, integer_x=True)
     ks = [row["k"] for row in rows]
     ax.plot(ks, [r["true"] for r in rows], "k-", label="true pass@k = 1-(1-p)^k")
     ax.plot(ks, [r["unbiased"] for r in rows], "o", color=PASS_COLOUR, ms=4,
@@ -122,7 +125,7 @@ def plot_enumeration_cost(n_values, ax=None):
 def plot_pass_at_k_curve(n, correct, k=None, ax=None):
     """Plot the unbiased estimate and the plug-in for every k in 1..n; mark *k*."""
     check_counts(n, correct, k if k is not None else 1)
-    ax = _new_axes(ax)
+    ax = _new_axes(ax, integer_x=True)
     ks = range(1, n + 1)
     ax.plot(ks, [pass_at_k(n, correct, j) for j in ks], "-", color=PASS_COLOUR,
             label="unbiased 1 - C(n-c,k)/C(n,k)")
