@@ -70,7 +70,11 @@ def strip_solution_source(source, where="<cell>"):
             out.append(line)
     if open_line is not None:
         raise MarkerError(f"{where}: BEGIN SOLUTION on line {open_line} is never closed by {END}")
-    return "".join(out)
+    stripped = "".join(out)
+    # A cell ending in the END line has no final newline; neither has its stub.
+    if not source.endswith("\n") and stripped.endswith("\n"):
+        stripped = stripped[:-1]
+    return stripped
 
 
 def _source_text(cell):

@@ -138,3 +138,15 @@ def test_bad_hidden_checks_files_are_refused(tmp_path, text, words):
     with pytest.raises(ValueError, match=words):
         load_hidden_checks(path)
 
+
+
+def test_program_statuses_table_matches_the_real_executor():
+    # The predict exercise's expected states are written down so grading runs
+    # no subprocess; here every program really runs, with the stated timeout.
+    executor = pytest.importorskip("reasoneval_mini.execute_program")
+    from reasoneval_mini.exercise_set_execution import PROGRAM_STATUSES, PROGRAMS
+
+    assert set(PROGRAM_STATUSES) == set(PROGRAMS)
+    actual = {name: executor.execute_program(program, timeout=1.0).status
+              for name, program in PROGRAMS.items()}
+    assert actual == PROGRAM_STATUSES
