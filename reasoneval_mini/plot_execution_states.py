@@ -65,6 +65,7 @@ def plot_execution_states(records, *, ax=None, figsize=(6, 3.5), dpi=80):
         ax.bar(positions, heights, bottom=bottoms, color=STATE_COLORS[status], label=status)
         bottoms = [b + h for b, h in zip(bottoms, heights)]
     ax.set_xticks(list(positions), names, rotation=30, ha="right")
+    ax.yaxis.get_major_locator().set_params(integer=True)  # counts, not fractions
     ax.set_ylabel("samples")
     ax.set_title("How each problem's samples ended")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
