@@ -11,7 +11,7 @@ from .compare_answer_pipelines import PIPELINES, compare_answer_pipelines
 VERDICT_MEANINGS = {
     True: "equal",
     False: "different",
-    None: "unparsed: outside the answer space (a format failure, not a wrong number)",
+    None: "unparsed: outside the answer space; a format failure, not a wrong number",
 }
 
 
