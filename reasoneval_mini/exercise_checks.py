@@ -13,11 +13,8 @@ Constructors (the same ones a hidden-tests file uses):
 * :func:`case` -- call the answer, compare the value it returns;
 * :func:`rejects` -- call the answer, expect a given exception type.
 
-Comparison is by value, never by printed text (:func:`same_value`):
-``Fraction`` and ``int`` exactly, ``float`` within :data:`FLOAT_REL_TOL` /
-:data:`FLOAT_ABS_TOL`, numpy scalars as the Python number they hold, and
-containers element by element. ``bool`` is kept apart from numbers and
-``None`` from ``False``, because the course is about exactly that.
+Comparison is by value, never by printed text: see
+:mod:`reasoneval_mini.compare_values` (re-exported here).
 
 >>> check = case("double(2)", lambda f: f(2), 4)
 >>> check(lambda x: 2 * x).passed
@@ -34,14 +31,15 @@ Surprising: ``0.7`` is not the exact answer ``Fraction(7, 10)``.
 False
 """
 
-import math
-import numbers
 from dataclasses import asdict, dataclass
-from fractions import Fraction
 
-#: Floats are equal when ``math.isclose(a, b, rel_tol=..., abs_tol=...)``.
-FLOAT_REL_TOL = 1e-9
-FLOAT_ABS_TOL = 1e-12
+from .compare_values import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
+
+__all__ = [
+    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "CheckResult", "Exercise",
+    "case", "lazy", "rejects", "same_set", "same_value", "show",
+]
+
 NOT_ATTEMPTED = "not attempted yet"
 
 
@@ -82,96 +80,6 @@ class CheckResult:
     def to_dict(self):
         """Return a plain dict (JSON- and CSV-friendly)."""
         return asdict(self)
-
-
-def _plain(value):
-    # numpy scalars (np.float64, np.int64, np.bool_) hold a Python number;
-    # compare that, without importing numpy.
-    if type(value).__module__ == "numpy" and hasattr(value, "item"):
-        return value.item()
-    return value
-
-
-def show(value):
-    """Deterministic display text: sets sorted, numpy scalars unwrapped.
-
-    >>> show({"b", "a"}), show(Fraction(1, 2))
-    ("{'a', 'b'}", 'Fraction(1, 2)')
-    """
-    value = _plain(value)
-    if isinstance(value, (set, frozenset)):
-        items = sorted((show(item) for item in value))
-        return "{" + ", ".join(items) + "}" if items else "set()"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(show(item) for item in value)
-        if isinstance(value, tuple):
-            return f"({inner},)" if len(value) == 1 else f"({inner})"
-        return f"[{inner}]"
-    return repr(value)
-
-
-def same_value(actual, expected):
-    """Return ``""`` when *actual* matches *expected* by value, else why not."""
-    actual, expected = _plain(actual), _plain(expected)
-    if isinstance(expected, bool) or expected is None:
-        if actual is expected:
-            return ""
-        return f"expected exactly {expected!r}, not {show(actual)}"
-    if isinstance(actual, bool):
-        return f"expected a number or value, got the bool {actual!r}"
-    if isinstance(expected, Fraction) or isinstance(expected, int):
-        if isinstance(actual, (Fraction, int)) and actual == expected:
-            return ""
-        if isinstance(actual, float):
-            return "expected an exact int or Fraction, got a float"
-        return "different value"
-    if isinstance(expected, float):
-        if not isinstance(actual, numbers.Real):
-            return f"expected a number, got {type(actual).__name__}"
-        if math.isclose(float(actual), expected, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL):
-            return ""
-        return f"differs by more than rel_tol={FLOAT_REL_TOL}, abs_tol={FLOAT_ABS_TOL}"
-    if isinstance(expected, dict):
-        return _same_mapping(actual, expected)
-    if isinstance(expected, (list, tuple)):
-        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
-            return f"expected a sequence of length {len(expected)}"
-        for index, (a, e) in enumerate(zip(actual, expected)):
-            why = same_value(a, e)
-            if why:
-                return f"item {index}: {why}"
-        return ""
-    if isinstance(expected, (set, frozenset)):
-        return same_set(actual, expected)
-    return "" if type(actual) is type(expected) and actual == expected else "different value"
-
-
-def _same_mapping(actual, expected):
-    if not isinstance(actual, dict):
-        return f"expected a dict, got {type(actual).__name__}"
-    missing = [key for key in expected if key not in actual]
-    extra = [key for key in actual if key not in expected]
-    if missing or extra:
-        return f"missing keys {show(missing)}, unexpected keys {show(extra)}"
-    for key, value in expected.items():
-        why = same_value(actual[key], value)
-        if why:
-            return f"key {key!r}: {why}"
-    return ""
-
-
-def same_set(actual, expected):
-    """Compare as sets (order and repeats ignored); say what is missing or extra."""
-    try:
-        actual = set(actual)
-    except TypeError:
-        return f"expected a collection of hashable items, got {type(actual).__name__}"
-    missing, extra = set(expected) - actual, actual - set(expected)
-    if not (missing or extra):
-        return ""
-    return f"missing {show(missing)}; not expected {show(extra)}"
 
 
 def _call_answer(run, answer):

@@ -144,7 +144,7 @@ def test_program_statuses_table_matches_the_real_executor():
     # The predict exercise's expected states are written down so grading runs
     # no subprocess; here every program really runs, with the stated timeout.
     executor = pytest.importorskip("reasoneval_mini.execute_program")
-    from reasoneval_mini.exercise_set_execution import PROGRAM_STATUSES, PROGRAMS
+    from reasoneval_mini.exercise_set_executor import PROGRAM_STATUSES, PROGRAMS
 
     assert set(PROGRAM_STATUSES) == set(PROGRAMS)
     actual = {name: executor.execute_program(program, timeout=1.0).status
