@@ -34,6 +34,8 @@ from .extract_answers import (
 from .grade_statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_TIMEOUT
 
 DEFAULT_REGISTRY = "reasoneval_mini.exercise_registry"
+#: Address-space ceiling of a grading process (POSIX); a runaway list gets MemoryError.
+MEMORY_LIMIT_BYTES = 4 * 2**30
 
 
 class HiddenTestsError(ValueError):
@@ -195,11 +197,14 @@ def main():
         channel.write(json.dumps({**event, "token": token}) + "\n")
         channel.flush()
 
-    try:
-        import resource  # POSIX only: no core files from crashing learner code
+    try:  # POSIX only: no core files from crashes, a memory ceiling for runaway lists
+        import resource
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT_BYTES:
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, hard))
     except (ImportError, ValueError, OSError):
-        pass
+        pass  # Windows: time limits only (doctor says so)
     try:
         run_job(job, emit)
     except BaseException as error:  # report the grader's own failure, then stop

@@ -137,6 +137,10 @@ CLASS = {
     "cheater": (add_notebook(ADD_CHEAT, extra=[cell("code", "import json\n" + CHEAT)]),
                 words_notebook(WORDS_CHEAT, SHOUT_CHEAT)),
 }
+if os.name == "posix":  # the memory ceiling is an rlimit
+    # 6 GiB of untouched zeros: cheap without the ceiling, MemoryError with it.
+    MEMORY_HOG = "def add_numbers(a, b):\n    hog = bytearray(6 * 2**30)\n    return a + b\n"
+    CLASS["memory_hog"] = (add_notebook(MEMORY_HOG), words_notebook())
 
 
 def checks_passed(exercise_id, source):
@@ -186,6 +190,7 @@ EXPECTED = {  # student -> {exercise: (status, score)}
     "crash": {"add": (GRADE_ERROR, ZERO), "count_words": full("count_words"),
               "shout": full("shout")},
     "huge_output": {"add": full("add"), "count_words": full("count_words"), "shout": full("shout")},
+    "memory_hog": {"add": (GRADE_FAILED, ZERO), "count_words": full("count_words"), "shout": full("shout")},
     "cheater": {"add": failed("add", ADD_CHEAT), "count_words": failed("count_words", WORDS_CHEAT),
                 "shout": failed("shout", SHOUT_CHEAT)},
 }
@@ -240,7 +245,7 @@ def test_every_student_and_exercise_has_one_row_in_sorted_order(graded):
     assert keys == [(s, e) for s in sorted(CLASS) for e in REGISTRY.EXERCISES]
 
 
-@pytest.mark.parametrize("student", sorted(EXPECTED))
+@pytest.mark.parametrize("student", sorted(CLASS))
 def test_status_and_score_of_each_case(graded, student):
     rows = {row[1]: row for row in read_csv(graded[1] / "grades.csv")[1:] if row[0] == student}
     for exercise_id, (status, score) in EXPECTED[student].items():
@@ -260,6 +265,9 @@ def test_status_and_score_of_each_case(graded, student):
     ("infinite_loop", "count_words", "did not finish within 2 s"),
     ("stubborn_loop", "count_words", "was stopped while checking this exercise"),
     ("crash", "add", "exited with code 3"),
+    ("cheater", "add", "0 of 2 checks passed"),
+    pytest.param("memory_hog", "add", "MemoryError", marks=pytest.mark.skipif(
+        os.name != "posix", reason="the memory ceiling is an rlimit")),
 ])
 def test_messages_explain_the_status(graded, student, exercise_id, words):
     rows = read_csv(graded[1] / "grades.csv")
