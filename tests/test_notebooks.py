@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
 MAX_BYTES = 1_000_000
+MAX_IMAGE_CHARS = 150_000  # base64 PNG; a (6, 3.5) figure at dpi 80 is ~30-50k
 CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
 # Lessons with a matching exercise notebook (by number).
 EXERCISE_FOR = {
@@ -108,8 +109,19 @@ def test_start_here_repeats_the_readme_course_map():
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_lesson_is_small(path):
     assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"
-    widget_state = json.dumps(read(path)["metadata"].get("widgets", {}))
+    notebook = read(path)
+    widget_state = json.dumps(notebook["metadata"].get("widgets", {}))
     assert len(widget_state) < 50_000, "strip the stored widget state"
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            image = output.get("data", {}).get("image/png", "")
+            assert len(image) < MAX_IMAGE_CHARS, f"figure too large in: {source(cell)[:80]}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_has_compared_cells(path):
+    code = [source(c) for c in read(path)["cells"] if c["cell_type"] == "code"]
+    assert any(text.startswith(CHECK_MARKER) for text in code), "mark the cells with the numbers"
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
@@ -167,3 +179,19 @@ def test_stored_text_has_no_addresses_paths_or_timings(path):
             for pattern in (ADDRESS, ABSOLUTE_PATH, TIMING):
                 found = pattern.search(text)
                 assert not found, f"{found.group(0)!r} in output of: {source(cell)[:80]}"
+
+
+@pytest.mark.parametrize("bad", [
+    "<Figure at 0x7f3a2b1c4d90>", "Python (/work/venv/bin/python)", r"C:\Users\ana\course",
+    "/home/ana/notebooks", "Wall time: 3 ms", "took 2 s", "ran in 1.234 s",
+])
+def test_output_patterns_catch_unstable_text(bad):
+    assert any(p.search(bad) for p in (ADDRESS, ABSOLUTE_PATH, TIMING))
+
+
+@pytest.mark.parametrize("good", [
+    "timeout 2.0 s", "3/4 and 1/2", "pass@5 = 0.50 (n=20, k=5)", "ValueError: k must be in 1..n=5",
+    "exact value of float 0.1 = 3602879701896397/36028797018963968", "exercises/ex01_answer_equivalence.ipynb",
+])
+def test_output_patterns_accept_stable_text(good):
+    assert not any(p.search(good) for p in (ADDRESS, ABSOLUTE_PATH, TIMING))
