@@ -9,6 +9,12 @@ the state its last ``check`` in this session gave (``progress("exercises")``
 evaluates the notebooks of a folder instead, like ``reasoneval-course
 progress``). Output is deterministic: no timings, addresses or paths.
 
+Under nbgrader (``nbgrader autograde`` and ``validate`` set the environment
+variable ``NBGRADER_EXECUTION``), ``check`` prints the same report and then
+raises :class:`ExerciseNotPassed` unless every test passed: nbgrader gives a
+graded cell its points when the cell raises nothing, so without this every
+check cell would score. For a learner it never raises.
+
 >>> report = check("kp2_two_subsets", lambda: [(0, 1)])  # doctest: +ELLIPSIS
 kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
   FAIL  len(two_subsets())
@@ -20,6 +26,7 @@ kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
 'failed'
 """
 
+import os
 from dataclasses import dataclass
 
 from .exercise_registry import EXERCISES, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, get_exercise, run_checks
@@ -29,8 +36,15 @@ MAX_SHOWN_CHARS = 300
 #: Shown by :func:`progress` for an exercise not checked in this session.
 NOT_CHECKED = "not checked yet"
 
+#: Values of ``NBGRADER_EXECUTION`` under which a failed check raises.
+NBGRADER_MODES = ("autograde", "validate")
+
 # exercise id -> state of its last check() in this kernel session.
 _SESSION_STATES = {}
+
+
+class ExerciseNotPassed(AssertionError):
+    """Raised by :func:`check` under nbgrader only, so that the cell scores 0."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,8 @@ def check(exercise_id, answer):
     state = exercise_state(results)
     _SESSION_STATES[exercise_id] = state
     print(format_report(exercise, results))
+    if state != STATE_PASSED and os.environ.get("NBGRADER_EXECUTION") in NBGRADER_MODES:
+        raise ExerciseNotPassed(f"{exercise_id}: {state}")
     return CheckReport(exercise_id, state, results)
 
 

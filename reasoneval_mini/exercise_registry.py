@@ -100,8 +100,8 @@ def run_checks(exercise_id, answer, extra_checks=()):
         return [CheckResult(
             f"{exercise.answer_name} is a function", False, exercise.answer_name,
             "a function", f"{type(answer).__name__}: {answer!r}"[:200],
-            f"expected the function {exercise.answer_name} you complete in "
-            f"{exercise.notebook}")]
+            f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
+            f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
     return [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
 
 

@@ -67,6 +67,25 @@ def test_output_is_deterministic(capsys):
     assert "0x" not in first  # no memory addresses
 
 
+def test_under_nbgrader_a_failed_check_raises_after_printing(capsys, monkeypatch):
+    # nbgrader scores a graded cell by whether it raises.
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(check_exercise.ExerciseNotPassed, match="kp3_rates: not attempted"):
+        check("kp3_rates", _stub)
+    assert "not attempted yet" in capsys.readouterr().out
+    assert check("kp2_two_subsets", lambda: [(i, j) for i in range(5) for j in range(i + 1, 5)]).state == "passed"
+
+
+def test_a_learner_never_gets_an_exception_from_a_failed_check(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    assert check("kp3_rates", _stub).state == "not attempted"
+
+
+def test_passing_the_result_instead_of_the_function_is_explained(capsys):
+    check("kp2_two_subsets", [(0, 1)])
+    assert "two_subsets, not two_subsets()" in capsys.readouterr().out
+
+
 def test_hint_prints_the_registry_hint(capsys):
     hint("kp3_rates")
     assert capsys.readouterr().out == f"Hint for kp3_rates: {EXERCISES['kp3_rates'].hint}\n"
