@@ -81,10 +81,10 @@ def load_hidden_checks(path, exercises):
             raise HiddenTestsError(
                 f"hidden tests file {path} names unknown exercise {exercise_id!r}; "
                 f"known: {', '.join(exercises)}")
-        if not isinstance(checks, (list, tuple)):
+        if not isinstance(checks, (list, tuple)) or not all(map(callable, checks)):
             raise HiddenTestsError(
                 f"hidden tests file {path}: HIDDEN_CHECKS[{exercise_id!r}] must be a list "
-                f"of checks, got {type(checks).__name__}")
+                f"of checks (callables), got {checks!r:.80}")
     return {exercise_id: tuple(checks) for exercise_id, checks in hidden.items()}
 
 
@@ -176,7 +176,11 @@ def run_job(job, emit):
                       "message": str(error), "checks": []})
             continue
         namespace = {"__name__": "__main__", "__builtins__": builtins, "display": print}
-        failures = run_code_cells(cells[0], namespace, grader["watchdog"].run, path.stem)
+        def run_cell(thunk):
+            emit({"event": "cell"})  # progress: the parent's time limit is per step
+            return grader["watchdog"].run(thunk)
+
+        failures = run_code_cells(cells[0], namespace, run_cell, path.stem)
         for exercise_id in task["exercises"]:
             emit({"event": "exercise", "exercise": exercise_id})
             result = grade_exercise(exercises[exercise_id], namespace, cells, failures, grader)

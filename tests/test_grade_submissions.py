@@ -134,6 +134,8 @@ CLASS = {
               words_notebook(top=[cell("code", "import sys\nsys.exit('bye')")])),
     "huge_output": (add_notebook(extra=[cell("code", "print('ok')", outputs=HUGE_STORED)]),
                     words_notebook(HUGE_PRINT)),
+    "closes_channel": (add_notebook(extra=[cell("code", "import os\nos.closerange(3, 4096)")]),
+                       words_notebook()),
     "cheater": (add_notebook(ADD_CHEAT, extra=[cell("code", "import json\n" + CHEAT)]),
                 words_notebook(WORDS_CHEAT, SHOUT_CHEAT)),
 }
@@ -191,6 +193,8 @@ EXPECTED = {  # student -> {exercise: (status, score)}
               "shout": full("shout")},
     "huge_output": {"add": full("add"), "count_words": full("count_words"), "shout": full("shout")},
     "memory_hog": {"add": (GRADE_FAILED, ZERO), "count_words": full("count_words"), "shout": full("shout")},
+    "closes_channel": {"add": (GRADE_ERROR, ZERO), "count_words": full("count_words"),
+                       "shout": full("shout")},
     "cheater": {"add": failed("add", ADD_CHEAT), "count_words": failed("count_words", WORDS_CHEAT),
                 "shout": failed("shout", SHOUT_CHEAT)},
 }
@@ -266,6 +270,7 @@ def test_status_and_score_of_each_case(graded, student):
     ("stubborn_loop", "count_words", "was stopped while checking this exercise"),
     ("crash", "add", "exited with code 3"),
     ("cheater", "add", "0 of 2 checks passed"),
+    ("closes_channel", "add", "while running the cells of ex01_add.ipynb"),
     pytest.param("memory_hog", "add", "MemoryError", marks=pytest.mark.skipif(
         os.name != "posix", reason="the memory ceiling is an rlimit")),
 ])
@@ -391,3 +396,38 @@ def test_a_timeout_kills_processes_the_learner_started(tmp_path):
     assert not process_alive(pid)
     rows = {r[1]: r[4] for r in read_csv(tmp_path / "g.csv")[1:]}
     assert rows == {"add": GRADE_MISSING, "count_words": GRADE_TIMEOUT, "shout": GRADE_PASSED}
+
+
+def test_the_time_limit_is_per_step_not_per_notebook(tmp_path):
+    slow_cells = [cell("code", f"import time\ntime.sleep(0.6)  # {n}") for n in range(4)]
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    write_notebook(tmp_path / "subs" / "ann" / "ex01_add.ipynb", add_notebook(extra=slow_cells))
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
+                 "--registry", str(FAKE_REGISTRY), "--timeout", "1", "--no-progress"]) == 0
+    rows = {r[1]: r[4] for r in read_csv(tmp_path / "g.csv")[1:]}
+    assert rows["add"] == GRADE_PASSED  # 2.4 s of cells, none over 1 s
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[]", "JSON but not a notebook"),
+    ('{"cells": [', "not valid notebook JSON .line 1, column 12"),
+    ("\u00ff", "cannot be read: 'utf-8' codec can't decode"),
+])
+def test_read_cells_names_the_file_and_the_problem(tmp_path, text, words):
+    from reasoneval_mini.extract_answers import NotebookError, read_cells
+
+    path = tmp_path / "ex01_add.ipynb"
+    path.write_text(text, encoding="latin-1")
+    with pytest.raises(NotebookError, match=words) as info:
+        read_cells(path)
+    assert "ex01_add.ipynb" in str(info.value)
+
+
+def test_read_cells_accepts_source_as_one_string_and_numbers_all_cells(tmp_path):
+    from reasoneval_mini.extract_answers import read_cells
+
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps({"cells": [
+        {"cell_type": "markdown", "source": ["# ", "title"]},
+        {"cell_type": "code", "source": "x = 1"}, "not a cell"]}), encoding="utf-8")
+    assert read_cells(path) == ([(2, "x = 1")], [(1, "# title")])
