@@ -56,6 +56,21 @@ def discover_students(submissions_dir):
     return students
 
 
+def partial_score(points, passed, total):
+    """``points * passed / total`` as an exact Fraction (0 when there are no checks).
+
+    >>> partial_score(3, 2, 3)
+    Fraction(2, 1)
+
+    Surprising: credit follows the share of checks, so one of three checks of a
+    2-point exercise is worth 2/3 of a point (grades.csv shows 0.67).
+
+    >>> partial_score(2, 1, 3)
+    Fraction(2, 3)
+    """
+    return Fraction(points * passed, total) if total else Fraction(0)
+
+
 def _graded(student, exercise, expected_checks, result):
     """Turn one child result into a :class:`Grade`, validating it."""
     status, message = result.get("status"), shorten(result.get("message", ""))
@@ -69,6 +84,7 @@ def _graded(student, exercise, expected_checks, result):
         return Grade(student, exercise.id, Fraction(0), points, GRADE_ERROR,
                      f"the grader got {len(checks)} check results, expected {expected_checks}")
     passed = sum(c["passed"] for c in checks)
+    score = partial_score(points, passed, expected_checks)
     if passed == expected_checks:
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
                      f"{passed} of {passed} checks passed", tuple(checks))
@@ -78,8 +94,7 @@ def _graded(student, exercise, expected_checks, result):
         first = next(c for c in checks if not c["passed"])
         message = shorten(f"{passed} of {expected_checks} checks passed; first failure: "
                           f"{first.get('name', '')}: {first.get('message', '')}")
-    return Grade(student, exercise.id, Fraction(points * passed, expected_checks), points,
-                 GRADE_FAILED, message, tuple(checks))
+    return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
 
 
 def _blame(events, ending, tasks, timeout):
@@ -108,16 +123,26 @@ def _plan(student_dir, exercises, outcomes):
     by_notebook = {}
     for exercise in exercises.values():
         by_notebook.setdefault(Path(exercise.notebook).name, []).append(exercise.id)
-    present = {p.name for p in student_dir.glob("*.ipynb")}
-    others = sorted(present - set(by_notebook))
+    found = {}  # file name -> paths; a folder nested by a download tool is fine
+    for path in sorted(student_dir.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" not in path.parts:
+            found.setdefault(path.name, []).append(path)
+    others = sorted(set(found) - set(by_notebook))
     hint = f" (found instead: {', '.join(others)}; renamed?)" if others else ""
     tasks = []
     for notebook, ids in by_notebook.items():
-        if notebook in present:
-            tasks.append({"notebook": str((student_dir / notebook).resolve()), "exercises": ids})
+        paths = found.get(notebook, [])
+        top = student_dir / notebook
+        if top in paths or len(paths) == 1:
+            chosen = top if top in paths else paths[0]
+            tasks.append({"notebook": str(chosen.resolve()), "exercises": ids})
+            continue
+        if paths:
+            where = ", ".join(str(p.relative_to(student_dir).as_posix()) for p in paths)
+            message = f"{len(paths)} copies of {notebook} in {student_dir.name}/ ({where}); keep one"
         else:
-            message = shorten(f"no notebook {notebook} in {student_dir.name}/{hint}")
-            outcomes.update(dict.fromkeys(ids, (GRADE_MISSING, message)))
+            message = f"no notebook {notebook} in {student_dir.name}/{hint}"
+        outcomes.update(dict.fromkeys(ids, (GRADE_MISSING, shorten(message))))
     return tasks
 
 

@@ -136,6 +136,9 @@ CLASS = {
                     words_notebook(HUGE_PRINT)),
     "closes_channel": (add_notebook(extra=[cell("code", "import os\nos.closerange(3, 4096)")]),
                        words_notebook()),
+    "nested_folder": (("download/ex01_add.ipynb", add_notebook()), words_notebook()),
+    "two_copies": (add_notebook(), [("old/ex02_words.ipynb", words_notebook()),
+                                    ("new/ex02_words.ipynb", words_notebook())]),
     "cheater": (add_notebook(ADD_CHEAT, extra=[cell("code", "import json\n" + CHEAT)]),
                 words_notebook(WORDS_CHEAT, SHOUT_CHEAT)),
 }
@@ -195,6 +198,10 @@ EXPECTED = {  # student -> {exercise: (status, score)}
     "memory_hog": {"add": (GRADE_FAILED, ZERO), "count_words": full("count_words"), "shout": full("shout")},
     "closes_channel": {"add": (GRADE_ERROR, ZERO), "count_words": full("count_words"),
                        "shout": full("shout")},
+    "nested_folder": {"add": full("add"), "count_words": full("count_words"),
+                      "shout": full("shout")},
+    "two_copies": {"add": full("add"), "count_words": (GRADE_MISSING, ZERO),
+                   "shout": (GRADE_MISSING, ZERO)},
     "cheater": {"add": failed("add", ADD_CHEAT), "count_words": failed("count_words", WORDS_CHEAT),
                 "shout": failed("shout", SHOUT_CHEAT)},
 }
@@ -205,12 +212,14 @@ def build_class(root):
         folder = root / student
         folder.mkdir(parents=True)
         for name, content in zip(("ex01_add.ipynb", "ex02_words.ipynb"), notebooks):
-            if isinstance(content, tuple):
-                name, content = content
-            if isinstance(content, str):
-                (folder / name).write_text(content, encoding="utf-8")
-            elif content is not None:
-                write_notebook(folder / name, content)
+            copies = content if isinstance(content, list) and isinstance(content[0], tuple) \
+                else [content if isinstance(content, tuple) else (name, content)]
+            for name, content in copies:
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                if isinstance(content, str):
+                    (folder / name).write_text(content, encoding="utf-8")
+                elif content is not None:
+                    write_notebook(folder / name, content)
     (root / "README.txt").write_text("loose files are ignored\n", encoding="utf-8")
     return root
 
@@ -271,6 +280,8 @@ def test_status_and_score_of_each_case(graded, student):
     ("crash", "add", "exited with code 3"),
     ("cheater", "add", "0 of 2 checks passed"),
     ("closes_channel", "add", "while running the cells of ex01_add.ipynb"),
+    ("two_copies", "shout", "2 copies of ex02_words.ipynb in two_copies/ (new/ex02_words.ipynb, "
+                            "old/ex02_words.ipynb); keep one"),
     pytest.param("memory_hog", "add", "MemoryError", marks=pytest.mark.skipif(
         os.name != "posix", reason="the memory ceiling is an rlimit")),
 ])
