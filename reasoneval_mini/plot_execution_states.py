@@ -1,4 +1,8 @@
-"""A stacked bar chart: how each problem's samples ended."""
+"""A stacked bar chart: how each problem's samples ended (needs matplotlib)."""
+
+# A bare Figure (not pyplot): it is not shown twice in a notebook and never
+# piles up in pyplot's global list of open figures.
+from matplotlib.figure import Figure
 
 from .execution_summary import execution_summary
 from .statuses import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, STATUSES, TIMEOUT
@@ -47,10 +51,6 @@ def plot_execution_states(records, *, ax=None, figsize=(6, 3.5), dpi=80):
     >>> [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
     ['passed', 'assertion_failed', 'timeout', 'runtime_error', 'not_run']
     """
-    # Imported here: the core must not need matplotlib. A bare Figure (not
-    # pyplot) is not shown twice in a notebook and never piles up in pyplot.
-    from matplotlib.figure import Figure
-
     per_problem = count_states_per_problem(records)
     if ax is None:
         figure = Figure(figsize=figsize, dpi=dpi)
