@@ -82,9 +82,9 @@ def format_report(exercise, results):
         return "\n".join(lines)
     for result in results:
         if result.passed:
-            lines.append(f"  PASS  {result.call}  ->  {_shorten(result.actual)}")
+            lines.append(f"  PASS  {_shorten(result.call)}  ->  {_shorten(result.actual)}")
             continue
-        lines += [f"  FAIL  {result.call}",
+        lines += [f"  FAIL  {_shorten(result.call)}",
                   f"          expected: {_shorten(result.expected)}",
                   f"          actual:   {_shorten(result.actual)}",
                   f"          why:      {_shorten(result.message)}"]

@@ -31,6 +31,7 @@ Surprising: ``0.7`` is not the exact answer ``Fraction(7, 10)``.
 False
 """
 
+import re
 from dataclasses import asdict, dataclass
 
 from .compare_values import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
@@ -123,9 +124,21 @@ def case(call, run, expected, *, compare=same_value, name=None):
     return check
 
 
-def rejects(call, run, error_type=ValueError, *, name=None):
-    """A check that ``run(answer)`` raises *error_type* (bad input refused)."""
-    expected = f"raises {error_type.__name__}"
+def _mentions(message, text):
+    # A whole word: "n" must not be found inside "cannot".
+    pattern = rf"(?<![A-Za-z0-9_]){re.escape(text)}(?![A-Za-z0-9_])"
+    return re.search(pattern, message, re.IGNORECASE) is not None
+
+
+def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
+    """A check that ``run(answer)`` raises *error_type* (bad input refused).
+
+    Each text in *mentions* must appear in the error message as a whole word
+    (case-insensitive), e.g. the name of the bad value, so the error is clear.
+    """
+    mentions = (mentions,) if isinstance(mentions, str) else tuple(mentions)
+    expected = f"raises {error_type.__name__}" + "".join(
+        f", message mentions {text!r}" for text in mentions)
 
     def check(answer):
         value, error = _call_answer(run, answer)
@@ -133,7 +146,9 @@ def rejects(call, run, error_type=ValueError, *, name=None):
             return _failure(name or call, call, expected, error)
         if isinstance(error, error_type):
             actual = f"{type(error).__name__}: {error}"
-            return CheckResult(name or call, True, call, expected, actual, "ok")
+            absent = [text for text in mentions if not _mentions(str(error), text)]
+            message = f"the message does not mention {absent[0]!r}" if absent else "ok"
+            return CheckResult(name or call, not absent, call, expected, actual, message)
         if error is not None:
             return _failure(name or call, call, expected, error)
         return CheckResult(name or call, False, call, expected, show(value),

@@ -21,6 +21,39 @@ def exact_pass_at_k_reference(n, c, k):
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
+#: What must match before two pass@k numbers may be compared.
+BUDGET_KEYS = ("n", "k", "temperature", "tests")
+
+
+def reference_better_run(run_a, run_b):
+    """Model with the higher pass@k, ``None`` for a tie; ValueError if budgets differ."""
+    for key in BUDGET_KEYS:
+        if run_a[key] != run_b[key]:
+            raise ValueError(f"budgets differ in {key}: {run_a[key]!r} vs {run_b[key]!r}")
+    if run_a["pass_at_k"] == run_b["pass_at_k"]:
+        return None
+    return max(run_a, run_b, key=lambda run: run["pass_at_k"])["model"]
+
+
+def _run(model, pass_at_k_value, **budget):
+    run = {"model": model, "n": 20, "k": 5, "temperature": 0.8, "tests": "v1"}
+    run.update(budget, pass_at_k=pass_at_k_value)
+    return run
+
+
+_COMPARABLE = (
+    (_run("alpha", 0.61), _run("beta", 0.55)),
+    (_run("alpha", 0.40), _run("beta", 0.72)),
+    (_run("alpha", 0.50), _run("beta", 0.50)),
+)
+_NOT_COMPARABLE = (
+    (_run("alpha", 0.61), _run("beta", 0.70, temperature=0.2), "temperature"),
+    (_run("alpha", 0.61), _run("beta", 0.70, n=200), "n"),
+    (_run("alpha", 0.61), _run("beta", 0.70, tests="v2"), "tests"),
+    (_run("alpha", 0.61), _run("beta", 0.70, k=10), "k"),
+)
+
+
 def _pairs_as_sets(value):
     return {frozenset(pair) for pair in value}
 
@@ -119,5 +152,33 @@ _MEAN = Exercise(
     ),
 )
 
+def _label(run_a, run_b):
+    differing = [f"{key}={run_b[key]!r}" for key in BUDGET_KEYS if run_a[key] != run_b[key]]
+    return (f"better_run({run_a['model']} {run_a['pass_at_k']}, {run_b['model']} "
+            f"{run_b['pass_at_k']}{', ' + ', '.join(differing) if differing else ''})")
+
+
+_BUDGET = Exercise(
+    id="kp2_better_run", notebook=NOTEBOOK, answer_name="better_run", points=3,
+    title="Stretch: compare pass@k only under the same budget",
+    statement=(
+        "A run is a dict with `model`, `pass_at_k` and its budget: `n` (samples per "
+        "problem), `k`, `temperature` and `tests` (the test-suite version). Complete "
+        "`better_run(run_a, run_b)`: if the two budgets are identical, return the `model` "
+        "with the higher pass@k (`None` for a tie); if any budget key differs, raise "
+        "`ValueError` naming that key: such numbers measure different things and must "
+        "not be ranked."),
+    checks_what=("Three comparable pairs (winner or tie) and four pairs that differ in "
+                 "temperature, n, tests or k, which must raise ValueError naming the key."),
+    hint="Loop over the keys n, k, temperature, tests first; only then compare pass_at_k.",
+    checks=tuple(
+        case(_label(a, b), lambda f, a=a, b=b: f(dict(a), dict(b)), reference_better_run(a, b))
+        for a, b in _COMPARABLE
+    ) + tuple(
+        rejects(_label(a, b), lambda f, a=a, b=b: f(dict(a), dict(b)), ValueError, mentions=key)
+        for a, b, key in _NOT_COMPARABLE
+    ),
+)
+
 #: Knowledge point 2, in course order (warm-up to stretch).
-PASS_AT_K_EXERCISES = (_TWO_SUBSETS, _ENUMERATE, _EXACT, _MEAN)
+PASS_AT_K_EXERCISES = (_TWO_SUBSETS, _ENUMERATE, _EXACT, _MEAN, _BUDGET)

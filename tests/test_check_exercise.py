@@ -206,3 +206,15 @@ def test_progress_command_refuses_a_missing_folder(tmp_path, capsys):
     assert main(["progress", str(tmp_path / "nope")]) == 1
     assert "is not a folder" in capsys.readouterr().err
 
+
+
+def test_rejects_can_require_the_message_to_name_the_bad_value():
+    check_one = rejects("f(-1)", lambda f: f(-1), ValueError, mentions="-1")
+    assert check_one(lambda x: int("no")).message == "the message does not mention '-1'"
+
+    def refuse(x):
+        raise ValueError(f"x must be >= 0, got {x}")
+    assert check_one(refuse).passed
+    name_n = rejects("g()", lambda f: f(), ValueError, mentions="n")
+    assert not name_n(lambda: int("cannot")).passed  # "n" inside a word does not count
+    assert name_n(lambda: (_ for _ in ()).throw(ValueError("bad n (20 vs 200)"))).passed
