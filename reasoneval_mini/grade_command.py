@@ -8,6 +8,7 @@ no student folders, a broken hidden tests file, a bad --workers or --timeout).
 import argparse
 import os
 import sys
+from pathlib import Path
 
 DEFAULT_OUT = "grades.csv"
 
@@ -20,6 +21,13 @@ def run_grade(args):
     from .write_grade_reports import write_feedback, write_grades
 
     try:
+        for target in filter(None, (args.out, args.feedback)):  # fail before grading
+            if args.feedback == target:
+                Path(target).mkdir(parents=True, exist_ok=True)
+            elif Path(target).is_dir():
+                raise ValueError(f"--out {target!r} is a folder; expected a CSV file name")
+            else:
+                Path(target).parent.mkdir(parents=True, exist_ok=True)
         grades = grade_class(args.submissions_dir, registry=args.registry,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress)

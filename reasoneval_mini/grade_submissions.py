@@ -199,13 +199,19 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     root = Path(submissions_dir)
     by_student = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(grade_student, root / name, exercises, job, timeout, counts)
-                   for name in students]
+        futures = {pool.submit(grade_student, root / name, exercises, job, timeout, counts): name
+                   for name in students}
         finished = as_completed(futures)
         if progress:
             from tqdm import tqdm
             finished = tqdm(finished, total=len(futures), desc="grading", unit="student")
         for future in finished:
-            grades = future.result()
-            by_student[grades[0].student] = grades
+            name = futures[future]
+            try:
+                by_student[name] = future.result()
+            except Exception as error:  # a grader bug or an unreadable folder: keep the student
+                message = shorten(f"the grader failed on this student: "
+                                  f"{type(error).__name__}: {error}")
+                by_student[name] = [Grade(name, i, Fraction(0), e.points, GRADE_ERROR, message)
+                                    for i, e in exercises.items()]
     return [grade for name in students for grade in by_student[name]]

@@ -146,6 +146,8 @@ if os.name == "posix":  # the memory ceiling is an rlimit
     # 6 GiB of untouched zeros: cheap without the ceiling, MemoryError with it.
     MEMORY_HOG = "def add_numbers(a, b):\n    hog = bytearray(6 * 2**30)\n    return a + b\n"
     CLASS["memory_hog"] = (add_notebook(MEMORY_HOG), words_notebook())
+    SEGFAULT = "def shout(text):\n    import ctypes\n    return ctypes.string_at(0)\n"
+    CLASS["segfault"] = (add_notebook(), words_notebook(shout=SEGFAULT))
 
 
 def checks_passed(exercise_id, source):
@@ -202,6 +204,8 @@ EXPECTED = {  # student -> {exercise: (status, score)}
                       "shout": full("shout")},
     "two_copies": {"add": full("add"), "count_words": (GRADE_MISSING, ZERO),
                    "shout": (GRADE_MISSING, ZERO)},
+    "segfault": {"add": full("add"), "count_words": full("count_words"),
+                 "shout": (GRADE_ERROR, ZERO)},
     "cheater": {"add": failed("add", ADD_CHEAT), "count_words": failed("count_words", WORDS_CHEAT),
                 "shout": failed("shout", SHOUT_CHEAT)},
 }
@@ -226,7 +230,7 @@ def build_class(root):
 
 def grade(submissions, out_dir, *extra):
     argv = ["grade", str(submissions), "--out", str(out_dir / "grades.csv"), "--feedback",
-            str(out_dir / "feedback"), "--registry", str(FAKE_REGISTRY), "--workers", "2",
+            str(out_dir / "feedback"), "--registry", str(FAKE_REGISTRY), "--workers", "4",
             "--timeout", TIMEOUT, "--no-progress", *extra]
     return main(argv)
 
@@ -282,6 +286,8 @@ def test_status_and_score_of_each_case(graded, student):
     ("closes_channel", "add", "while running the cells of ex01_add.ipynb"),
     ("two_copies", "shout", "2 copies of ex02_words.ipynb in two_copies/ (new/ex02_words.ipynb, "
                             "old/ex02_words.ipynb); keep one"),
+    pytest.param("segfault", "shout", "killed by signal SIGSEGV", marks=pytest.mark.skipif(
+        os.name != "posix", reason="signals are POSIX only")),
     pytest.param("memory_hog", "add", "MemoryError", marks=pytest.mark.skipif(
         os.name != "posix", reason="the memory ceiling is an rlimit")),
 ])
@@ -442,3 +448,31 @@ def test_read_cells_accepts_source_as_one_string_and_numbers_all_cells(tmp_path)
         {"cell_type": "markdown", "source": ["# ", "title"]},
         {"cell_type": "code", "source": "x = 1"}, "not a cell"]}), encoding="utf-8")
     assert read_cells(path) == ([(2, "x = 1")], [(1, "# title")])
+
+
+def test_out_that_is_a_folder_is_refused_before_grading(tmp_path, capsys):
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    (tmp_path / "grades.csv").mkdir()
+    assert grade(tmp_path / "subs", tmp_path) == 2
+    assert "is a folder; expected a CSV file name" in capsys.readouterr().err
+
+
+def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch):
+    from reasoneval_mini import grade_submissions
+
+    real = grade_submissions.grade_student
+
+    def flaky(student_dir, *args):
+        if Path(student_dir).name == "bea":
+            raise PermissionError("cannot read bea/")
+        return real(student_dir, *args)
+
+    monkeypatch.setattr(grade_submissions, "grade_student", flaky)
+    for name in ("ann", "bea"):
+        (tmp_path / "subs" / name).mkdir(parents=True)
+        write_notebook(tmp_path / "subs" / name / "ex01_add.ipynb", add_notebook())
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    rows = {(r[0], r[1]): (r[4], r[5]) for r in read_csv(tmp_path / "grades.csv")[1:]}
+    assert rows["ann", "add"][0] == GRADE_PASSED
+    assert rows["bea", "add"] == (
+        GRADE_ERROR, "the grader failed on this student: PermissionError: cannot read bea/")
