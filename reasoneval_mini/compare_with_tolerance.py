@@ -45,11 +45,11 @@ def compare_with_tolerance(prediction, reference, *, abs_tol, rel_tol):
     >>> compare_with_tolerance("101", "100", abs_tol=0, rel_tol=0.01)
     True
 
-    Surprising: the boundary is inclusive and exact, where floats would
-    wobble (``abs(0.3 - 0.2) <= 0.1`` is ``False`` in floating point).
+    Surprising: the boundary is inclusive and exact, where floats wobble
+    (in floating point ``abs(1.1 - 1.0) <= 0.1`` is ``False``).
 
-    >>> compare_with_tolerance("0.3", "0.2", abs_tol=0.1, rel_tol=0)
-    True
+    >>> compare_with_tolerance("1.1", "1.0", abs_tol=0.1, rel_tol=0), abs(1.1 - 1.0) <= 0.1
+    (True, False)
     """
     abs_tol = _as_tolerance("abs_tol", abs_tol)
     rel_tol = _as_tolerance("rel_tol", rel_tol)
