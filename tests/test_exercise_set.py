@@ -4,6 +4,7 @@ import contextlib
 import io
 import json
 import keyword
+import math
 import re
 from collections import Counter
 from fractions import Fraction
@@ -150,3 +151,62 @@ def test_program_statuses_table_matches_the_real_executor():
     actual = {name: executor.execute_program(program, timeout=1.0).status
               for name, program in PROGRAMS.items()}
     assert actual == PROGRAM_STATUSES
+
+
+def _pooled(counts, k):
+    from reasoneval_mini import pass_at_k
+    return pass_at_k(sum(n for n, _ in counts.values()), sum(c for _, c in counts.values()), k)
+
+
+def _float_parse(text):
+    try:
+        return Fraction(float(text))
+    except (TypeError, ValueError):
+        return None
+
+
+def _clipped(n, c, k):
+    return Fraction(1) if k > n or n - c < k else 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+# The mistakes the source page warns about; each must be caught by the checks.
+TYPICAL_MISTAKES = {
+    "kp1_practice_verdicts": lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False},
+    "kp1_classify_outcome": lambda p, r: "wrong" if p != r else "correct",
+    "kp1_score_gsm8k": lambda completion, reference: completion.split("####")[-1].strip()
+    == reference.split("####")[-1].strip(),
+    "kp1_parse_rational": _float_parse,
+    "kp1_length_in_metres": lambda text: Fraction(text.split()[0]) if isinstance(text, str) else None,
+    "kp2_two_subsets": lambda: [(i, j) for i in range(5) for j in range(5) if i != j],
+    "kp2_pass_at_k_by_subsets": lambda outcomes, k: 1 - (1 - Fraction(sum(outcomes), len(outcomes))) ** k,
+    "kp2_exact_pass_at_k": _clipped,
+    "kp2_average_pass_at_k": _pooled,
+    "kp2_better_run": lambda a, b: max(a, b, key=lambda run: run["pass_at_k"])["model"],
+    "kp3_five_state_log": lambda: [{"sample_id": "s", "status": s} for s in
+                                   ("passed", "assertion_failed", "timeout", "runtime_error", "not_run")],
+    "kp3_rates": lambda records: {
+        "planned": len(records), "attempted": len(records), "coverage": 1.0,
+        "success_rate": sum(r["status"] == "passed" for r in records) / len(records),
+        "attempted_success_rate": sum(r["status"] == "passed" for r in records) / len(records)},
+    "kp3_predict_statuses": lambda: {"adds_up": "passed", "wrong_sum": "assertion_failed",
+                                     "divides_by_zero": "runtime_error", "spins_forever": "timeout",
+                                     "missing_module": "runtime_error", "exits_early": "passed",
+                                     "prints_then_fails": "assertion_failed"},
+    "kp3_records_from_results": lambda results: [
+        {"sample_id": s, "status": r.status, "detail": r.detail, "duration_s": r.duration_s}
+        for s, r in results.items() if r is not None],
+    "kp3_conditions_to_fix": lambda: {"python_version", "pinned_dependencies", "time_limit",
+                                      "retry_timeouts"},
+    "kp3_failure_report": lambda records: {
+        r["problem_id"]: {"planned": 1, "counts": {}, "success_rate": 0.0} for r in records},
+}
+
+
+def test_every_exercise_has_a_typical_mistake_listed():
+    assert set(TYPICAL_MISTAKES) == set(EXERCISES)
+
+
+@pytest.mark.parametrize("exercise_id", list(TYPICAL_MISTAKES))
+def test_a_typical_mistake_fails(exercise_id):
+    results = run_checks(exercise_id, TYPICAL_MISTAKES[exercise_id])
+    assert exercise_state(results) == STATE_FAILED
