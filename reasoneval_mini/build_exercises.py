@@ -11,7 +11,9 @@ becomes a stub at the indentation of the ``BEGIN`` line::
         # YOUR CODE HERE
         raise NotImplementedError()
 
-Outputs and execution counts are cleared; everything else (markdown, nbgrader
+Outputs and execution counts are cleared; locked cells become read-only and
+exercise cells undeletable in Jupyter (``editable``/``deletable`` metadata, as
+nbgrader's release step sets them); everything else (markdown, nbgrader
 metadata, cell ids) is copied. A marker line must be exactly one of the two
 markers (surrounding whitespace aside); anything else that mentions
 ``BEGIN SOLUTION`` or ``END SOLUTION``, a nested or unclosed region, an
@@ -86,6 +88,18 @@ def _source_lines(text):
     return text.splitlines(keepends=True)
 
 
+def _lock(metadata):
+    # As nbgrader's release step does: Jupyter then refuses to edit locked
+    # cells (checks, setup, texts) and to delete any exercise cell.
+    nbgrader = metadata.get("nbgrader", {})
+    metadata = dict(metadata)
+    if nbgrader.get("locked"):
+        metadata["editable"] = False
+    if nbgrader.get("locked") or nbgrader.get("solution"):
+        metadata["deletable"] = False
+    return metadata
+
+
 def strip_notebook(notebook, name="<notebook>"):
     """Return a stripped copy of a notebook dict (the input is not changed)."""
     cells = []
@@ -100,6 +114,7 @@ def strip_notebook(notebook, name="<notebook>"):
             raise MarkerError(f"{where}: solution markers belong in code cells only "
                               f"(this is a {cell.get('cell_type')} cell)")
         cell["source"] = _source_lines(text)
+        cell["metadata"] = _lock(cell.get("metadata", {}))
         cells.append(cell)
     return dict(notebook, cells=cells)
 

@@ -79,6 +79,17 @@ def test_outputs_and_execution_counts_are_cleared_and_input_not_changed():
     assert notebook["cells"][0]["execution_count"] == 3
 
 
+def test_locked_cells_become_read_only_and_solution_cells_undeletable():
+    locked = {"cell_type": "code", "id": "t", "execution_count": None, "outputs": [], "source": "",
+              "metadata": {"nbgrader": {"locked": True, "solution": False, "grade": True}}}
+    solution = dict(locked, id="s", metadata={"nbgrader": {"locked": False, "solution": True}})
+    free = dict(locked, id="f", metadata={})
+    cells = strip_notebook(_notebook(locked, solution, free))["cells"]
+    assert (cells[0]["metadata"]["editable"], cells[0]["metadata"]["deletable"]) == (False, False)
+    assert "editable" not in cells[1]["metadata"] and cells[1]["metadata"]["deletable"] is False
+    assert cells[2]["metadata"] == {}
+
+
 def test_marker_in_a_markdown_cell_names_notebook_and_cell():
     markdown = {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "### BEGIN SOLUTION"}
     code = {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None,

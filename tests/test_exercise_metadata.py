@@ -102,8 +102,25 @@ def test_solution_cells_hold_a_marked_region_and_exercises_none():
                     assert ("### BEGIN SOLUTION" in _source(cell)) is wanted
 
 
+def test_exercise_copies_lock_read_only_cells_in_jupyter():
+    for name in NOTEBOOKS:
+        for cell in _cells("exercises", name):
+            meta = _nbgrader(cell)
+            editable = cell["metadata"].get("editable", True)
+            assert editable is (not meta["locked"]), meta["grade_id"]
+            assert cell["metadata"]["deletable"] is False, meta["grade_id"]
+
+
 def test_exercise_notebooks_have_no_outputs():
     for name in NOTEBOOKS:
         for cell in _cells("exercises", name):
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None
+
+
+def test_pytest_runs_the_solutions_but_never_the_exercise_stubs():
+    # Stubs raise by design; the masters must run top to bottom under nbval.
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    testpaths = re.search(r"^testpaths\s*=\s*\[(.*?)\]", text, re.MULTILINE | re.DOTALL).group(1)
+    paths = re.findall(r'"([^"]+)"', testpaths)
+    assert "solutions" in paths and "exercises" not in paths
