@@ -106,7 +106,7 @@ def _blame(events, ending, tasks, timeout):
         elif event["event"] == "exercise":
             current = event.get("exercise")
     if ending == "timeout":
-        status, how = GRADE_TIMEOUT, f"made no progress for {timeout:g} s and was stopped"
+        status, how = GRADE_TIMEOUT, f"made no progress for over {timeout:g} s and was stopped"
     else:
         status, how = GRADE_ERROR, f"crashed ({ending}; os._exit or a crash in learner code?)"
     if current is not None:
@@ -154,8 +154,9 @@ def grade_student(student_dir, exercises, job, timeout, expected_counts):
     while tasks:
         before = len(outcomes)
         events, ending = run_grading_process({**job, "tasks": tasks}, timeout)
+        pending = {i for task in tasks for i in task["exercises"]}
         for event in events:
-            if event["event"] == "result" and event.get("exercise") in exercises:
+            if event["event"] == "result" and event.get("exercise") in pending:
                 exercise = exercises[event["exercise"]]
                 outcomes.setdefault(exercise.id, _graded(
                     student, exercise, expected_counts[exercise.id], event))
