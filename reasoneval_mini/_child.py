@@ -19,6 +19,11 @@ import os
 import sys
 import traceback
 
+try:  # imported here, once, so that forked children do not each load it
+    import resource
+except ImportError:  # Windows
+    resource = None
+
 PROGRAM_FILENAME = "<program>"
 MAX_MESSAGE_CHARS = 1000
 FILE_SIZE_LIMIT_MB = 16
@@ -32,9 +37,7 @@ def apply_limits(timeout, memory_mb):
     CPU time gets one second more than the wall timeout, so a busy loop meets
     the wall clock first; the CPU limit catches a child that dodges it.
     """
-    try:
-        import resource
-    except ImportError:  # Windows
+    if resource is None:
         return ["no resource limits: the resource module is missing on this platform"]
     cpu_s = math.ceil(timeout) + 1
     wanted = [
@@ -89,17 +92,28 @@ def describe_exception(error):
     return facts
 
 
-def run_program(source, send_report, nonce, warnings=()):
+def compile_program(source):
+    """Compile *source*; register its lines so tracebacks can show them.
+
+    Raises what ``compile`` raises (``SyntaxError``, ``ValueError`` for NUL bytes).
+    """
+    linecache.cache[PROGRAM_FILENAME] = (
+        len(source), None, source.splitlines(True), PROGRAM_FILENAME)
+    return compile(source, PROGRAM_FILENAME, "exec", dont_inherit=True)
+
+
+def run_program(source, send_report, nonce, warnings=(), code=None):
     """Run *source* as ``__main__``, print any traceback, then send the report.
 
-    *send_report* is called once with the report as ``bytes``.
+    *code*, if given, is *source* already compiled (the fork server compiles
+    before forking: compiling in a fresh child costs several times more, as
+    every page the compiler touches must first be copied). *send_report* is
+    called once with the report as ``bytes``.
     """
     report = {"nonce": nonce, "warnings": list(warnings)}
     try:
-        code = compile(source, PROGRAM_FILENAME, "exec", dont_inherit=True)
-        # Lets tracebacks show the program's own source lines.
-        linecache.cache[PROGRAM_FILENAME] = (
-            len(source), None, source.splitlines(True), PROGRAM_FILENAME)
+        if code is None:
+            code = compile_program(source)
         exec(code, {"__name__": "__main__", "__builtins__": builtins})
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
         report.update(describe_exception(error))

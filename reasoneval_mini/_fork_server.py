@@ -18,7 +18,9 @@ on fd 3 for the end-of-program report. Closing the server's stdin while a
 program runs cancels it (its group is killed) and then stops the server.
 """
 
+import gc
 import json
+import linecache
 import os
 import secrets
 import select
@@ -30,10 +32,10 @@ import tempfile
 import time
 
 try:
-    from ._child import apply_limits, run_program
+    from ._child import PROGRAM_FILENAME, apply_limits, compile_program, run_program
     from .capture_output import HeadTailBuffer
 except ImportError:  # loaded by path in the server process, outside the package
-    from _child import apply_limits, run_program
+    from _child import PROGRAM_FILENAME, apply_limits, compile_program, run_program
     from capture_output import HeadTailBuffer
 
 REPORT_FD = 3
@@ -74,7 +76,7 @@ def _write_all(fd, data):
         view = view[os.write(fd, view):]
 
 
-def _child_main(request, workdir, out_w, err_w, report_w, nonce):
+def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
     """In the forked child: isolate, limit, run, report, exit. Never returns."""
     try:
         os.setsid()
@@ -90,7 +92,7 @@ def _child_main(request, workdir, out_w, err_w, report_w, nonce):
         signal.signal(signal.SIGINT, signal.default_int_handler)
         warnings = apply_limits(request["timeout"], request["memory_mb"])
         run_program(request["program"], lambda data: _write_all(REPORT_FD, data),
-                    nonce, warnings)
+                    nonce, warnings, code)
         os._exit(0)
     except BaseException as error:
         try:
@@ -166,10 +168,16 @@ def run_request(request):
     err_r, err_w = os.pipe()
     report_r, report_w = os.pipe()
     nonce = secrets.token_hex(16)
+    try:
+        code = compile_program(request["program"])
+    except (SyntaxError, ValueError):
+        code = None  # the child compiles again, and reports the error itself
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        _child_main(request, workdir, out_w, err_w, report_w, nonce)
+        _child_main(request, code, workdir, out_w, err_w, report_w, nonce)
+    del code
+    linecache.cache.pop(PROGRAM_FILENAME, None)
     for fd in (out_w, err_w, report_w):
         os.close(fd)
     stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
@@ -206,6 +214,10 @@ def serve():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     for name in PRE_IMPORTS:
         __import__(name)
+    # Move every object so far out of the collector's reach: a collection in a
+    # child would otherwise write to all of them, copying every shared page.
+    gc.collect()
+    gc.freeze()
     while True:
         request = read_message(0)
         if request is None:

@@ -101,6 +101,9 @@ class FreshInterpreterWorker:
             except subprocess.TimeoutExpired:
                 pass
 
+    def reusable(self):
+        return not self.cancelled.is_set()
+
     def cancel(self):
         self.cancelled.set()
 

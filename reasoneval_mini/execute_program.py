@@ -23,14 +23,12 @@ timeout; fork bombs beyond what the limits stop. macOS does not enforce
 (the results carry a warning). For untrusted code, use a container or VM.
 """
 
-import atexit
 import math
 import signal
 import sys
-import threading
 from dataclasses import dataclass
 
-from ._workers import make_worker
+from ._workers import borrow_workers, return_workers
 from .statuses import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
 
 OUTPUT_HEAD_BYTES = 2048
@@ -86,16 +84,12 @@ def execute_program(program, *, timeout=3.0, memory_mb=512):
     ('runtime_error', 'exited before the end of the program: SystemExit(0) ...')
     """
     request = build_request(program, timeout, memory_mb)
-    with _SHARED_LOCK:
-        if _SHARED["worker"] is None:
-            _SHARED["worker"] = make_worker()
-            atexit.register(_SHARED["worker"].close)
-        raw = _SHARED["worker"].run(request)
+    (worker,) = borrow_workers(1)
+    try:
+        raw = worker.run(request)
+    finally:  # after a KeyboardInterrupt the worker is stopped, and not kept
+        return_workers([worker])
     return classify_run(raw, timeout, memory_mb)
-
-
-_SHARED_LOCK = threading.Lock()
-_SHARED = {"worker": None}
 
 
 def build_request(program, timeout, memory_mb):

@@ -5,7 +5,7 @@ import queue
 import threading
 import warnings
 
-from ._workers import make_worker
+from ._workers import borrow_workers, return_workers
 from .execute_program import build_request, classify_run
 from .statuses import NOT_RUN
 
@@ -104,7 +104,7 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
     for index in to_run:
         todo.put(index)
     stop = threading.Event()
-    pool = [make_worker() for _ in range(workers)]
+    pool = borrow_workers(workers)
     threads = [threading.Thread(target=_work, args=(worker, plan, todo, done, stop, timeout),
                                 daemon=True) for worker in pool]
     for thread in threads:
@@ -119,8 +119,7 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
     finally:
         for thread in threads:
             thread.join()
-        for worker in pool:
-            worker.close()
+        return_workers(pool)  # cancelled ones are closed, the rest stay warm
         if bar is not None:
             bar.close()
     # Results that arrived after the interrupt; cancelled runs stay unrecorded.
