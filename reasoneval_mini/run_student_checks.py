@@ -176,6 +176,7 @@ def run_job(job, emit):
                       "message": str(error), "checks": []})
             continue
         namespace = {"__name__": "__main__", "__builtins__": builtins, "display": print}
+
         def run_cell(thunk):
             emit({"event": "cell"})  # progress: the parent's time limit is per step
             return grader["watchdog"].run(thunk)
@@ -198,7 +199,7 @@ def main():
     token = job["token"]
 
     def emit(event):
-        channel.write(json.dumps({**event, "token": token}) + "\n")
+        channel.write(json.dumps({**event, "token": token}, default=str) + "\n")
         channel.flush()
 
     try:  # POSIX only: no core files from crashes, a memory ceiling for runaway lists
