@@ -27,7 +27,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .exercise_registry import EXERCISES, NOTEBOOKS, exercise_state, run_checks
+from .exercise_registry import (
+    EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, run_checks)
 
 MISSING_NOTEBOOK = "missing notebook"
 INVALID_NOTEBOOK = "invalid notebook"
@@ -162,9 +163,11 @@ def run_progress(args):
         print(f"progress: {error}", file=sys.stderr)
         return 1
     print(format_progress({row.exercise_id: row.state for row in rows}))
-    for row in rows:
-        if row.state not in ("passed", "not attempted"):
-            print(f"  {row.exercise_id} ({row.notebook}): {row.message}")
+    problems = [row for row in rows if row.state not in (STATE_PASSED, STATE_NOT_ATTEMPTED)]
+    for row in problems:
+        print(f"  {row.exercise_id} ({row.notebook}): {row.message}")
+    if any(row.state == STATE_FAILED for row in problems):
+        print("Each test's call, expected and actual value: run the exercise's check cell in its notebook.")
     return 0
 
 
