@@ -17,7 +17,7 @@ def run_grade(args):
     """Grade ``args.submissions_dir``, write the reports, print a summary."""
     from .grade_statuses import GRADE_STATUSES
     from .grade_submissions import grade_class
-    from .run_student_checks import load_registry
+    from .load_instructor_checks import load_registry
     from .write_grade_reports import write_feedback, write_grades
 
     try:
@@ -65,7 +65,7 @@ def _positive_int(text):
 
 def register(subparsers):
     from .grade_submissions import DEFAULT_TIMEOUT
-    from .run_student_checks import DEFAULT_REGISTRY
+    from .load_instructor_checks import DEFAULT_REGISTRY
 
     parser = subparsers.add_parser(
         "grade", help="grade a class: one folder of notebooks per student",

@@ -22,7 +22,7 @@ from .extract_answers import shorten
 from .grade_statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
 from .run_grading_process import run_grading_process
-from .run_student_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
+from .load_instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 
 DEFAULT_TIMEOUT = 10.0
 

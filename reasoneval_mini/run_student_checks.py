@@ -21,7 +21,6 @@ This protects against mistakes, not against a deliberate attack on the grader.
 
 import builtins
 import importlib
-import importlib.util
 import json
 import os
 import signal
@@ -32,60 +31,14 @@ from pathlib import Path
 from .extract_answers import (
     NotebookError, explain_missing_answer, read_cells, run_code_cells, shorten)
 from .grade_statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_TIMEOUT
+from .load_instructor_checks import load_hidden_checks, load_registry
 
-DEFAULT_REGISTRY = "reasoneval_mini.exercise_registry"
 #: Address-space ceiling of a grading process (POSIX); a runaway list gets MemoryError.
 MEMORY_LIMIT_BYTES = 4 * 2**30
 
 
-class HiddenTestsError(ValueError):
-    """The hidden tests file is unusable; the message names the file and the problem."""
-
-
 class StepTimeout(BaseException):
     """Raised by the watchdog; a BaseException so that ``except Exception`` misses it."""
-
-
-def load_registry(spec=DEFAULT_REGISTRY):
-    """Import the exercise registry: a dotted module name or a path to a ``.py`` file."""
-    if str(spec).endswith(".py"):
-        module_spec = importlib.util.spec_from_file_location("grading_registry", spec)
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules["grading_registry"] = module
-        module_spec.loader.exec_module(module)
-        return module
-    return importlib.import_module(spec)
-
-
-def load_hidden_checks(path, exercises):
-    """Return ``{exercise_id: tuple_of_checks}`` from the file's ``HIDDEN_CHECKS``.
-
-    Raises :class:`HiddenTestsError` naming *path* if it cannot be run, lacks a
-    ``HIDDEN_CHECKS`` dict, names an unknown exercise or gives a non-list value.
-    """
-    import runpy
-
-    try:
-        values = runpy.run_path(str(path))
-    except BaseException as error:  # the file is instructor code, but still report it
-        raise HiddenTestsError(
-            f"hidden tests file {path} cannot be loaded: {type(error).__name__}: {error}"
-        ) from None
-    hidden = values.get("HIDDEN_CHECKS")
-    if not isinstance(hidden, dict):
-        raise HiddenTestsError(
-            f"hidden tests file {path} must define HIDDEN_CHECKS = {{exercise_id: [check, ...]}}, "
-            f"got {type(hidden).__name__}")
-    for exercise_id, checks in hidden.items():
-        if exercise_id not in exercises:
-            raise HiddenTestsError(
-                f"hidden tests file {path} names unknown exercise {exercise_id!r}; "
-                f"known: {', '.join(exercises)}")
-        if not isinstance(checks, (list, tuple)) or not all(map(callable, checks)):
-            raise HiddenTestsError(
-                f"hidden tests file {path}: HIDDEN_CHECKS[{exercise_id!r}] must be a list "
-                f"of checks (callables), got {checks!r:.80}")
-    return {exercise_id: tuple(checks) for exercise_id, checks in hidden.items()}
 
 
 class Watchdog:

@@ -476,3 +476,25 @@ def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch
     assert rows["ann", "add"][0] == GRADE_PASSED
     assert rows["bea", "add"] == (
         GRADE_ERROR, "the grader failed on this student: PermissionError: cannot read bea/")
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no SIGALRM")
+def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
+    from reasoneval_mini.run_student_checks import Watchdog
+
+    dog = Watchdog(0.2)
+    assert dog.run(lambda: None) is None
+    assert dog.run(lambda: int("x")).startswith("ValueError: invalid literal")
+    assert dog.run(lambda: exit(3)) == "SystemExit: 3"
+
+    def swallows_three_alarms():
+        for _ in range(3):
+            try:
+                while True:
+                    pass
+            except BaseException:
+                pass
+
+    start = time.monotonic()
+    assert dog.run(swallows_three_alarms) == "did not finish within 0.2 s (endless loop?)"
+    assert time.monotonic() - start < 2
