@@ -34,8 +34,11 @@ def child_environment():
 
 
 def _read_lines(stream, lines):
-    for line in iter(lambda: stream.readline(MAX_EVENT_BYTES), b""):
-        lines.put(line)
+    try:
+        for line in iter(lambda: stream.readline(MAX_EVENT_BYTES), b""):
+            lines.put(line)
+    except (OSError, ValueError):  # the parent closed the pipe after a kill
+        pass
     lines.put(None)
 
 
@@ -81,22 +84,24 @@ def run_grading_process(job, step_timeout):
             [sys.executable, "-m", "reasoneval_mini.run_student_checks"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=workdir, env=child_environment(), start_new_session=os.name == "posix")
+        lines = queue.Queue()
+        reader = threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True)
+        reader.start()
         try:
-            return _collect_events(process, {**job, "token": token}, token, step_timeout)
+            return _collect_events(process, {**job, "token": token}, token, lines, step_timeout)
         finally:
             _kill(process)
             process.wait()
+            reader.join(timeout=KILL_GRACE_SECONDS)  # EOF once the group is dead
             process.stdout.close()
 
 
-def _collect_events(process, job, token, step_timeout):
+def _collect_events(process, job, token, lines, step_timeout):
     try:
         process.stdin.write(json.dumps(job).encode("utf-8"))
         process.stdin.close()
     except OSError:
         pass  # the child died at once; its exit code tells why
-    lines = queue.Queue()
-    threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
     events = []
     limit = step_timeout + KILL_GRACE_SECONDS
     deadline = time.monotonic() + limit
