@@ -15,6 +15,7 @@ import platform
 import re
 import subprocess
 import sys
+import time
 
 from .execute_program import execute_program
 from .load_humaneval import build_humaneval_program
@@ -134,16 +135,27 @@ def process_is_running(pid):
     return True
 
 
-def run_grandchild_check(problem, *, timeout=1.0):
+def run_grandchild_check(problem, *, timeout=1.0, grace_s=2.0):
     """Run :data:`GRANDCHILD_COMPLETION` with our executor; is the grandchild gone?
 
     Returns ``status`` (our state, a ``timeout``), ``grandchild_seen`` (its
     pid was printed) and ``grandchild_running`` (:func:`process_is_running`
     after the call returned; ``None`` when it cannot be known).
+
+    The executor sends ``SIGKILL`` to the whole group and returns; the
+    kernel finishes off the other members a moment later (on a busy machine,
+    a few milliseconds). So the check polls for up to *grace_s* seconds:
+    a process still running after that was not killed.
     """
     result = execute_program(build_humaneval_program(problem, GRANDCHILD_COMPLETION),
                              timeout=timeout)
     found = re.search(r"grandchild pid (\d+)", result.stdout_tail)
-    running = process_is_running(int(found.group(1))) if found else None
+    running = None
+    if found:
+        deadline = time.monotonic() + grace_s
+        running = process_is_running(int(found.group(1)))
+        while running and time.monotonic() < deadline:
+            time.sleep(0.02)
+            running = process_is_running(int(found.group(1)))
     return {"status": result.status, "grandchild_seen": found is not None,
             "grandchild_running": running}
