@@ -28,6 +28,7 @@ PROGRAM_FILENAME = "<program>"
 MAX_MESSAGE_CHARS = 1000
 FILE_SIZE_LIMIT_MB = 16
 OPEN_FILES_LIMIT = 64
+MAX_TRACEBACK_FRAMES = 50
 
 
 def apply_limits(timeout, memory_mb):
@@ -92,6 +93,28 @@ def describe_exception(error):
     return facts
 
 
+def print_bounded_traceback(error):
+    """Print the traceback to stderr, without our own frame, and only its last frames.
+
+    A runaway recursion can leave millions of frames; formatting them all
+    would outlast any timeout.
+    """
+    try:
+        tb = error.__traceback__.tb_next  # skip run_program's own frame
+        depth, node = 0, tb
+        while node is not None:
+            depth, node = depth + 1, node.tb_next
+        if depth > MAX_TRACEBACK_FRAMES:
+            for _ in range(depth - MAX_TRACEBACK_FRAMES):
+                tb = tb.tb_next
+            print(f"[... {depth - MAX_TRACEBACK_FRAMES} outer frames omitted ...]",
+                  file=sys.stderr)
+        traceback.print_exception(type(error), error, tb,
+                                  chain=depth <= MAX_TRACEBACK_FRAMES)
+    except BaseException:  # e.g. MemoryError while formatting: the report matters more
+        pass
+
+
 def compile_program(source):
     """Compile *source*; register its lines so tracebacks can show them.
 
@@ -117,10 +140,7 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
         exec(code, {"__name__": "__main__", "__builtins__": builtins})
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
         report.update(describe_exception(error))
-        try:
-            traceback.print_exception(type(error), error, error.__traceback__.tb_next)
-        except BaseException:
-            pass
+        print_bounded_traceback(error)
     else:
         report["completed"] = True
     for stream in (sys.stdout, sys.stderr):

@@ -40,6 +40,7 @@ except ImportError:  # loaded by path in the server process, outside the package
 
 REPORT_FD = 3
 MAX_REPORT_BYTES = 1 << 20
+MAX_FIELD_CHARS = 2000
 DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
@@ -55,7 +56,10 @@ def read_message(fd):
 
 
 def write_message(fd, message):
-    data = json.dumps(message).encode()
+    # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
+    # character. A lone surrogate (from an exception message) becomes a \uXXXX
+    # escape through backslashreplace, which is still valid JSON.
+    data = json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
     _write_all(fd, struct.pack(">Q", len(data)) + data)
 
 
@@ -87,9 +91,6 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
         os.dup2(err_w, 2)
         os.dup2(report_w, REPORT_FD)
         os.closerange(REPORT_FD + 1, os.sysconf("SC_OPEN_MAX"))
-        os.environ.clear()
-        os.environ.update(request["env"], HOME=workdir, TMPDIR=workdir)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
         warnings = apply_limits(request["timeout"], request["memory_mb"])
         run_program(request["program"], lambda data: _write_all(REPORT_FD, data),
                     nonce, warnings, code)
@@ -172,6 +173,9 @@ def run_request(request):
         code = compile_program(request["program"])
     except (SyntaxError, ValueError):
         code = None  # the child compiles again, and reports the error itself
+    # The server's own environment is already minimal (set by the parent);
+    # setting these here, in the warm server, is cheaper than in each child.
+    os.environ.update(HOME=workdir, TMPDIR=workdir)
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
@@ -185,7 +189,7 @@ def run_request(request):
     outcome, status, report = _supervise(
         pid, {out_r: stdout, err_r: stderr}, report_r, started + request["timeout"])
     duration = time.monotonic() - started
-    shutil.rmtree(workdir, ignore_errors=True)
+    remove_tree(workdir)
     return {
         "outcome": outcome,
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
@@ -198,6 +202,19 @@ def run_request(request):
     }
 
 
+def remove_tree(path):
+    """Remove *path*, even where the program took away its own permissions."""
+    shutil.rmtree(path, ignore_errors=True)
+    if os.path.exists(path):
+        for root, dirs, _ in os.walk(path):
+            for name in dirs:
+                try:
+                    os.chmod(os.path.join(root, name), 0o700)
+                except OSError:
+                    pass
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def parse_report(data, nonce):
     """The child's report if it carries this run's nonce, else None."""
     try:
@@ -206,12 +223,23 @@ def parse_report(data, nonce):
         return None
     if not isinstance(report, dict) or report.get("nonce") != nonce:
         return None
-    return report
+    # Keep the answer small whatever the program managed to put in its report.
+    clean = {}
+    for key, value in report.items():
+        if isinstance(value, str):
+            clean[key] = value[:MAX_FIELD_CHARS]
+        elif isinstance(value, list):
+            clean[key] = [str(item)[:MAX_FIELD_CHARS] for item in value[:10]]
+        elif value is None or isinstance(value, (bool, int)):
+            clean[key] = value
+    return clean
 
 
 def serve():
     """Answer requests from stdin until it closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # No SIGINT handling here: the server runs in its own session, so a Ctrl-C
+    # in a terminal or a notebook's interrupt never reaches it or its children,
+    # and the children keep Python's default (KeyboardInterrupt) handler.
     for name in PRE_IMPORTS:
         __import__(name)
     # Move every object so far out of the collector's reach: a collection in a

@@ -10,7 +10,6 @@ program is never given.
 import json
 import os
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import tempfile
 import threading
 import time
 
-from ._fork_server import DRAIN_SECONDS, MAX_REPORT_BYTES, parse_report
+from ._fork_server import DRAIN_SECONDS, MAX_REPORT_BYTES, parse_report, remove_tree
 from .capture_output import HeadTailBuffer
 
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_child.py")
@@ -42,8 +41,8 @@ class FreshInterpreterWorker:
         try:
             return self._run_in(request, private, workdir)
         finally:
-            shutil.rmtree(private, ignore_errors=True)
-            shutil.rmtree(workdir, ignore_errors=True)
+            remove_tree(private)
+            remove_tree(workdir)
 
     def _run_in(self, request, private, workdir):
         nonce = secrets.token_hex(16)
@@ -102,7 +101,7 @@ class FreshInterpreterWorker:
                 pass
 
     def reusable(self):
-        return not self.cancelled.is_set()
+        return False  # nothing warm to keep: each program gets a new interpreter anyway
 
     def cancel(self):
         self.cancelled.set()

@@ -115,7 +115,7 @@ class ForkServerWorker:
         )
 
     def run(self, request):
-        request = dict(request, env=MINIMAL_ENV, tempdir=working_directory_base())
+        request = dict(request, tempdir=working_directory_base())
         with self.lock:
             with self.state_lock:
                 if self.cancelled:

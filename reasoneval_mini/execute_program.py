@@ -114,7 +114,8 @@ def classify_run(raw, timeout, memory_mb):
         status=status, detail=detail, duration_s=round(raw.get("duration_s", 0.0), 6),
         stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),
         exit_code=raw.get("exit_code"), signal=raw.get("signal"),
-        warnings=tuple(report.get("warnings", ())) + _platform_warnings())
+        warnings=tuple(report.get("warnings", ())) + _platform_warnings()
+        + (("the working directory could not be removed",) if raw.get("workdir_left") else ()))
 
 
 def _state_of(raw, timeout, memory_mb):

@@ -266,3 +266,111 @@ def test_a_bad_timeout_is_a_value_error(timeout):
 def test_a_bad_memory_limit_is_a_value_error(memory_mb):
     with pytest.raises(ValueError, match="memory_mb"):
         execute_program("pass", memory_mb=memory_mb)
+
+
+def test_odd_text_in_messages_and_output_does_not_break_the_executor():
+    result = run("""
+        import sys
+        sys.stdout.buffer.write(b"bad utf-8: \\xff\\xfe, fine: \\xc3\\xa9\\n")
+        raise ValueError("lone surrogate \\udc80 and \\u00e9")
+        """)
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("ValueError: lone surrogate")
+    assert "fine: \u00e9" in result.stdout_tail
+
+
+# The portable fallback (a fresh interpreter per program, used where os.fork is
+# missing, e.g. Windows), exercised here by hiding os.fork.
+FALLBACK_CASES = [
+    (ADD + "assert add(1, 2) == 3\n", PASSED),
+    ("assert 1 == 2, 'no'\n", ASSERTION_FAILED),
+    ("import sys\nsys.exit(0)\n", RUNTIME_ERROR),
+    ("import os\nos._exit(0)\n", RUNTIME_ERROR),
+    ("input()\n", RUNTIME_ERROR),
+    ("def f(:\n", RUNTIME_ERROR),
+    ("while True:\n    pass\n", TIMEOUT),
+]
+
+
+@pytest.mark.parametrize("source, expected", FALLBACK_CASES)
+def test_the_fresh_interpreter_fallback_gives_the_same_states(monkeypatch, source, expected):
+    monkeypatch.delattr(os, "fork")
+    started = time.monotonic()
+    result = execute_program(source, timeout=SHORT)
+    assert result.status == expected
+    assert time.monotonic() - started < SHORT + 1.0
+
+
+@linux_only
+def test_the_fresh_interpreter_fallback_kills_grandchildren_and_cleans_up(monkeypatch, tmp_path):
+    monkeypatch.delattr(os, "fork")
+    pid_file = tmp_path / "pid"
+    result = run(f"""
+        import os, subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        open({str(pid_file)!r}, "w").write(str(child.pid))
+        open("scratch.txt", "w").write("x")
+        print(os.getcwd(), flush=True)
+        while True:
+            pass
+        """, timeout=SHORT)
+    assert result.status == TIMEOUT
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 2
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid)
+    assert not os.path.exists(result.stdout_tail.strip())
+
+
+def test_a_forged_report_without_the_nonce_is_not_a_pass():
+    # fd 3 is the report channel in the fork server; in the fallback it is
+    # simply closed. Either way the forged bytes lack this run's nonce.
+    result = run("""
+        import os
+        try:
+            os.write(3, b'{"completed": true, "nonce": "guess"}')
+        except OSError:
+            pass
+        os._exit(0)
+        """)
+    assert result.status == RUNTIME_ERROR
+
+
+@posix_only
+def test_unbounded_recursion_past_the_recursion_limit_is_a_runtime_error():
+    result = run("""
+        import sys
+        sys.setrecursionlimit(10 ** 8)
+        def down(n):
+            return down(n + 1)
+        down(0)
+        """, timeout=10.0, memory_mb=128)
+    # 3.10 overflows the C stack (SIGSEGV); 3.11+ keeps Python frames on the
+    # heap and meets the memory limit (MemoryError, or SystemError from deep inside).
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith(("killed by signal 11", "MemoryError", "SystemError"))
+
+
+def test_sleeping_past_the_timeout_is_a_timeout():
+    assert run("import time\ntime.sleep(30)\n", timeout=SHORT).status == TIMEOUT
+
+
+@linux_only
+def test_a_child_that_escapes_with_setsid_is_not_stopped_but_does_not_hang_the_call(tmp_path):
+    # Documented limitation: a new session leaves the process group we kill.
+    pid_file = tmp_path / "pid"
+    started = time.monotonic()
+    result = run(f"""
+        import subprocess, sys
+        code = "import os, time; os.setsid(); time.sleep(30)"
+        child = subprocess.Popen([sys.executable, "-c", code])
+        open({str(pid_file)!r}, "w").write(str(child.pid))
+        """)
+    elapsed = time.monotonic() - started
+    pid = int(pid_file.read_text())
+    try:
+        assert result.status == PASSED
+        assert elapsed < 2.0  # it holds our stdout pipe; we stop waiting for it
+    finally:
+        os.kill(pid, 9)
