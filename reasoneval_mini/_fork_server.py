@@ -3,8 +3,8 @@
 Private to the executor. Started once per worker as ``python -I -c ...`` by
 ``execute_program``; it imports this file by path (stdlib only, no package
 import), pre-imports modules that test programs commonly use, and then serves
-requests read from its stdin, one at a time, answering on its stdout. Messages
-are an 8-byte big-endian length followed by UTF-8 JSON.
+requests read from its stdin, one at a time, answering on its stdout (framed
+as ``_messages`` says).
 
 Why a server: a fresh interpreter costs about 15-30 ms, a fork about 2 ms.
 The server itself is single-threaded, so forking it is safe (forking a
@@ -19,65 +19,29 @@ program runs cancels it (its group is killed) and then stops the server.
 """
 
 import gc
-import json
 import linecache
 import os
 import secrets
 import select
 import shutil
 import signal
-import struct
 import sys
 import tempfile
 import time
 
 try:
     from ._child import PROGRAM_FILENAME, apply_limits, compile_program, run_program
+    from ._messages import MAX_REPORT_BYTES, parse_report, read_message, write_all, write_message
     from .capture_output import HeadTailBuffer
 except ImportError:  # loaded by path in the server process, outside the package
     from _child import PROGRAM_FILENAME, apply_limits, compile_program, run_program
+    from _messages import MAX_REPORT_BYTES, parse_report, read_message, write_all, write_message
     from capture_output import HeadTailBuffer
 
 REPORT_FD = 3
-MAX_REPORT_BYTES = 1 << 20
-MAX_FIELD_CHARS = 2000
 DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
-
-
-def read_message(fd):
-    """The next message from *fd* as a dict, or None at end of file."""
-    header = _read_exact(fd, 8)
-    if header is None:
-        return None
-    body = _read_exact(fd, struct.unpack(">Q", header)[0])
-    return None if body is None else json.loads(body)
-
-
-def write_message(fd, message):
-    # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
-    # character. A lone surrogate (from an exception message) becomes a \uXXXX
-    # escape through backslashreplace, which is still valid JSON.
-    data = json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    _write_all(fd, struct.pack(">Q", len(data)) + data)
-
-
-def _read_exact(fd, size):
-    chunks, missing = [], size
-    while missing:
-        chunk = os.read(fd, min(missing, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        missing -= len(chunk)
-    return b"".join(chunks)
-
-
-def _write_all(fd, data):
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
@@ -92,7 +56,7 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
         os.dup2(report_w, REPORT_FD)
         os.closerange(REPORT_FD + 1, os.sysconf("SC_OPEN_MAX"))
         warnings = apply_limits(request["timeout"], request["memory_mb"])
-        run_program(request["program"], lambda data: _write_all(REPORT_FD, data),
+        run_program(request["program"], lambda data: write_all(REPORT_FD, data),
                     nonce, warnings, code)
         os._exit(0)
     except BaseException as error:
@@ -213,26 +177,6 @@ def remove_tree(path):
                 except OSError:
                     pass
         shutil.rmtree(path, ignore_errors=True)
-
-
-def parse_report(data, nonce):
-    """The child's report if it carries this run's nonce, else None."""
-    try:
-        report = json.loads(data)
-    except ValueError:
-        return None
-    if not isinstance(report, dict) or report.get("nonce") != nonce:
-        return None
-    # Keep the answer small whatever the program managed to put in its report.
-    clean = {}
-    for key, value in report.items():
-        if isinstance(value, str):
-            clean[key] = value[:MAX_FIELD_CHARS]
-        elif isinstance(value, list):
-            clean[key] = [str(item)[:MAX_FIELD_CHARS] for item in value[:10]]
-        elif value is None or isinstance(value, (bool, int)):
-            clean[key] = value
-    return clean
 
 
 def serve():

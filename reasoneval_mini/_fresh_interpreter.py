@@ -17,7 +17,8 @@ import tempfile
 import threading
 import time
 
-from ._fork_server import DRAIN_SECONDS, MAX_REPORT_BYTES, parse_report, remove_tree
+from ._fork_server import DRAIN_SECONDS, remove_tree
+from ._messages import MAX_REPORT_BYTES, parse_report
 from .capture_output import HeadTailBuffer
 
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_child.py")

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 
-from ._fork_server import read_message, write_message
+from ._messages import read_message, write_message
 from ._fresh_interpreter import FreshInterpreterWorker
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))

@@ -1,0 +1,69 @@
+"""How the executor's processes talk: framed JSON messages and the child's report.
+
+Private; stdlib only and importable without the package (the fork server
+loads it by path). A message is an 8-byte big-endian length followed by that
+many bytes of UTF-8 JSON.
+"""
+
+import json
+import os
+import struct
+
+MAX_REPORT_BYTES = 1 << 20
+MAX_FIELD_CHARS = 2000
+
+
+def read_message(fd):
+    """The next message from *fd* as a dict, or None at end of file."""
+    header = _read_exact(fd, 8)
+    if header is None:
+        return None
+    body = _read_exact(fd, struct.unpack(">Q", header)[0])
+    return None if body is None else json.loads(body)
+
+
+def write_message(fd, message):
+    """Send *message* (a JSON-able dict) as one framed message."""
+    # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
+    # character. A lone surrogate (from an exception message) becomes a \uXXXX
+    # escape through backslashreplace, which is still valid JSON.
+    data = json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
+    write_all(fd, struct.pack(">Q", len(data)) + data)
+
+
+def _read_exact(fd, size):
+    chunks, missing = [], size
+    while missing:
+        chunk = os.read(fd, min(missing, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
+
+
+def write_all(fd, data):
+    """Write all of *data* to *fd*."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def parse_report(data, nonce):
+    """The child's report if it carries this run's nonce, else None."""
+    try:
+        report = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(report, dict) or report.get("nonce") != nonce:
+        return None
+    # Keep the answer small whatever the program managed to put in its report.
+    clean = {}
+    for key, value in report.items():
+        if isinstance(value, str):
+            clean[key] = value[:MAX_FIELD_CHARS]
+        elif isinstance(value, list):
+            clean[key] = [str(item)[:MAX_FIELD_CHARS] for item in value[:10]]
+        elif value is None or isinstance(value, (bool, int)):
+            clean[key] = value
+    return clean
