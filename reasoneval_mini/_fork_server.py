@@ -72,7 +72,7 @@ def _supervise(pid, streams, report_r, deadline):
     report = bytearray()
     buffers = dict(streams)
     buffers[report_r] = None
-    outcome = None
+    outcome = status = None
     while outcome is None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -83,14 +83,18 @@ def _supervise(pid, streams, report_r, deadline):
         _read_ready(ready, buffers, report)
         if 0 in ready:
             outcome = "cancelled"
-        elif (pidfd in ready) if pidfd is not None else _has_exited(pid):
-            outcome = "exited"
+        elif pidfd is not None:
+            outcome = "exited" if pidfd in ready else None
+        else:
+            exited, status = _peek_exit(pid)
+            outcome = "exited" if exited else None
     # Kill the group while the leader is still unreaped, so its id cannot be reused.
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    status = os.waitpid(pid, 0)[1]
+    if status is None:
+        status = os.waitpid(pid, 0)[1]
     if pidfd is not None:
         os.close(pidfd)
     drain_deadline = time.monotonic() + DRAIN_SECONDS
@@ -118,12 +122,17 @@ def _read_ready(ready, buffers, report):
             buffers[fd].feed(chunk)
 
 
-def _has_exited(pid):
-    """True once *pid* has exited, without reaping it (polling fallback)."""
-    if hasattr(os, "waitid"):
+def _peek_exit(pid):
+    """(exited, status) for *pid*, the polling fallback where pidfd is missing.
+
+    Peeks without reaping where ``waitid(WNOWAIT)`` exists (status None: the
+    caller reaps after killing the group); else reaps with ``waitpid``.
+    """
+    if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
         info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        return info is not None
-    return False  # no way to peek: rely on the deadline and the pipes
+        return info is not None, None
+    reaped, status = os.waitpid(pid, os.WNOHANG)
+    return reaped != 0, (status if reaped else None)
 
 
 def run_request(request):
@@ -198,7 +207,10 @@ def serve():
             answer = run_request(request)
         except Exception as error:  # report, do not die: the parent records it
             answer = {"executor_error": f"{type(error).__name__}: {error}"}
-        write_message(1, answer)
+        try:
+            write_message(1, answer)
+        except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
+            return
         if answer.get("outcome") == "cancelled":
             return
 

@@ -139,7 +139,7 @@ class ForkServerWorker:
 
     def _read_answer(self, wait_s):
         fd = self.process.stdout.fileno()
-        if not select.select([fd], [], [], wait_s)[0]:
+        if not _wait_readable(fd, wait_s):
             return {"executor_error": f"fork server silent for {wait_s:g} s"}
         return read_message(fd)
 
@@ -185,3 +185,11 @@ class ForkServerWorker:
         with self.lock:
             self._stop()
 
+
+def _wait_readable(fd, wait_s):
+    """True once *fd* can be read; poll() where it exists (select() fails above fd 1023)."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(wait_s * 1000))
+    return bool(select.select([fd], [], [], wait_s)[0])

@@ -374,3 +374,38 @@ def test_a_child_that_escapes_with_setsid_is_not_stopped_but_does_not_hang_the_c
         assert elapsed < 2.0  # it holds our stdout pipe; we stop waiting for it
     finally:
         os.kill(pid, 9)
+
+
+@pytest.fixture
+def stdin_pipe():
+    """fd 0 as an open, empty pipe: the fork server reads it as its cancel line."""
+    saved = os.dup(0)
+    read_end, write_end = os.pipe()
+    os.dup2(read_end, 0)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 0)
+        for fd in (saved, read_end, write_end):
+            os.close(fd)
+
+
+@posix_only
+@pytest.mark.parametrize("missing", [(), ("pidfd_open",), ("pidfd_open", "waitid")],
+                         ids=["pidfd", "waitid-peek", "waitpid-poll"])
+def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin_pipe,
+                                                             tmp_path, missing):
+    # Linux has pidfd; macOS has neither pidfd nor (in some builds) waitid.
+    from reasoneval_mini import _fork_server
+    from reasoneval_mini.execute_program import build_request, classify_run
+
+    for name in missing:
+        monkeypatch.delattr(os, name, raising=False)
+    cases = [("assert 1 + 1 == 2", PASSED), ("import os\nos._exit(3)", RUNTIME_ERROR),
+             ("while True:\n    pass", TIMEOUT)]
+    for source, expected in cases:
+        request = dict(build_request(source, 0.5, 512), tempdir=str(tmp_path))
+        started = time.monotonic()
+        result = classify_run(_fork_server.run_request(request), 0.5, 512)
+        assert (source, result.status) == (source, expected)
+        assert time.monotonic() - started < 1.5
