@@ -79,7 +79,7 @@ def _supervise(pid, streams, report_r, deadline):
             outcome = "timed_out"
             break
         watched = list(buffers) + [0] + ([pidfd] if pidfd is not None else [])
-        ready = select.select(watched, [], [], remaining if pidfd else min(remaining, 0.002))[0]
+        ready = select.select(watched, [], [], remaining if pidfd is not None else min(remaining, 0.002))[0]
         _read_ready(ready, buffers, report)
         if 0 in ready:
             outcome = "cancelled"
@@ -150,7 +150,13 @@ def run_request(request):
     # setting these here, in the warm server, is cheaper than in each child.
     os.environ.update(HOME=workdir, TMPDIR=workdir)
     started = time.monotonic()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # e.g. EAGAIN: too many processes; tidy up, let serve() report it
+        for fd in (out_r, out_w, err_r, err_w, report_r, report_w):
+            os.close(fd)
+        remove_tree(workdir)
+        raise
     if pid == 0:
         _child_main(request, code, workdir, out_w, err_w, report_w, nonce)
     del code

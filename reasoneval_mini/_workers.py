@@ -165,7 +165,8 @@ class ForkServerWorker:
                 pass
 
     def _stop(self):
-        process, self.process = self.process, None
+        with self.state_lock:
+            process, self.process = self.process, None
         if process is None:
             return
         for stream in (process.stdin, process.stdout):
