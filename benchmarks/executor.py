@@ -12,7 +12,10 @@ check) with a 3 s timeout and 2 parallel workers:
   forked child per program).
 
 Prints samples per second for each repetition, the medians, and the ratio;
-fails if any canonical solution does not pass on our side.
+fails if any canonical solution does not pass on our side. Our fork servers
+stay warm between calls (as they do in a notebook session), so run 1 of ours
+includes starting them and later runs do not. The machine's other load moves
+both numbers; compare the two within one run.
 """
 
 import argparse

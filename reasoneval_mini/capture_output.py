@@ -62,8 +62,8 @@ class HeadTailBuffer:
         """The kept bytes as text, with a marker where bytes were dropped."""
         tail = bytes(self.tail[-self.tail_limit:]) if self.tail_limit else b""
         omitted = self.total - len(self.head) - len(tail)
-        head = self.head.decode("utf-8", errors="replace")
-        if omitted == 0:
-            return head + tail.decode("utf-8", errors="replace")
+        if omitted == 0:  # decoded in one piece: a character may straddle head and tail
+            return (bytes(self.head) + tail).decode("utf-8", errors="replace")
         marker = f"\n[... {omitted} bytes omitted ...]\n"
-        return head + marker + tail.decode("utf-8", errors="replace")
+        return (self.head.decode("utf-8", errors="replace") + marker
+                + tail.decode("utf-8", errors="replace"))

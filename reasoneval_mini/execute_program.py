@@ -35,6 +35,7 @@ OUTPUT_HEAD_BYTES = 2048
 OUTPUT_TAIL_BYTES = 2048
 MIN_MEMORY_MB = 64
 MAX_TIMEOUT_S = 3600.0
+MAX_DETAIL_MESSAGE = 300  # characters of an exception message kept in detail
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ def _state_from_report(report, memory_mb):
     if report.get("completed"):
         return PASSED, "ran to the end without an exception"
     where = f" (line {report['line']})" if report.get("line") else ""
-    name, message = report.get("exception", "?"), report.get("message", "")
+    name, message = report.get("exception", "?"), _one_line(report.get("message", ""))
     if report.get("assertion"):
         text = f"{name}: {message}" if message else f"{name} (no message)"
         return ASSERTION_FAILED, text + where
@@ -151,6 +152,13 @@ def _state_from_report(report, memory_mb):
             "EOFError": " (the program read input, but stdin is empty)",
             "KeyboardInterrupt": " (raised by the program itself)"}.get(name, "")
     return RUNTIME_ERROR, f"{name}: {message}{hint}{where}" if message else f"{name}{hint}{where}"
+
+
+def _one_line(message):
+    """A multi-line exception message folded into one line, at most 300 characters."""
+    if "\n" in message:
+        message = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    return message if len(message) <= MAX_DETAIL_MESSAGE else message[:MAX_DETAIL_MESSAGE] + "..."
 
 
 def _describe_signal(number, timeout):

@@ -409,3 +409,10 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
         result = classify_run(_fork_server.run_request(request), 0.5, 512)
         assert (source, result.status) == (source, expected)
         assert time.monotonic() - started < 1.5
+
+
+def test_a_multi_line_message_becomes_a_one_line_detail():
+    result = run("raise ValueError('first\\n\\n  second' + 'x' * 1000)\n")
+    assert result.detail.startswith("ValueError: first second")
+    assert "\n" not in result.detail and len(result.detail) < 400
+    assert "x" * 1000 not in result.detail  # cut, while stderr keeps the traceback
