@@ -35,7 +35,6 @@ ValueError: unknown exercise id 'no_such_exercise'; valid ids: ...
 """
 
 import re
-import runpy
 
 from .exercise_checks import NOT_ATTEMPTED, CheckResult, Exercise
 from .exercise_set_answers import ANSWER_EXERCISES
@@ -119,18 +118,13 @@ def exercise_state(results):
 def load_hidden_checks(path):
     """Run the Python file at *path* and return its validated ``HIDDEN_CHECKS``.
 
-    Raises ``ValueError`` if the file does not define a dict, names an
-    unknown exercise id, or holds something other than a list of callables.
+    The same loader the grader uses (one implementation, in
+    :mod:`reasoneval_mini.load_instructor_checks`), checked against this
+    registry. Raises ``ValueError`` naming *path* if the file cannot be run,
+    does not define a dict, names an unknown exercise id, or holds something
+    other than a list of callables.
     """
-    namespace = runpy.run_path(str(path))
-    hidden = namespace.get("HIDDEN_CHECKS")
-    if not isinstance(hidden, dict):
-        raise ValueError(f"{path}: expected a dict named HIDDEN_CHECKS, got {hidden!r:.80}")
-    for exercise_id, checks in hidden.items():
-        get_exercise(exercise_id)
-        if not isinstance(checks, (list, tuple)) or not all(map(callable, checks)):
-            raise ValueError(
-                f"{path}: HIDDEN_CHECKS[{exercise_id!r}] must be a list of checks "
-                "built with case() or rejects()")
-    return {exercise_id: list(checks) for exercise_id, checks in hidden.items()}
+    from .load_instructor_checks import load_hidden_checks as load_checked
+
+    return load_checked(path, EXERCISES)
 

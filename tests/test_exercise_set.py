@@ -129,8 +129,9 @@ def test_hidden_checks_file_adds_checks(tmp_path, defined):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("X = 1\n", "expected a dict named HIDDEN_CHECKS"),
-    ("HIDDEN_CHECKS = {'nope': []}\n", "unknown exercise id 'nope'"),
+    ("X = 1\n", "must define HIDDEN_CHECKS"),
+    ("HIDDEN_CHECKS = {'nope': []}\n", "unknown exercise 'nope'"),
+    ("HIDDEN_CHECKS = {\n", "cannot be loaded: SyntaxError"),
     ("HIDDEN_CHECKS = {'kp3_rates': [1]}\n", r"HIDDEN_CHECKS\['kp3_rates'\] must be a list of checks"),
 ])
 def test_bad_hidden_checks_files_are_refused(tmp_path, text, words):
