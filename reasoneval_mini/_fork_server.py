@@ -40,6 +40,8 @@ except ImportError:  # loaded by path in the server process, outside the package
 
 REPORT_FD = 3
 DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
+PARENT_CHECK_SECONDS = 1.0  # how often an idle or waiting server checks its parent is alive
+_PARENT = {"pid": None}
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
 
@@ -67,7 +69,11 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
 
 
 def _supervise(pid, streams, report_r, deadline):
-    """Collect output and wait for the child, the deadline, or a cancel."""
+    """Collect output and wait for the child, the deadline, or a cancel.
+
+    A cancel is anything readable on stdin (the parent writes a byte, then
+    closes it), or the parent's death.
+    """
     pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
     report = bytearray()
     buffers = dict(streams)
@@ -79,9 +85,10 @@ def _supervise(pid, streams, report_r, deadline):
             outcome = "timed_out"
             break
         watched = list(buffers) + [0] + ([pidfd] if pidfd is not None else [])
-        ready = select.select(watched, [], [], remaining if pidfd is not None else min(remaining, 0.002))[0]
+        wait = min(remaining, PARENT_CHECK_SECONDS) if pidfd is not None else min(remaining, 0.002)
+        ready = select.select(watched, [], [], wait)[0]
         _read_ready(ready, buffers, report)
-        if 0 in ready:
+        if 0 in ready or _orphaned():
             outcome = "cancelled"
         elif pidfd is not None:
             outcome = "exited" if pidfd in ready else None
@@ -120,6 +127,23 @@ def _read_ready(ready, buffers, report):
                 report += chunk
         else:
             buffers[fd].feed(chunk)
+
+
+def _orphaned():
+    """True once the parent that started this server has gone (False outside serve())."""
+    return _PARENT["pid"] is not None and os.getppid() != _PARENT["pid"]
+
+
+def _next_request():
+    """The next request, or None when stdin closes or the parent has gone.
+
+    End of file alone is not enough: a process forked from the parent without
+    exec (multiprocessing, for one) may hold a copy of our stdin's write end.
+    """
+    while not select.select([0], [], [], PARENT_CHECK_SECONDS)[0]:
+        if _orphaned():
+            return None
+    return read_message(0)
 
 
 def _peek_exit(pid):
@@ -205,8 +229,12 @@ def serve():
     # child would otherwise write to all of them, copying every shared page.
     gc.collect()
     gc.freeze()
+    _PARENT["pid"] = os.getppid()
     while True:
-        request = read_message(0)
+        try:
+            request = _next_request()
+        except ValueError:  # a torn message (a cancel mid-request): the parent is done
+            return
         if request is None:
             return
         try:

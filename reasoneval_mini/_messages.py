@@ -9,16 +9,22 @@ import json
 import os
 import struct
 
+#: Sent in place of a message: "stop" (and, while a program runs, "kill it").
+#: Never the first byte of a real message, whose length header starts with 0.
+CANCEL_BYTE = b"!"
 MAX_REPORT_BYTES = 1 << 20
 MAX_FIELD_CHARS = 2000
 
 
 def read_message(fd):
-    """The next message from *fd* as a dict, or None at end of file."""
-    header = _read_exact(fd, 8)
-    if header is None:
+    """The next message from *fd* as a dict; None at end of file or on :data:`CANCEL_BYTE`."""
+    first = os.read(fd, 1)
+    if first in (b"", CANCEL_BYTE):
         return None
-    body = _read_exact(fd, struct.unpack(">Q", header)[0])
+    rest = _read_exact(fd, 7)
+    if rest is None:
+        return None
+    body = _read_exact(fd, struct.unpack(">Q", first + rest)[0])
     return None if body is None else json.loads(body)
 
 

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 
-from ._messages import read_message, write_message
+from ._messages import CANCEL_BYTE, read_message, write_message
 from ._fresh_interpreter import FreshInterpreterWorker
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -156,9 +156,15 @@ class ForkServerWorker:
             self._close_stdin()
 
     def _close_stdin(self):
-        # The server reads end of file on its stdin as: kill the program, then stop.
+        # The server reads anything on its stdin while a program runs as: kill
+        # it, then stop. A byte, not only end of file: a process forked from
+        # ours may hold a copy of the pipe's write end, and then no EOF comes.
         process = self.process
         if process is not None and process.stdin and not process.stdin.closed:
+            try:
+                os.write(process.stdin.fileno(), CANCEL_BYTE)
+            except (OSError, ValueError):
+                pass
             try:
                 process.stdin.close()
             except OSError:

