@@ -60,7 +60,8 @@ class FreshInterpreterWorker:
             group = {"start_new_session": True}
         started = time.monotonic()
         process = subprocess.Popen(
-            [sys.executable, "-I", CHILD_SCRIPT, request_path], cwd=workdir, env=env,
+            # -X utf8: the program's output is UTF-8 whatever the locale (Windows).
+            [sys.executable, "-I", "-X", "utf8", CHILD_SCRIPT, request_path], cwd=workdir, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             **group)
         buffers = [HeadTailBuffer(request["head_bytes"], request["tail_bytes"]) for _ in "oe"]

@@ -108,7 +108,7 @@ class ForkServerWorker:
 
     def _start(self):
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-c", SERVER_BOOT.format(dir=PACKAGE_DIR)],
+            [sys.executable, "-I", "-X", "utf8", "-c", SERVER_BOOT.format(dir=PACKAGE_DIR)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
             start_new_session=True,  # a Ctrl-C in the terminal must not reach it
             close_fds=True,

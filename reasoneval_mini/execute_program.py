@@ -18,7 +18,7 @@ files outside the working directory that the user may touch (everything, if
 you run as root); adversarial code that forges the end-of-program report from
 inside its own process (it runs in that process, so it can find the channel
 and the nonce); a child that leaves the group with ``setsid`` before the
-timeout; fork bombs beyond what the limits stop. macOS does not enforce
+timeout; fork bombs (no limit on the number of processes). macOS does not enforce
 ``RLIMIT_AS`` (no memory limit) and Windows has no resource limits at all
 (the results carry a warning). For untrusted code, use a container or VM.
 """
