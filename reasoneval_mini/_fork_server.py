@@ -24,24 +24,23 @@ import os
 import secrets
 import select
 import shutil
-import signal
 import sys
 import tempfile
 import time
 
 try:
     from ._child import PROGRAM_FILENAME, apply_limits, compile_program, run_program
-    from ._messages import MAX_REPORT_BYTES, parse_report, read_message, write_all, write_message
+    from ._messages import parse_report, read_message, write_all, write_message
+    from ._watch_child import PARENT_CHECK_SECONDS, parent_gone, watch_child
     from .capture_output import HeadTailBuffer
 except ImportError:  # loaded by path in the server process, outside the package
     from _child import PROGRAM_FILENAME, apply_limits, compile_program, run_program
-    from _messages import MAX_REPORT_BYTES, parse_report, read_message, write_all, write_message
+    from _messages import parse_report, read_message, write_all, write_message
+    from _watch_child import PARENT_CHECK_SECONDS, parent_gone, watch_child
     from capture_output import HeadTailBuffer
 
 REPORT_FD = 3
-DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
-PARENT_CHECK_SECONDS = 1.0  # how often an idle or waiting server checks its parent is alive
-_PARENT = {"pid": None}
+_PARENT = {"pid": None}  # the process that started this server, set by serve()
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
 
@@ -66,97 +65,6 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
             os.write(2, f"executor child setup failed: {error!r}\n".encode())
         finally:
             os._exit(70)
-
-
-def _supervise(pid, streams, report_r, deadline):
-    """Collect output and wait for the child, the deadline, or a cancel.
-
-    A cancel is anything readable on stdin (the parent writes a byte, then
-    closes it), or the parent's death.
-    """
-    pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
-    report = bytearray()
-    buffers = dict(streams)
-    buffers[report_r] = None
-    outcome = status = None
-    while outcome is None:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            outcome = "timed_out"
-            break
-        watched = list(buffers) + [0] + ([pidfd] if pidfd is not None else [])
-        wait = min(remaining, PARENT_CHECK_SECONDS) if pidfd is not None else min(remaining, 0.002)
-        ready = select.select(watched, [], [], wait)[0]
-        _read_ready(ready, buffers, report)
-        if 0 in ready or _orphaned():
-            outcome = "cancelled"
-        elif pidfd is not None:
-            outcome = "exited" if pidfd in ready else None
-        else:
-            exited, status = _peek_exit(pid)
-            outcome = "exited" if exited else None
-    # Kill the group while the leader is still unreaped, so its id cannot be reused.
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    if status is None:
-        status = os.waitpid(pid, 0)[1]
-    if pidfd is not None:
-        os.close(pidfd)
-    drain_deadline = time.monotonic() + DRAIN_SECONDS
-    while buffers and time.monotonic() < drain_deadline:
-        ready = select.select(list(buffers), [], [], drain_deadline - time.monotonic())[0]
-        _read_ready(ready, buffers, report)
-    for fd in list(buffers):
-        del buffers[fd]
-        os.close(fd)
-    return outcome, status, bytes(report)
-
-
-def _read_ready(ready, buffers, report):
-    for fd in ready:
-        if fd not in buffers:
-            continue
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            del buffers[fd]
-            os.close(fd)
-        elif buffers[fd] is None:
-            if len(report) < MAX_REPORT_BYTES:
-                report += chunk
-        else:
-            buffers[fd].feed(chunk)
-
-
-def _orphaned():
-    """True once the parent that started this server has gone (False outside serve())."""
-    return _PARENT["pid"] is not None and os.getppid() != _PARENT["pid"]
-
-
-def _next_request():
-    """The next request, or None when stdin closes or the parent has gone.
-
-    End of file alone is not enough: a process forked from the parent without
-    exec (multiprocessing, for one) may hold a copy of our stdin's write end.
-    """
-    while not select.select([0], [], [], PARENT_CHECK_SECONDS)[0]:
-        if _orphaned():
-            return None
-    return read_message(0)
-
-
-def _peek_exit(pid):
-    """(exited, status) for *pid*, the polling fallback where pidfd is missing.
-
-    Peeks without reaping where ``waitid(WNOWAIT)`` exists (status None: the
-    caller reaps after killing the group); else reaps with ``waitpid``.
-    """
-    if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
-        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        return info is not None, None
-    reaped, status = os.waitpid(pid, os.WNOHANG)
-    return reaped != 0, (status if reaped else None)
 
 
 def run_request(request):
@@ -189,8 +97,9 @@ def run_request(request):
         os.close(fd)
     stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     stderr = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
-    outcome, status, report = _supervise(
-        pid, {out_r: stdout, err_r: stderr}, report_r, started + request["timeout"])
+    outcome, status, report = watch_child(
+        pid, {out_r: stdout, err_r: stderr}, report_r, started + request["timeout"],
+        _PARENT["pid"])
     duration = time.monotonic() - started
     remove_tree(workdir)
     return {
@@ -216,6 +125,18 @@ def remove_tree(path):
                 except OSError:
                     pass
         shutil.rmtree(path, ignore_errors=True)
+
+
+def _next_request():
+    """The next request, or None when stdin closes or the parent has gone.
+
+    End of file alone is not enough: a process forked from the parent without
+    exec (multiprocessing, for one) may hold a copy of our stdin's write end.
+    """
+    while not select.select([0], [], [], PARENT_CHECK_SECONDS)[0]:
+        if parent_gone(_PARENT["pid"]):
+            return None
+    return read_message(0)
 
 
 def serve():

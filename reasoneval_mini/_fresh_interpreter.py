@@ -17,8 +17,9 @@ import tempfile
 import threading
 import time
 
-from ._fork_server import DRAIN_SECONDS, remove_tree
+from ._fork_server import remove_tree
 from ._messages import MAX_REPORT_BYTES, parse_report
+from ._watch_child import DRAIN_SECONDS
 from .capture_output import HeadTailBuffer
 
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_child.py")
