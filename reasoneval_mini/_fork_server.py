@@ -70,31 +70,9 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
 def run_request(request):
     """Run one program in a forked child; return the raw facts as a dict."""
     workdir = tempfile.mkdtemp(prefix="reasoneval-run-", dir=request["tempdir"])
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    report_r, report_w = os.pipe()
     nonce = secrets.token_hex(16)
-    try:
-        code = compile_program(request["program"])
-    except (SyntaxError, ValueError):
-        code = None  # the child compiles again, and reports the error itself
-    # The server's own environment is already minimal (set by the parent);
-    # setting these here, in the warm server, is cheaper than in each child.
-    os.environ.update(HOME=workdir, TMPDIR=workdir)
     started = time.monotonic()
-    try:
-        pid = os.fork()
-    except OSError:  # e.g. EAGAIN: too many processes; tidy up, let serve() report it
-        for fd in (out_r, out_w, err_r, err_w, report_r, report_w):
-            os.close(fd)
-        remove_tree(workdir)
-        raise
-    if pid == 0:
-        _child_main(request, code, workdir, out_w, err_w, report_w, nonce)
-    del code
-    linecache.cache.pop(PROGRAM_FILENAME, None)
-    for fd in (out_w, err_w, report_w):
-        os.close(fd)
+    pid, out_r, err_r, report_r = _fork_child(request, workdir, nonce)
     stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     stderr = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     outcome, status, report = watch_child(
@@ -112,6 +90,33 @@ def run_request(request):
         "report": parse_report(report, nonce),
         "workdir_left": os.path.exists(workdir),
     }
+
+
+def _fork_child(request, workdir, nonce):
+    """Fork the child for *request*; return its pid and the read ends of its pipes."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    report_r, report_w = os.pipe()
+    try:
+        code = compile_program(request["program"])
+    except (SyntaxError, ValueError):
+        code = None  # the child compiles again, and reports the error itself
+    # The server's own environment is already minimal (set by the parent);
+    # setting these here, in the warm server, is cheaper than in each child.
+    os.environ.update(HOME=workdir, TMPDIR=workdir)
+    try:
+        pid = os.fork()
+    except OSError:  # e.g. EAGAIN: too many processes; tidy up, let serve() report it
+        for fd in (out_r, out_w, err_r, err_w, report_r, report_w):
+            os.close(fd)
+        remove_tree(workdir)
+        raise
+    if pid == 0:
+        _child_main(request, code, workdir, out_w, err_w, report_w, nonce)
+    linecache.cache.pop(PROGRAM_FILENAME, None)
+    for fd in (out_w, err_w, report_w):
+        os.close(fd)
+    return pid, out_r, err_r, report_r
 
 
 def remove_tree(path):

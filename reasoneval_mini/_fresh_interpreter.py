@@ -48,23 +48,9 @@ class FreshInterpreterWorker:
 
     def _run_in(self, request, private, workdir):
         nonce = secrets.token_hex(16)
-        request_path = os.path.join(private, "request.json")
         report_path = os.path.join(private, "report.json")
-        with open(request_path, "w", encoding="utf-8") as handle:
-            json.dump({"program": request["program"], "timeout": request["timeout"],
-                       "memory_mb": request["memory_mb"], "nonce": nonce,
-                       "report_path": report_path}, handle)
-        env = dict(self.env, HOME=workdir, TMPDIR=workdir, TEMP=workdir, TMP=workdir)
-        if os.name == "nt":
-            group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
-        else:
-            group = {"start_new_session": True}
         started = time.monotonic()
-        process = subprocess.Popen(
-            # -X utf8: the program's output is UTF-8 whatever the locale (Windows).
-            [sys.executable, "-I", "-X", "utf8", CHILD_SCRIPT, request_path], cwd=workdir, env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            **group)
+        process = self._spawn(request, private, workdir, nonce, report_path)
         buffers = [HeadTailBuffer(request["head_bytes"], request["tail_bytes"]) for _ in "oe"]
         readers = [threading.Thread(target=_pump, args=(stream, buffer), daemon=True)
                    for stream, buffer in zip((process.stdout, process.stderr), buffers)]
@@ -89,6 +75,24 @@ class FreshInterpreterWorker:
             "stderr": buffers[1].text(), "stderr_bytes": buffers[1].total,
             "report": parse_report(_read_report(report_path), nonce),
         }
+
+    def _spawn(self, request, private, workdir, nonce, report_path):
+        """Start ``python -I _child.py`` on a request file in the private directory."""
+        request_path = os.path.join(private, "request.json")
+        with open(request_path, "w", encoding="utf-8") as handle:
+            json.dump({"program": request["program"], "timeout": request["timeout"],
+                       "memory_mb": request["memory_mb"], "nonce": nonce,
+                       "report_path": report_path}, handle)
+        env = dict(self.env, HOME=workdir, TMPDIR=workdir, TEMP=workdir, TMP=workdir)
+        if os.name == "nt":
+            group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
+        else:
+            group = {"start_new_session": True}
+        return subprocess.Popen(
+            # -X utf8: the program's output is UTF-8 whatever the locale (Windows).
+            [sys.executable, "-I", "-X", "utf8", CHILD_SCRIPT, request_path], cwd=workdir,
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            **group)
 
     def _wait(self, process, deadline):
         while True:

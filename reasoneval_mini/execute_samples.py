@@ -23,7 +23,9 @@ def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
     :func:`~reasoneval_mini.execution_summary`. A ``None`` program is recorded
     as ``not_run`` with its reason, never dropped. Programs run as in
     :func:`~reasoneval_mini.execute_program` (same *timeout*; 512 MB), over
-    *workers* worker processes (default: the number of CPUs).
+    *workers* worker processes (default: the number of CPUs). Idle workers
+    are kept warm for the next call (at most two per CPU) and stop when
+    Python exits.
 
     *progress* shows a tqdm bar (terminal or notebook); without tqdm
     installed it runs silently. Ctrl-C (``KeyboardInterrupt``) cancels: the
