@@ -26,6 +26,7 @@ timeout; fork bombs (no limit on the number of processes). macOS does not enforc
 import math
 import signal
 import sys
+import warnings
 from dataclasses import dataclass
 
 from ._workers import borrow_workers, return_workers
@@ -85,6 +86,7 @@ def execute_program(program, *, timeout=3.0, memory_mb=512):
     ('runtime_error', 'exited before the end of the program: SystemExit(0) ...')
     """
     request = build_request(program, timeout, memory_mb)
+    warn_about_platform_once()
     (worker,) = borrow_workers(1)
     try:
         raw = worker.run(request)
@@ -170,6 +172,17 @@ def _describe_signal(number, timeout):
            "SIGXFSZ": "; file size limit exceeded",
            "SIGSEGV": "; a crash, e.g. a C-level stack overflow"}.get(name, "")
     return f"killed by signal {number} ({name}){why}"
+
+
+def warn_about_platform_once():
+    """Issue one ``RuntimeWarning`` per session where isolation is weaker (not Linux)."""
+    if _platform_warnings() and not _WARNED:
+        _WARNED.append(True)
+        warnings.warn("reasoneval_mini executor: " + "; ".join(_platform_warnings()),
+                      RuntimeWarning, stacklevel=3)
+
+
+_WARNED = []
 
 
 def _platform_warnings():

@@ -6,7 +6,7 @@ import threading
 import warnings
 
 from ._workers import borrow_workers, return_workers
-from .execute_program import build_request, classify_run
+from .execute_program import build_request, classify_run, warn_about_platform_once
 from .statuses import NOT_RUN
 
 RESULT_POLL_SECONDS = 0.1  # the main thread wakes this often, so Ctrl-C is seen quickly
@@ -45,6 +45,7 @@ def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
     """
     validate_plan(plan)
     build_request("", timeout, 512)  # validates timeout before anything runs
+    warn_about_platform_once()
     records = [None] * len(plan)
     to_run = []
     for index, item in enumerate(plan):

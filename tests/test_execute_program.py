@@ -451,3 +451,17 @@ def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
         assert not _alive(server)
     finally:
         os.kill(holder, 9)
+
+
+def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypatch):
+    module = sys.modules["reasoneval_mini.execute_program"]
+    monkeypatch.setattr(module, "_WARNED", [])
+    monkeypatch.setattr(sys, "platform", "darwin")
+    with pytest.warns(RuntimeWarning, match="RLIMIT_AS"):
+        first = execute_program("pass")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        second = execute_program("pass")  # no second warning
+    assert first.status == second.status == PASSED
+    assert any("RLIMIT_AS" in text for text in second.warnings)
