@@ -465,3 +465,13 @@ def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypat
         second = execute_program("pass")  # no second warning
     assert first.status == second.status == PASSED
     assert any("RLIMIT_AS" in text for text in second.warnings)
+
+
+@posix_only
+def test_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works():
+    # Under the fork server the parent of the program is the server itself.
+    result = run("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\n"
+                 "time.sleep(0.2)\n")
+    assert result.status == NOT_RUN
+    assert "executor failure" in result.detail
+    assert run("assert True").status == PASSED
