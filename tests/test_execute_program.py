@@ -475,3 +475,21 @@ def test_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works():
     assert result.status == NOT_RUN
     assert "executor failure" in result.detail
     assert run("assert True").status == PASSED
+
+
+@posix_only
+def test_the_file_size_limit_stops_a_huge_file():
+    result = run("""
+        with open("big.bin", "wb") as handle:
+            for _ in range(40):
+                handle.write(b"z" * 2**20)  # 40 MB, above the 16 MB limit
+        """)
+    assert result.status == RUNTIME_ERROR
+    assert "File too large" in result.detail
+
+
+@posix_only
+def test_the_open_files_limit_stops_a_descriptor_leak():
+    result = run("handles = [open('f%d' % i, 'w') for i in range(200)]\n")
+    assert result.status == RUNTIME_ERROR
+    assert "Too many open files" in result.detail
