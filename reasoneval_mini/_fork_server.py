@@ -45,6 +45,15 @@ PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
 
 
+def _max_fd():
+    """One past the highest possible descriptor (sysconf may say -1: unlimited)."""
+    try:
+        limit = os.sysconf("SC_OPEN_MAX")
+    except (OSError, ValueError):
+        limit = -1
+    return limit if limit > 0 else 65536
+
+
 def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
     """In the forked child: isolate, limit, run, report, exit. Never returns."""
     try:
@@ -55,7 +64,7 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
         os.dup2(report_w, REPORT_FD)
-        os.closerange(REPORT_FD + 1, os.sysconf("SC_OPEN_MAX"))
+        os.closerange(REPORT_FD + 1, _max_fd())
         warnings = apply_limits(request["timeout"], request["memory_mb"])
         run_program(request["program"], lambda data: write_all(REPORT_FD, data),
                     nonce, warnings, code)
