@@ -4,7 +4,7 @@
 # piles up in pyplot's global list of open figures.
 from matplotlib.figure import Figure
 
-from .execution_summary import execution_summary
+from .summarize_evaluation import count_states_per_problem
 from .statuses import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, STATUSES, TIMEOUT
 
 #: One fixed colour per state, so every chart in the course reads the same.
@@ -16,25 +16,6 @@ STATE_COLORS = {
     RUNTIME_ERROR: "#c62828",
     NOT_RUN: "#9e9e9e",
 }
-
-
-def count_states_per_problem(records):
-    """Map each ``task_id`` (in order of first appearance) to counts of all five states.
-
-    Records are validated by :func:`execution_summary`; a record without a
-    non-empty ``str`` ``task_id`` raises ``ValueError`` naming it.
-
-    >>> count_states_per_problem([{"sample_id": "1", "task_id": "A", "status": "timeout"}])["A"]
-    {'passed': 0, 'assertion_failed': 0, 'timeout': 1, 'runtime_error': 0, 'not_run': 0}
-    """
-    execution_summary(records)
-    per_problem = {}
-    for index, record in enumerate(records):
-        task_id = record.get("task_id")
-        if not isinstance(task_id, str) or not task_id:
-            raise ValueError(f"records[{index}] needs a non-empty str task_id, got {task_id!r}")
-        per_problem.setdefault(task_id, dict.fromkeys(STATUSES, 0))[record["status"]] += 1
-    return per_problem
 
 
 def plot_execution_states(records, *, ax=None, figsize=(6, 3.5), dpi=80):

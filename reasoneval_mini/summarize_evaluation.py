@@ -15,6 +15,25 @@ from .statuses import PASSED, STATUSES
 MEAN_ROW = "mean over problems"
 
 
+def count_states_per_problem(records):
+    """Map each ``task_id`` (in order of first appearance) to counts of all five states.
+
+    Records are validated by :func:`execution_summary`; a record without a
+    non-empty ``str`` ``task_id`` raises ``ValueError`` naming it.
+
+    >>> count_states_per_problem([{"sample_id": "1", "task_id": "A", "status": "timeout"}])["A"]
+    {'passed': 0, 'assertion_failed': 0, 'timeout': 1, 'runtime_error': 0, 'not_run': 0}
+    """
+    execution_summary(records)
+    per_problem = {}
+    for index, record in enumerate(records):
+        task_id = record.get("task_id")
+        if not isinstance(task_id, str) or not task_id:
+            raise ValueError(f"records[{index}] needs a non-empty str task_id, got {task_id!r}")
+        per_problem.setdefault(task_id, dict.fromkeys(STATUSES, 0))[record["status"]] += 1
+    return per_problem
+
+
 def count_passes(records):
     """Map each ``task_id`` to ``(n, c)``: planned samples and passed samples.
 
@@ -27,15 +46,8 @@ def count_passes(records):
     ...               {"sample_id": "a2", "task_id": "A", "status": "not_run"}])
     {'A': (2, 1)}
     """
-    execution_summary(records)
-    counts = {}
-    for index, record in enumerate(records):
-        task_id = record.get("task_id")
-        if not isinstance(task_id, str) or not task_id:
-            raise ValueError(f"records[{index}] needs a non-empty str task_id, got {task_id!r}")
-        n, c = counts.get(task_id, (0, 0))
-        counts[task_id] = (n + 1, c + (record["status"] == PASSED))
-    return counts
+    return {task_id: (sum(counts.values()), counts[PASSED])
+            for task_id, counts in count_states_per_problem(records).items()}
 
 
 def _check_ks(ks):

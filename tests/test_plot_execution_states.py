@@ -13,9 +13,9 @@ from matplotlib.figure import Figure  # noqa: E402
 from reasoneval_mini import STATUSES  # noqa: E402
 from reasoneval_mini.plot_execution_states import (  # noqa: E402
     STATE_COLORS,
-    count_states_per_problem,
     plot_execution_states,
 )
+from reasoneval_mini.summarize_evaluation import count_states_per_problem  # noqa: E402
 
 
 def random_records(seed, problems=4, samples=7):
