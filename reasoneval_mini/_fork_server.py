@@ -59,6 +59,9 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
     try:
         os.setsid()
         os.chdir(workdir)
+        # Here, not in the server: the server's os.environ must stay as it was
+        # (run_request also runs in-process, in tests).
+        os.environ.update(HOME=workdir, TMPDIR=workdir)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(out_w, 1)
@@ -81,7 +84,11 @@ def run_request(request):
     workdir = tempfile.mkdtemp(prefix="reasoneval-run-", dir=request["tempdir"])
     nonce = secrets.token_hex(16)
     started = time.monotonic()
-    pid, out_r, err_r, report_r = _fork_child(request, workdir, nonce)
+    try:
+        pid, out_r, err_r, report_r = _fork_child(request, workdir, nonce)
+    except BaseException:
+        remove_tree(workdir)
+        raise
     stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     stderr = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     outcome, status, report = watch_child(
@@ -108,17 +115,15 @@ def _fork_child(request, workdir, nonce):
     report_r, report_w = os.pipe()
     try:
         code = compile_program(request["program"])
-    except (SyntaxError, ValueError):
-        code = None  # the child compiles again, and reports the error itself
-    # The server's own environment is already minimal (set by the parent);
-    # setting these here, in the warm server, is cheaper than in each child.
-    os.environ.update(HOME=workdir, TMPDIR=workdir)
+    except Exception:  # noqa: BLE001 - SyntaxError, or MemoryError/RecursionError
+        # from a pathological program: the child compiles again, under its
+        # limits, and reports the error itself as the program's own.
+        code = None
     try:
         pid = os.fork()
     except OSError:  # e.g. EAGAIN: too many processes; tidy up, let serve() report it
         for fd in (out_r, out_w, err_r, err_w, report_r, report_w):
             os.close(fd)
-        remove_tree(workdir)
         raise
     if pid == 0:
         _child_main(request, code, workdir, out_w, err_w, report_w, nonce)

@@ -6,6 +6,7 @@ against what the program is known to do (written by hand, not by the code).
 
 import dataclasses
 import os
+import shutil
 import sys
 import textwrap
 import time
@@ -26,6 +27,9 @@ from reasoneval_mini import (
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX process groups and limits")
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 SHORT = 1.0  # seconds; keeps the suite fast
+# The contract is "returns within about timeout + 1 s"; the extra half second
+# keeps the check honest but not flaky on a loaded 2-core machine.
+RETURN_SLACK = 1.5
 
 ADD = "def add(a, b):\n    return a + b\n"
 
@@ -84,7 +88,7 @@ def test_an_infinite_loop_times_out_promptly(source):
     result = run(source, timeout=SHORT)
     elapsed = time.monotonic() - started
     assert result.status == TIMEOUT
-    assert SHORT <= elapsed < SHORT + 1.0
+    assert SHORT <= elapsed < SHORT + RETURN_SLACK
 
 
 @pytest.mark.parametrize("source", [
@@ -132,6 +136,14 @@ def _alive(pid):
         return False
 
 
+def assert_gone_soon(pid, seconds=5.0):
+    # SIGKILL to a group returns before the kernel has finished every member.
+    deadline = time.monotonic() + seconds
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid), f"process {pid} is still alive"
+
+
 @linux_only
 def test_a_timeout_kills_the_grandchildren_too(tmp_path):
     pid_file = tmp_path / "pid"
@@ -144,11 +156,7 @@ def test_a_timeout_kills_the_grandchildren_too(tmp_path):
             pass
         """, timeout=SHORT)
     assert result.status == TIMEOUT
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 2
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not _alive(pid)
+    assert_gone_soon(int(pid_file.read_text()))
 
 
 @linux_only
@@ -160,11 +168,7 @@ def test_a_passing_program_leaves_no_background_process(tmp_path):
         open({str(pid_file)!r}, "w").write(str(child.pid))
         """)
     assert result.status == PASSED
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 2
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not _alive(pid)
+    assert_gone_soon(int(pid_file.read_text()))
 
 
 @posix_only
@@ -298,7 +302,7 @@ def test_the_fresh_interpreter_fallback_gives_the_same_states(monkeypatch, sourc
     started = time.monotonic()
     result = execute_program(source, timeout=SHORT)
     assert result.status == expected
-    assert time.monotonic() - started < SHORT + 1.0
+    assert time.monotonic() - started < SHORT + RETURN_SLACK
 
 
 @linux_only
@@ -315,11 +319,7 @@ def test_the_fresh_interpreter_fallback_kills_grandchildren_and_cleans_up(monkey
             pass
         """, timeout=SHORT)
     assert result.status == TIMEOUT
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 2
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not _alive(pid)
+    assert_gone_soon(int(pid_file.read_text()))
     assert not os.path.exists(result.stdout_tail.strip())
 
 
@@ -371,7 +371,7 @@ def test_a_child_that_escapes_with_setsid_is_not_stopped_but_does_not_hang_the_c
     pid = int(pid_file.read_text())
     try:
         assert result.status == PASSED
-        assert elapsed < 2.0  # it holds our stdout pipe; we stop waiting for it
+        assert elapsed < 5.0  # it holds our stdout pipe for 30 s; we stop waiting for it
     finally:
         os.kill(pid, 9)
 
@@ -401,11 +401,7 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
 
     for name in missing:
         monkeypatch.delattr(os, name, raising=False)
-    for name in ("HOME", "TMPDIR"):  # run_request sets them in the (server) process
-        if name in os.environ:
-            monkeypatch.setenv(name, os.environ[name])
-        else:
-            monkeypatch.delenv(name, raising=False)
+    environment = dict(os.environ)
     cases = [("assert 1 + 1 == 2", PASSED), ("import os\nos._exit(3)", RUNTIME_ERROR),
              ("while True:\n    pass", TIMEOUT)]
     for source, expected in cases:
@@ -413,7 +409,9 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
         started = time.monotonic()
         result = classify_run(_fork_server.run_request(request), 0.5, 512)
         assert (source, result.status) == (source, expected)
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - started < 0.5 + RETURN_SLACK
+    # The child gets HOME and TMPDIR = its working directory; the server keeps its own.
+    assert dict(os.environ) == environment
 
 
 def test_a_multi_line_message_becomes_a_one_line_detail():
@@ -468,12 +466,27 @@ def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypat
 
 
 @posix_only
-def test_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works():
+def test_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works(tmp_path):
     # Under the fork server the parent of the program is the server itself.
-    result = run("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nimport time\n"
-                 "time.sleep(0.2)\n")
-    assert result.status == NOT_RUN
-    assert "executor failure" in result.detail
+    # With the server gone nobody removes the working directory: the test does.
+    cwd_file = tmp_path / "cwd"
+    try:
+        result = run(f"import os, signal, time\nopen({str(cwd_file)!r}, 'w').write(os.getcwd())\n"
+                     "os.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(0.2)\n")
+        assert result.status == NOT_RUN
+        assert "executor failure" in result.detail
+        assert run("assert True").status == PASSED
+    finally:
+        if cwd_file.exists():
+            shutil.rmtree(cwd_file.read_text(), ignore_errors=True)
+
+
+def test_a_program_too_deeply_nested_to_compile_is_a_runtime_error_not_an_executor_failure():
+    # The fork server compiles before forking; the parser's own MemoryError
+    # there must become the program's error, reported by the child.
+    result = run("x = " + "-" * 100_000 + "1\n")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("MemoryError")
     assert run("assert True").status == PASSED
 
 
