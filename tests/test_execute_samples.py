@@ -126,7 +126,7 @@ def test_ctrl_c_cancels_returns_every_record_and_leaves_no_child(tmp_path):
     assert [r["status"] for r in records] == [PASSED] + [NOT_RUN] * 4
     assert all("cancelled" in r["detail"] for r in records[1:])
     pids = {int(p.read_text()) for p in tmp_path.iterdir()}
-    assert len(pids) == 2  # two workers had started a loop each
+    assert 1 <= len(pids) <= 2  # usually both workers had started a loop (slow machines: one)
     assert _processes_in_session_of(pids) == []
 
 
