@@ -5,8 +5,11 @@ the exercise notebooks, under the same file names as in ``exercises/``. Each
 student is graded by child processes (:mod:`reasoneval_mini.run_student_checks`)
 with a time limit per step; students run in parallel on threads, each of which
 only waits for its own child. When a child is stopped or dies, the exercises it
-already reported keep their results, the one it was on gets ``timeout`` or
-``error``, and a fresh child continues with the rest.
+already reported keep their results and a fresh child continues with the rest:
+if it was checking an exercise, that exercise gets ``timeout`` or ``error``; if
+it was running a notebook cell (a loop that swallows the watchdog's alarms, an
+``os._exit``), the fresh child skips that cell and records it as failed, so one
+bad cell costs only the exercises that need it.
 
 Scores: an exercise worth P points with n instructor checks (public plus
 hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
@@ -97,14 +100,27 @@ def _graded(student, exercise, expected_checks, result):
     return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
 
 
-def _blame(events, ending, tasks, timeout):
-    """``{exercise_id: (status, message)}`` for the step a stopped child was on."""
-    current, notebook = None, None
+def _last_step(events):
+    """``(notebook, exercise, cell)``: the step a stopped child was on (None if unknown)."""
+    notebook = exercise = cell = None
     for event in events:
         if event["event"] == "notebook":
-            current, notebook = None, event.get("notebook")
+            notebook, exercise, cell = event.get("notebook"), None, None
+        elif event["event"] == "cell":
+            cell = event.get("cell")
         elif event["event"] == "exercise":
-            current = event.get("exercise")
+            exercise, cell = event.get("exercise"), None
+    return notebook, exercise, cell
+
+
+def _blame(events, ending, tasks, timeout):
+    """What to record for the step a stopped child was on.
+
+    ``{exercise_id: (status, message)}`` when it was checking an exercise or
+    reading a notebook, else ``{}`` after adding the cell it was running to
+    its task's ``skip_cells`` (``[[cell_number, reason], ...]``).
+    """
+    notebook, current, cell = _last_step(events)
     if ending == "timeout":
         status, how = GRADE_TIMEOUT, f"made no progress for over {timeout:g} s and was stopped"
     else:
@@ -112,9 +128,14 @@ def _blame(events, ending, tasks, timeout):
     if current is not None:
         return {current: (status, f"the grading process {how} while checking this exercise")}
     for task in tasks:
-        if Path(task["notebook"]).name == notebook:
-            message = f"the grading process {how} while running the cells of {notebook}"
-            return dict.fromkeys(task["exercises"], (status, message))
+        if Path(task["notebook"]).name != notebook:
+            continue
+        skipped = task.setdefault("skip_cells", [])
+        if isinstance(cell, int) and cell not in (number for number, _ in skipped):
+            skipped.append([cell, f"not run: the grading process {how} while running it"])
+            return {}
+        message = f"the grading process {how} while running the cells of {notebook}"
+        return dict.fromkeys(task["exercises"], (status, message))
     return {}
 
 
@@ -152,7 +173,7 @@ def grade_student(student_dir, exercises, job, timeout, expected_counts):
     student, outcomes = student_dir.name, {}
     tasks = _plan(student_dir, exercises, outcomes)
     while tasks:
-        before = len(outcomes)
+        before = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
         events, ending = run_grading_process({**job, "tasks": tasks}, timeout)
         pending = {i for task in tasks for i in task["exercises"]}
         for event in events:
@@ -167,7 +188,8 @@ def grade_student(student_dir, exercises, job, timeout, expected_counts):
         tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in outcomes]}
                  for task in tasks]
         tasks = [task for task in tasks if task["exercises"]]
-        if tasks and (ending == "done" or len(outcomes) == before):
+        now = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
+        if tasks and (ending == "done" or now == before):
             # No further progress is possible: record why, never loop forever.
             reason = f"the grader failed: {fatal}" if fatal else f"not graded: {ending}"
             for task in tasks:

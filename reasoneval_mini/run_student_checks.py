@@ -4,7 +4,8 @@
 
     {"registry": "pkg.module" or "/path/registry.py", "hidden_tests": path or null,
      "step_timeout": seconds, "token": "...",
-     "tasks": [{"notebook": "/abs/path.ipynb", "exercises": ["id", ...]}, ...]}
+     "tasks": [{"notebook": "/abs/path.ipynb", "exercises": ["id", ...],
+                "skip_cells": [[cell_number, reason], ...]}, ...]}
 
 and writes JSON event lines to a *private copy* of its stdout taken before any
 learner code runs; the real stdout and stderr then point to the null device, so
@@ -129,12 +130,15 @@ def run_job(job, emit):
                       "message": str(error), "checks": []})
             continue
         namespace = {"__name__": "__main__", "__builtins__": builtins, "display": print}
-
-        def run_cell(thunk):
-            emit({"event": "cell"})  # progress: the parent's time limit is per step
-            return grader["watchdog"].run(thunk)
-
-        failures = run_code_cells(cells[0], namespace, run_cell, path.stem)
+        skipped = {number: reason for number, reason in task.get("skip_cells", ())}
+        failures = []
+        for number, source in cells[0]:
+            if number in skipped:  # it stopped an earlier grading process
+                failures.append(f"cell {number}: {shorten(skipped[number], 150)}")
+                continue
+            emit({"event": "cell", "cell": number})  # progress: the time limit is per step
+            failures += run_code_cells([(number, source)], namespace, grader["watchdog"].run,
+                                       path.stem)
         for exercise_id in task["exercises"]:
             emit({"event": "exercise", "exercise": exercise_id})
             result = grade_exercise(exercises[exercise_id], namespace, cells, failures, grader)

@@ -55,6 +55,9 @@ for fd in range(0, 20):
     except OSError:
         pass
 '''
+# At top level, not in a function: it hangs a notebook cell, not a check.
+STUBBORN_CELL = ("while True:\n    try:\n        while True:\n            pass\n"
+                 "    except BaseException:\n        pass\n")
 ADD_CHEAT = "def add_numbers(a, b):\n    return None\n"
 WORDS_CHEAT = "def count_words(text):\n    return -1\n"
 SHOUT_CHEAT = "def shout(text):\n    return 'passed'\n"
@@ -136,6 +139,8 @@ CLASS = {
                     words_notebook(HUGE_PRINT)),
     "closes_channel": (add_notebook(extra=[cell("code", "import os\nos.closerange(3, 4096)")]),
                        words_notebook()),
+    "stubborn_cell": (add_notebook(), words_notebook(
+        shout=SHOUT + STUBBORN_CELL, top=[cell("code", "print('before the loop')")])),
     "nested_folder": (("download/ex01_add.ipynb", add_notebook()), words_notebook()),
     "two_copies": (add_notebook(), [("old/ex02_words.ipynb", words_notebook()),
                                     ("new/ex02_words.ipynb", words_notebook())]),
@@ -198,8 +203,12 @@ EXPECTED = {  # student -> {exercise: (status, score)}
               "shout": full("shout")},
     "huge_output": {"add": full("add"), "count_words": full("count_words"), "shout": full("shout")},
     "memory_hog": {"add": (GRADE_FAILED, ZERO), "count_words": full("count_words"), "shout": full("shout")},
-    "closes_channel": {"add": (GRADE_ERROR, ZERO), "count_words": full("count_words"),
+    # The bad cell is skipped on a second run; the answers in other cells count.
+    "closes_channel": {"add": full("add"), "count_words": full("count_words"),
                        "shout": full("shout")},
+    # The loop shares shout's cell, so shout is never defined; count_words is.
+    "stubborn_cell": {"add": full("add"), "count_words": full("count_words"),
+                      "shout": (GRADE_MISSING, ZERO)},
     "nested_folder": {"add": full("add"), "count_words": full("count_words"),
                       "shout": full("shout")},
     "two_copies": {"add": full("add"), "count_words": (GRADE_MISSING, ZERO),
@@ -283,7 +292,7 @@ def test_status_and_score_of_each_case(graded, student):
     ("stubborn_loop", "count_words", "was stopped while checking this exercise"),
     ("crash", "add", "exited with code 3"),
     ("cheater", "add", "0 of 2 checks passed"),
-    ("closes_channel", "add", "while running the cells of ex01_add.ipynb"),
+    ("stubborn_cell", "shout", "not run: the grading process made no progress for over 2 s"),
     ("two_copies", "shout", "2 copies of ex02_words.ipynb in two_copies/ (new/ex02_words.ipynb, "
                             "old/ex02_words.ipynb); keep one"),
     pytest.param("segfault", "shout", "killed by signal SIGSEGV", marks=pytest.mark.skipif(
