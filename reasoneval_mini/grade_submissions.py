@@ -22,8 +22,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from .extract_answers import shorten
+from .find_submissions import discover_students, plan_notebooks
 from .grade_statuses import (
-    GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
+    GRADE_ERROR, GRADE_FAILED, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
 from .run_grading_process import run_grading_process
 from .load_instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 
@@ -41,22 +42,6 @@ class Grade:
     status: str
     message: str
     checks: tuple = field(default=(), compare=False)
-
-
-def discover_students(submissions_dir):
-    """Sorted student folder names; ``ValueError`` if there are none.
-
-    Hidden folders (``.git``, ``.ipynb_checkpoints``) and loose files are ignored.
-    """
-    root = Path(submissions_dir)
-    if not root.is_dir():
-        raise ValueError(f"SUBMISSIONS_DIR {str(root)!r} is not a directory; expected one "
-                         "folder per student")
-    students = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
-    if not students:
-        raise ValueError(f"SUBMISSIONS_DIR {str(root)!r} has no student folders; expected "
-                         "SUBMISSIONS_DIR/<student>/<notebook>.ipynb")
-    return students
 
 
 def partial_score(points, passed, total):
@@ -139,39 +124,11 @@ def _blame(events, ending, tasks, timeout):
     return {}
 
 
-def _plan(student_dir, exercises, outcomes):
-    """Tasks for the child (notebooks present); absent notebooks go to *outcomes*."""
-    by_notebook = {}
-    for exercise in exercises.values():
-        by_notebook.setdefault(Path(exercise.notebook).name, []).append(exercise.id)
-    found = {}  # file name -> paths; a folder nested by a download tool is fine
-    for path in sorted(student_dir.rglob("*.ipynb")):
-        if ".ipynb_checkpoints" not in path.parts:
-            found.setdefault(path.name, []).append(path)
-    others = sorted(set(found) - set(by_notebook))
-    hint = f" (found instead: {', '.join(others)}; renamed?)" if others else ""
-    tasks = []
-    for notebook, ids in by_notebook.items():
-        paths = found.get(notebook, [])
-        top = student_dir / notebook
-        if top in paths or len(paths) == 1:
-            chosen = top if top in paths else paths[0]
-            tasks.append({"notebook": str(chosen.resolve()), "exercises": ids})
-            continue
-        if paths:
-            where = ", ".join(str(p.relative_to(student_dir).as_posix()) for p in paths)
-            message = f"{len(paths)} copies of {notebook} in {student_dir.name}/ ({where}); keep one"
-        else:
-            message = f"no notebook {notebook} in {student_dir.name}/{hint}"
-        outcomes.update(dict.fromkeys(ids, (GRADE_MISSING, shorten(message))))
-    return tasks
-
-
 def grade_student(student_dir, exercises, job, timeout, expected_counts):
     """Return one :class:`Grade` per exercise (course order) for one student folder."""
     student_dir = Path(student_dir)
     student, outcomes = student_dir.name, {}
-    tasks = _plan(student_dir, exercises, outcomes)
+    tasks = plan_notebooks(student_dir, exercises, outcomes)
     while tasks:
         before = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
         events, ending = run_grading_process({**job, "tasks": tasks}, timeout)
