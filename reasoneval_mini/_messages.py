@@ -3,6 +3,21 @@
 Private; stdlib only and importable without the package (the fork server
 loads it by path). A message is an 8-byte big-endian length followed by that
 many bytes of UTF-8 JSON.
+
+>>> read_end, write_end = os.pipe()
+>>> write_message(write_end, {"program": "print('é')"})
+>>> read_message(read_end)
+{'program': "print('é')"}
+
+Surprising: a report that says it completed is ignored unless it carries this
+run's nonce, so a program cannot pass by printing or writing one itself.
+
+>>> parse_report(b'{"nonce": "n0nce", "completed": true}', "n0nce")
+{'nonce': 'n0nce', 'completed': True}
+>>> print(parse_report(b'{"nonce": "guess", "completed": true}', "n0nce"))
+None
+>>> os.close(read_end), os.close(write_end)
+(None, None)
 """
 
 import json
