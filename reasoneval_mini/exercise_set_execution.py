@@ -96,7 +96,8 @@ _REPORT = Exercise(
         "dict mapping each problem id to `{\"planned\": N, \"counts\": {state: count for all "
         "five states}, \"success_rate\": passed / N}`. Keep every state, zeros included: a "
         "timeout and a not_run both score zero but mean different things."),
-    checks_what="Two logs with two problems each; every problem, every state and the success rate.",
+    checks_what=("Two logs: two problems with mixed states, and one problem where nothing "
+                 "ran; every problem, every state and the success rate."),
     hint="Group the records by problem_id first, then count each group like rates().",
     checks=(
         case("failure_report(log with problems sum_list and median)",

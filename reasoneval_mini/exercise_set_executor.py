@@ -139,8 +139,9 @@ _CONDITIONS = Exercise(
         "`CONDITIONS` (in `reasoneval_mini.exercise_set_executor`, printed by the cell below) is a menu of things one "
         "might do or fix when running generated code. Complete `conditions_to_fix()`: return "
         "the set of keys of the isolation and dependency conditions a real evaluation must "
-        "fix and report. Leave out the ones that change what is scored or do not matter."),
-    checks_what="Every must-fix condition is chosen, and nothing that changes the score or is irrelevant.",
+        "fix and report. Leave out the practices that distort the result and the details "
+        "that do not matter."),
+    checks_what="Every must-fix condition is chosen, and nothing that distorts the result or is irrelevant.",
     hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
     checks=(
