@@ -6,6 +6,7 @@ no student folders, a broken hidden tests file, a bad --workers or --timeout).
 """
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
@@ -47,13 +48,15 @@ def run_grade(args):
     return 0
 
 
-def _positive_float(text):
+def positive_seconds(text):
+    """An argparse type: a finite number of seconds > 0 (``nan``, ``inf``, ``-1`` refused)."""
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive, finite number of seconds, got {text!r}")
     return value
 
 
@@ -80,7 +83,7 @@ def register(subparsers):
                         help="Python file defining HIDDEN_CHECKS = {exercise_id: [check, ...]}")
     parser.add_argument("--workers", type=_positive_int, default=None,
                         help=f"students graded in parallel (default: CPU count, {os.cpu_count()})")
-    parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_TIMEOUT,
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
                         help="seconds one step may take: one notebook cell, or the checks of "
                              "one exercise (default: %(default)s)")
     # Undocumented: the tests grade against a small fake registry.

@@ -15,6 +15,7 @@ Scores: an exercise worth P points with n instructor checks (public plus
 hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
 """
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -164,10 +165,11 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     file) before grading anything if the arguments are unusable.
     """
     students = discover_students(submissions_dir)
-    if not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+            or not 0 < timeout < math.inf):
+        raise ValueError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
     workers = (os.cpu_count() or 1) if workers is None else workers
-    if not (isinstance(workers, int) and workers >= 1):
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     registry_module = load_registry(registry)
     exercises = dict(registry_module.EXERCISES)

@@ -176,7 +176,9 @@ def register(subparsers):
         "progress", help="show which exercises pass, from a folder of notebooks")
     parser.add_argument("directory", nargs="?", default="exercises",
                         help="folder with your exercise notebooks (default: exercises)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+    from .grade_command import positive_seconds
+
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
                         help=f"seconds per notebook (default: {DEFAULT_TIMEOUT:g})")
     parser.set_defaults(run=run_progress)
 

@@ -381,7 +381,8 @@ def test_missing_or_empty_submissions_dir_is_an_error(tmp_path, capsys):
 
 
 def test_bad_timeout_and_workers_are_refused_by_the_parser(tmp_path, capsys):
-    for option, value in (("--timeout", "0"), ("--workers", "zero")):
+    for option, value in (("--timeout", "0"), ("--timeout", "inf"), ("--timeout", "nan"),
+                          ("--workers", "zero"), ("--workers", "0")):
         with pytest.raises(SystemExit) as info:
             grade(tmp_path, tmp_path, option, value)
         assert info.value.code == 2
@@ -507,3 +508,20 @@ def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
     start = time.monotonic()
     assert dog.run(swallows_three_alarms) == "did not finish within 0.2 s (endless loop?)"
     assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize("options", [{"timeout": float("inf")}, {"timeout": True},
+                                     {"timeout": -1}, {"workers": 0}, {"workers": True}])
+def test_grade_class_refuses_bad_timeout_and_workers_naming_the_value(tmp_path, options):
+    from reasoneval_mini.grade_submissions import grade_class
+
+    (tmp_path / "ann").mkdir()
+    name, value = next(iter(options.items()))
+    with pytest.raises(ValueError, match=f"{name} must be .*got {value!r}"):
+        grade_class(tmp_path, registry=str(FAKE_REGISTRY), progress=False, **options)
+
+
+def test_progress_refuses_a_timeout_that_is_not_a_positive_number(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["progress", "exercises", "--timeout", "-1"])
+    assert info.value.code == 2 and "'-1'" in capsys.readouterr().err
