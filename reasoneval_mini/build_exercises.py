@@ -137,6 +137,10 @@ def build_exercises(solutions_dir, exercises_dir):
             notebook = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as error:
             raise ValueError(f"{path.name} is not valid notebook JSON: {error}") from None
+        if not (isinstance(notebook, dict) and isinstance(notebook.get("cells"), list)
+                and all(isinstance(cell, dict) for cell in notebook["cells"])):
+            raise ValueError(f"{path.name} is JSON but not a notebook: expected an object "
+                             "with a 'cells' list of cell objects")
         built.append((path.name, dumps_notebook(strip_notebook(notebook, path.name))))
     exercises_dir.mkdir(parents=True, exist_ok=True)
     written = []

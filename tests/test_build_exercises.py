@@ -142,3 +142,12 @@ def test_build_command_reports_a_missing_folder(tmp_path, capsys):
     assert main(["build-exercises", "--solutions", str(tmp_path / "none"),
                  "--exercises", str(tmp_path / "out")]) == 1
     assert "no notebooks found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["[]", '{"cells": 3}', '{"cells": ["not a cell"]}'])
+def test_json_that_is_not_a_notebook_is_reported_by_name(tmp_path, capsys, text):
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "solutions" / "odd.ipynb").write_text(text)
+    assert main(["build-exercises", "--solutions", str(tmp_path / "solutions"),
+                 "--exercises", str(tmp_path / "out")]) == 1
+    assert "odd.ipynb is JSON but not a notebook" in capsys.readouterr().err
