@@ -36,7 +36,9 @@ def load_hidden_checks(path, exercises):
 
     try:
         values = runpy.run_path(str(path))
-    except BaseException as error:  # the file is instructor code, but still report it
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # instructor code, but report it (SystemExit too)
         raise HiddenTestsError(
             f"hidden tests file {path} cannot be loaded: {type(error).__name__}: {error}"
         ) from None
