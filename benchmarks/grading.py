@@ -83,6 +83,9 @@ def main(argv=None):
                    for kind in KINDS}
         print("per-exercise statuses by kind: "
               + "; ".join(f"{k}: {dict(sorted(c.items()))}" for k, c in by_kind.items()))
+        # Fast only counts if it is right: solutions pass, untouched stubs fail.
+        assert set(by_kind["correct"]) == {"passed"}, by_kind["correct"]
+        assert set(by_kind["blank"]) == {"failed"}, by_kind["blank"]
 
         sample = students[: args.kernel_submissions]
         start = time.perf_counter()
