@@ -43,22 +43,15 @@ def test_a_correct_program_passes():
     assert (result.status, result.stdout_tail) == (PASSED, "done\n")
 
 
-def test_a_wrong_answer_is_an_assertion_failure():
-    result = run("def add(a, b):\n    return a - b\nassert add(2, 3) == 5\n")
+@pytest.mark.parametrize("source, words", [
+    ("def add(a, b):\n    return a - b\nassert add(2, 3) == 5\n", "line 3"),
+    ("assert 1 == 2, 'one is not two'", "one is not two"),
+    ("assert False", "no message"),
+], ids=["wrong-answer", "with-message", "without-message"])
+def test_an_escaped_assertion_is_an_assertion_failure_explained_in_the_detail(source, words):
+    result = run(source)
     assert result.status == ASSERTION_FAILED
-    assert "line 3" in result.detail
-
-
-def test_an_assertion_message_reaches_the_detail():
-    result = run("assert 1 == 2, 'one is not two'")
-    assert result.status == ASSERTION_FAILED
-    assert "one is not two" in result.detail
-
-
-def test_an_assertion_without_message_says_so():
-    result = run("assert False")
-    assert result.status == ASSERTION_FAILED
-    assert "no message" in result.detail
+    assert words in result.detail
 
 
 def test_an_assertion_error_subclass_raised_by_hand_counts_as_assertion():
