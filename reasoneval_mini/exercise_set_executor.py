@@ -98,7 +98,8 @@ _PREDICT = Exercise(
         "`predicted_statuses()`: return a dict mapping each program's name to the state "
         "`execute_program(program, timeout=1.0).status` gives. Careful: the executor counts "
         "a pass only when the program runs to its end. Afterwards you may run them in a new "
-        "cell and read each result's `detail` to see why."),
+        "cell (`from reasoneval_mini import execute_program`) and read each result's `detail` "
+        "to see why."),
     checks_what="One test per program: the exact state name (one of the five constants).",
     hint=("An AssertionError is assertion_failed, any other exception runtime_error; leaving "
           "early with sys.exit(0) is not a pass; a loop that never ends is a timeout."),

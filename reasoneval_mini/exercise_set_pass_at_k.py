@@ -141,7 +141,8 @@ _MEAN = Exercise(
         "problems as a float. Do not pool the samples of all problems: that weights problems "
         "with more samples more. A problem with n < k must raise `ValueError`."),
     checks_what="Three sets of problems (floats, tolerance rel 1e-9) and one with n < k that must raise ValueError.",
-    hint="sum(pass_at_k(n, c, k) for n, c in counts.values()) / len(counts).",
+    hint=("One pass_at_k(n, c, k) per problem, then the mean of those numbers (each problem "
+          "counts once); pass_at_k already refuses a problem with n < k."),
     checks=tuple(
         case(f"average_pass_at_k({counts!r}, {k})", lambda f, c=counts, k=k: f(dict(c), k),
              mean_pass_at_k(counts, k))
