@@ -49,6 +49,13 @@ class ExecutionResult:
     stream (a marker shows how many bytes were dropped in between);
     ``exit_code`` or ``signal`` say how the process ended (None if unknown);
     ``warnings`` lists isolation the platform could not provide.
+
+    Build one by keyword (only the first three fields are required); the
+    order of fields is not part of the contract, and ``detail`` wording may
+    change, so code should branch on ``status``, never on ``detail`` text.
+
+    >>> ExecutionResult(status="timeout", detail="made up for a lesson", duration_s=1.0)
+    ExecutionResult(status='timeout', detail='made up for a lesson', duration_s=1.0, stdout_tail='', stderr_tail='', exit_code=None, signal=None, warnings=())
     """
 
     status: str
