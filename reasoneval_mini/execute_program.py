@@ -54,8 +54,9 @@ class ExecutionResult:
     order of fields is not part of the contract, and ``detail`` wording may
     change, so code should branch on ``status``, never on ``detail`` text.
 
-    >>> ExecutionResult(status="timeout", detail="made up for a lesson", duration_s=1.0)
-    ExecutionResult(status='timeout', detail='made up for a lesson', duration_s=1.0, stdout_tail='', stderr_tail='', exit_code=None, signal=None, warnings=())
+    >>> made_up = ExecutionResult(status="timeout", detail="for a lesson", duration_s=1.0)
+    >>> made_up.stdout_tail, made_up.exit_code, made_up.warnings
+    ('', None, ())
     """
 
     status: str
