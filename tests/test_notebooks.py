@@ -149,7 +149,7 @@ def test_lesson_has_an_explorer_and_stored_outputs(path):
     assert all(c.get("execution_count") is not None for c in code), "execute and keep outputs"
 
 
-@pytest.mark.parametrize("path", [p for p in LESSONS if p.name[:2] != "00"], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_lesson_has_a_figure(path):
     outputs = [o for c in read(path)["cells"] for o in c.get("outputs", [])]
     assert any("image/png" in o.get("data", {}) for o in outputs)
