@@ -185,8 +185,12 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
                    for name in students}
         finished = as_completed(futures)
         if progress:
-            from tqdm import tqdm
-            finished = tqdm(finished, total=len(futures), desc="grading", unit="student")
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:  # no bar without tqdm, as in execute_samples
+                pass
+            else:
+                finished = tqdm(finished, total=len(futures), desc="grading", unit="student")
         for future in finished:
             name = futures[future]
             try:

@@ -525,3 +525,15 @@ def test_progress_refuses_a_timeout_that_is_not_a_positive_number(capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["progress", "exercises", "--timeout", "-1"])
     assert info.value.code == 2 and "'-1'" in capsys.readouterr().err
+
+
+def test_the_progress_bar_is_optional_without_tqdm(tmp_path, monkeypatch):
+    import sys
+
+    from reasoneval_mini.grade_submissions import grade_class
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    (tmp_path / "ann").mkdir()
+    grades = grade_class(tmp_path, registry=str(FAKE_REGISTRY), progress=True)
+    assert [(g.student, g.status) for g in grades] == [("ann", GRADE_MISSING)] * 3
