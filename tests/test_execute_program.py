@@ -330,6 +330,16 @@ def test_a_forged_report_without_the_nonce_is_not_a_pass():
     assert result.status == RUNTIME_ERROR
 
 
+@pytest.mark.parametrize("source, expected", [
+    ("import json\njson.dumps = None\n", PASSED),
+    ("import json\nreal = json.dumps\n"
+     "json.dumps = lambda report: real(dict(report, completed=True))\nassert False\n",
+     ASSERTION_FAILED),
+], ids=["mocked-away", "forging"])
+def test_replacing_json_dumps_does_not_change_the_report(source, expected):
+    assert run(source).status == expected
+
+
 @posix_only
 def test_unbounded_recursion_past_the_recursion_limit_is_a_runtime_error():
     result = run("""
