@@ -34,6 +34,10 @@ from .extract_answers import (
 from .grade_statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_TIMEOUT
 from .load_instructor_checks import load_hidden_checks, load_registry
 
+# Bound before learner code runs: a notebook that mocks json.dumps must not
+# break (or rewrite) the grader's events.
+_encode_event = json.JSONEncoder(default=str).encode
+
 #: Address-space ceiling of a grading process (POSIX); a runaway list gets MemoryError.
 MEMORY_LIMIT_BYTES = 4 * 2**30
 
@@ -156,7 +160,7 @@ def main():
     token = job["token"]
 
     def emit(event):
-        channel.write(json.dumps({**event, "token": token}, default=str) + "\n")
+        channel.write(_encode_event({**event, "token": token}) + "\n")
         channel.flush()
 
     try:  # POSIX only: no core files from crashes, a memory ceiling for runaway lists

@@ -58,6 +58,16 @@ for fd in range(0, 20):
 # At top level, not in a function: it hangs a notebook cell, not a check.
 STUBBORN_CELL = ("while True:\n    try:\n        while True:\n            pass\n"
                  "    except BaseException:\n        pass\n")
+# Rewrites every result the grading process would send through json.dumps.
+FORGE_JSON = """\
+import json
+real_dumps = json.dumps
+def forged(obj, **kwargs):
+    if isinstance(obj, dict) and obj.get("event") == "result":
+        obj = dict(obj, status="failed", checks=[{"passed": True}] * 2)
+    return real_dumps(obj, **kwargs)
+json.dumps = forged
+"""
 ADD_CHEAT = "def add_numbers(a, b):\n    return None\n"
 WORDS_CHEAT = "def count_words(text):\n    return -1\n"
 SHOUT_CHEAT = "def shout(text):\n    return 'passed'\n"
@@ -139,6 +149,7 @@ CLASS = {
                     words_notebook(HUGE_PRINT)),
     "closes_channel": (add_notebook(extra=[cell("code", "import os\nos.closerange(3, 4096)")]),
                        words_notebook()),
+    "forges_json": (add_notebook(ADD_CHEAT, extra=[cell("code", FORGE_JSON)]), words_notebook()),
     "stubborn_cell": (add_notebook(), words_notebook(
         shout=SHOUT + STUBBORN_CELL, top=[cell("code", "print('before the loop')")])),
     "nested_folder": (("download/ex01_add.ipynb", add_notebook()), words_notebook()),
@@ -206,6 +217,8 @@ EXPECTED = {  # student -> {exercise: (status, score)}
     # The bad cell is skipped on a second run; the answers in other cells count.
     "closes_channel": {"add": full("add"), "count_words": full("count_words"),
                        "shout": full("shout")},
+    "forges_json": {"add": failed("add", ADD_CHEAT), "count_words": full("count_words"),
+                    "shout": full("shout")},
     # The loop shares shout's cell, so shout is never defined; count_words is.
     "stubborn_cell": {"add": full("add"), "count_words": full("count_words"),
                       "shout": (GRADE_MISSING, ZERO)},
