@@ -5,6 +5,7 @@ against what the program is known to do (written by hand, not by the code).
 """
 
 import dataclasses
+import json
 import os
 import shutil
 import sys
@@ -230,9 +231,13 @@ def test_files_written_by_the_program_are_gone_and_the_caller_cwd_untouched(tmp_
 
 def test_the_environment_is_minimal(monkeypatch):
     monkeypatch.setenv("REASONEVAL_SECRET", "do-not-leak")
-    result = run("import os\nprint(sorted(os.environ))\n")
+    result = run("import json, os\n"
+                 "print(json.dumps([sorted(os.environ), os.environ['HOME'], os.getcwd()]))\n")
     assert result.status == PASSED
-    assert "REASONEVAL_SECRET" not in result.stdout_tail
+    names, home, cwd = json.loads(result.stdout_tail)
+    # The contract's list (TEMP/TMP and SYSTEMROOT only for the Windows fallback).
+    assert set(names) <= {"PATH", "LANG", "LC_ALL", "HOME", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT"}
+    assert {"PATH", "HOME", "TMPDIR"} <= set(names) and home == cwd
 
 
 def test_printing_a_fake_pass_message_is_not_a_pass():
