@@ -13,6 +13,8 @@ still passes, exactly as it would for a real model.
 import ast
 import textwrap
 
+from .splice_edits import splice_edits
+
 CANONICAL = "canonical"
 OFF_BY_ONE = "off_by_one"
 WRONG_RETURN = "wrong_return"
@@ -47,16 +49,22 @@ _EXIT_TRAILER = "\n\nimport sys\nsys.exit(0)  # the model's 'demo' ends the scri
 
 
 class _ShiftOneBoundary(ast.NodeTransformer):
-    """Change the first boundary found, in a fixed order of preference."""
+    """Change the first boundary found, in a fixed order of preference.
+
+    Besides changing the tree, it records ``edit``: the original node and
+    the text that replaces it, so the change can be made in the source.
+    """
 
     def __init__(self, kind):
         self.kind = kind
         self.done = False
+        self.edit = None
 
     def visit_Call(self, node):
         self.generic_visit(node)
         if self.kind == "range" and not self.done and _is_range(node):
             stop = 0 if len(node.args) == 1 else 1
+            self.edit = (node.args[stop], lambda text, old=node.args[stop]: f"{_operand(text, old)} - 1")
             node.args[stop] = ast.BinOp(node.args[stop], ast.Sub(), ast.Constant(1))
             self.done = True
         return node
@@ -66,6 +74,7 @@ class _ShiftOneBoundary(ast.NodeTransformer):
         flips = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
         if self.kind == "compare" and not self.done and type(node.ops[0]) in flips:
             node.ops[0] = flips[type(node.ops[0])]()
+            self.edit = (node, None)  # the operator token is replaced, see _splice_compare
             self.done = True
         return node
 
@@ -73,12 +82,14 @@ class _ShiftOneBoundary(ast.NodeTransformer):
         number = isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
         if self.kind == "constant" and not self.done and number:
             self.done = True
+            self.edit = (node, lambda text, value=node.value + 1: repr(value))
             return ast.Constant(node.value + 1)
         return node
 
     def visit_Return(self, node):
         self.generic_visit(node)
         if self.kind == "return" and not self.done and node.value is not None:
+            self.edit = (node.value, lambda text, old=node.value: f"{_operand(text, old)} + 1")
             node.value = ast.BinOp(node.value, ast.Add(), ast.Constant(1))
             self.done = True
         return node
@@ -91,8 +102,10 @@ def _is_range(node):
 class _ReturnFirstArgument(ast.NodeTransformer):
     def __init__(self, name):
         self.value = ast.Name(name, ast.Load()) if name else ast.Constant(None)
+        self.edits = []
 
     def visit_Return(self, node):
+        self.edits.append((node, lambda text: f"return {self.value.id if isinstance(self.value, ast.Name) else None}"))
         return ast.Return(self.value)
 
     def _skip(self, node):  # returns of nested functions are theirs, not ours
@@ -113,6 +126,12 @@ def _solution_function(problem):
     return functions[-1]
 
 
+def _operand(text, node):
+    """*text* of *node*, in parentheses unless it is a single operand."""
+    atomic = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
+    return text if isinstance(node, atomic) else f"({text})"
+
+
 def _body_source(function):
     body = function.body[1:] if ast.get_docstring(function) is not None else function.body
     code = "\n".join(ast.unparse(statement) for statement in body)
@@ -124,7 +143,9 @@ def _mutate(problem, transform):
     # Visit the statements, not the def itself: the transformer leaves
     # nested functions alone, and the entry point is a function too.
     function.body = [transform.visit(statement) for statement in function.body]
-    return _body_source(ast.fix_missing_locations(function))
+    function = ast.fix_missing_locations(function)
+    spliced = splice_edits(problem, function, transform.edits)
+    return spliced if spliced is not None else _body_source(function)
 
 
 def _off_by_one(problem):
@@ -133,7 +154,9 @@ def _off_by_one(problem):
         shifter = _ShiftOneBoundary(kind)
         shifter.visit(function)
         if shifter.done:
-            return _body_source(ast.fix_missing_locations(function))
+            function = ast.fix_missing_locations(function)
+            spliced = splice_edits(problem, function, [shifter.edit])
+            return spliced if spliced is not None else _body_source(function)
     raise ValueError(f"{problem['task_id']}: no range, comparison, number or return to shift")
 
 
@@ -159,8 +182,10 @@ def build_completion(problem, variant):
     *problem* is a HumanEval problem dict (``task_id``, ``prompt``,
     ``canonical_solution``, ``entry_point``); *variant* is a key of
     :data:`VARIANTS`. ``NOT_GENERATED`` gives ``None``: there is no text.
-    Mutated variants are rebuilt from the syntax tree, so comments and
-    blank lines of the canonical solution are not kept. A variant can
+    Mutated variants change only the text of the mutated nodes, so the
+    canonical solution's layout and comments stay, and the text is the
+    same on every Python version (``ast.unparse`` is only a fallback, used
+    if the edited text would not parse to the mutated tree). A variant can
     coincide with the solution: HumanEval/13's gcd already returns its
     first argument, so its ``wrong_return`` still passes.
 
@@ -170,7 +195,7 @@ def build_completion(problem, variant):
     >>> problem = {"task_id": "demo/0", "entry_point": "add",
     ...            "prompt": "def add(a, b):\\n", "canonical_solution": "    return a + b\\n"}
     >>> print(build_completion(problem, "off_by_one"), end="")
-        return a + b + 1
+        return (a + b) + 1
 
     Surprising: a one-line solution has no colon to drop, so its syntax
     error is a stray bracket instead.

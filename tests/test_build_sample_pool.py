@@ -81,6 +81,28 @@ def test_wrong_return_gives_back_the_first_argument_on_all_164_problems(problems
         assert all(isinstance(r.value, ast.Name) and r.value.id == first for r in returns)
 
 
+def test_mutations_never_need_ast_unparse_so_the_text_is_the_same_on_every_python(
+        problems, monkeypatch):
+    # ast.unparse spaces tuples differently on 3.10 (for (a, b) in ...); the
+    # lessons store these texts, so the splice must succeed on every problem.
+    def refuse(node):
+        raise AssertionError("ast.unparse was used")
+
+    monkeypatch.setattr(ast, "unparse", refuse)
+    for problem in problems:
+        for variant in (OFF_BY_ONE, WRONG_RETURN):
+            assert build_completion(problem, variant) is not None
+
+
+def test_off_by_one_changes_one_line_and_keeps_the_layout(problems):
+    canonical = problems[0]["canonical_solution"].splitlines()
+    mutated = build_completion(problems[0], OFF_BY_ONE).splitlines()
+    changed = [(a, b) for a, b in zip(canonical, mutated) if a != b]
+    assert len(canonical) == len(mutated)
+    assert [(a.strip(), b.strip()) for a, b in changed] == [
+        ("if distance < threshold:", "if distance <= threshold:")]
+
+
 def test_canonical_is_verbatim_and_early_exit_keeps_the_correct_body(problems):
     problem = problems[0]
     assert build_completion(problem, CANONICAL) == problem["canonical_solution"]
