@@ -128,15 +128,38 @@ def compile_program(source):
     return compile(source, PROGRAM_FILENAME, "exec", dont_inherit=True)
 
 
+def exit_status_of(error):
+    """The exit status ``python program.py`` would end with after *error* escaped.
+
+    ``SystemExit`` follows CPython's rules (None -> 0, an int -> that int,
+    anything else -> 1); every other exception gives 1. The status is a fact
+    for the record only: the state never depends on it.
+
+    >>> exit_status_of(SystemExit()), exit_status_of(SystemExit(3)), exit_status_of(SystemExit("bye"))
+    (0, 3, 1)
+    >>> exit_status_of(AssertionError())
+    1
+    """
+    if isinstance(error, SystemExit):
+        if error.code is None:
+            return 0
+        if isinstance(error.code, int) and not isinstance(error.code, bool):
+            return error.code & 0xFF
+        return 1
+    return 1
+
+
 def run_program(source, send_report, nonce, warnings=(), code=None):
-    """Run *source* as ``__main__``, print any traceback, then send the report.
+    """Run *source* as ``__main__``, print any traceback, send the report.
 
     *code*, if given, is *source* already compiled (the fork server compiles
     before forking: compiling in a fresh child costs several times more, as
     every page the compiler touches must first be copied). *send_report* is
-    called once with the report as ``bytes``.
+    called once with the report as ``bytes``. Returns the exit status the
+    process should end with, as plain Python would (see :func:`exit_status_of`).
     """
     report = {"nonce": nonce, "warnings": list(warnings)}
+    status = 0
     try:
         if code is None:
             code = compile_program(source)
@@ -144,6 +167,7 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
         report.update(describe_exception(error))
         print_bounded_traceback(error)
+        status = exit_status_of(error)
     else:
         report["completed"] = True
     for stream in (sys.stdout, sys.stderr):
@@ -152,6 +176,7 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
         except BaseException:
             pass
     send_report(_encode_report(report).encode())
+    return status
 
 
 def _main(request_path):
@@ -166,8 +191,8 @@ def _main(request_path):
         with open(request["report_path"], "wb") as handle:
             handle.write(data)
 
-    run_program(request["program"], send_report, request["nonce"], warnings)
-    os._exit(0)  # skip the program's atexit handlers and lingering threads
+    status = run_program(request["program"], send_report, request["nonce"], warnings)
+    os._exit(status)  # skip the program's atexit handlers and lingering threads
 
 
 if __name__ == "__main__":

@@ -69,9 +69,9 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
         os.dup2(report_w, REPORT_FD)
         os.closerange(REPORT_FD + 1, _max_fd())
         warnings = apply_limits(request["timeout"], request["memory_mb"])
-        run_program(request["program"], lambda data: write_all(REPORT_FD, data),
-                    nonce, warnings, code)
-        os._exit(0)
+        status = run_program(request["program"], lambda data: write_all(REPORT_FD, data),
+                             nonce, warnings, code)
+        os._exit(status)
     except BaseException as error:
         try:
             os.write(2, f"executor child setup failed: {error!r}\n".encode())

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import os
 import shutil
+import subprocess
 import sys
 import textwrap
 import time
@@ -102,6 +103,19 @@ def test_an_early_exit_is_a_runtime_error_never_a_pass_or_timeout(source):
 def test_os_exit_zero_reports_exit_code_zero():
     result = run("import os\nos._exit(0)\n")
     assert result.exit_code == 0 and result.status == RUNTIME_ERROR
+
+
+@pytest.mark.parametrize("source", [
+    "x = 1\n", "assert False\n", "1 / 0\n", "import sys\nsys.exit(3)\n",
+    "import sys\nsys.exit('bye')\n", "raise SystemExit\n",
+])
+def test_exit_code_is_the_one_plain_python_gives(source, tmp_path):
+    # Independent reference: the same program run by `python -I file.py`.
+    script = tmp_path / "program.py"
+    script.write_text(source)
+    plain = subprocess.run([sys.executable, "-I", str(script)], capture_output=True,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    assert run(source).exit_code == plain.returncode
 
 
 @posix_only
