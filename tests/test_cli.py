@@ -49,3 +49,10 @@ def test_python_dash_m_runs_the_same_command_line():
 def test_no_command_prints_help_and_fails(capsys):
     assert main([]) == 2
     assert "doctor" in capsys.readouterr().out
+
+
+def test_doctor_says_macos_does_not_enforce_the_memory_limit(monkeypatch):
+    pytest.importorskip("resource")
+    monkeypatch.setattr(doctor.sys, "platform", "darwin")
+    available, why = doctor.posix_isolation()
+    assert available and "does not enforce the memory limit" in why
