@@ -15,6 +15,10 @@ raises :class:`ExerciseNotPassed` unless every test passed: nbgrader gives a
 graded cell its points when the cell raises nothing, so without this every
 check cell would score. For a learner it never raises.
 
+When several tests fail with the same ``TypeError`` (usually a function with
+the wrong parameters), the printout shows it once, with the count and the
+parameters the function takes; the results (one per test) are unchanged.
+
 >>> report = check("kp2_two_subsets", lambda: [(0, 1)])  # doctest: +ELLIPSIS
 kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
   FAIL  len(two_subsets())
@@ -26,7 +30,10 @@ kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
 'failed'
 """
 
+import inspect
 import os
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from .exercise_registry import EXERCISES, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, get_exercise, run_checks
@@ -72,15 +79,51 @@ def _plural(count, word):
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def format_report(exercise, results):
-    """The lines :func:`check` prints, as one string."""
+def _parameters_text(answer):
+    """``"takes 2 parameters (n, c)"``, or ``""`` when the signature is unknown."""
+    try:
+        names = list(inspect.signature(answer).parameters)
+    except (TypeError, ValueError):  # builtins and odd callables may have none
+        return ""
+    listed = f" ({', '.join(names)})" if names else ""
+    return f"takes {_plural(len(names), 'parameter')}{listed}"
+
+
+def _same_type_error_lines(group, answer):
+    """One block for several tests that all raised the same TypeError."""
+    takes = _parameters_text(answer) if answer is not None else ""
+    # Python's wording when a call does not fit the parameters.
+    about_arguments = re.search(r"argument|takes \d+|missing \d+", group[0].actual)
+    why = (f"your function {takes}; the checks call it as {group[0].call}"
+           if takes and about_arguments else group[0].message)
+    return [f"  FAIL  {len(group)} tests raised the same TypeError, "
+            f"the first: {_shorten(group[0].call)}",
+            f"          actual:   {_shorten(group[0].actual)}",
+            f"          why:      {_shorten(why)}"]
+
+
+def _repeated_type_errors(results):
+    # actual text -> the failed results that raised exactly that TypeError.
+    failed = [r for r in results if not r.passed and r.actual.startswith("TypeError:")]
+    counts = Counter(r.actual for r in failed)
+    return {text: [r for r in failed if r.actual == text] for text, n in counts.items() if n > 1}
+
+
+def format_report(exercise, results, answer=None):
+    """The lines :func:`check` prints, as one string (*answer* names its parameters)."""
     state = exercise_state(results)
     lines = [f"{exercise.id}: {exercise.title} ({_plural(exercise.points, 'point')})"]
     if state == STATE_NOT_ATTEMPTED:
         lines.append(f"  not attempted yet: replace `raise NotImplementedError()` in "
                      f"{exercise.answer_name} with your code, then run this cell again.")
         return "\n".join(lines)
+    repeated = _repeated_type_errors(results)
     for result in results:
+        group = repeated.get(result.actual) if not result.passed else None
+        if group:
+            if result is group[0]:
+                lines += _same_type_error_lines(group, answer)
+            continue
         if result.passed:
             lines.append(f"  PASS  {_shorten(result.call)}  ->  {_shorten(result.actual)}")
             continue
@@ -103,7 +146,7 @@ def check(exercise_id, answer):
     results = tuple(run_checks(exercise_id, answer))
     state = exercise_state(results)
     _SESSION_STATES[exercise_id] = state
-    print(format_report(exercise, results))
+    print(format_report(exercise, results, answer))
     if state != STATE_PASSED and os.environ.get("NBGRADER_EXECUTION") in NBGRADER_MODES:
         raise ExerciseNotPassed(f"{exercise_id}: {state}")
     return CheckReport(exercise_id, state, results)

@@ -7,7 +7,9 @@ is not ``7/10``), ``float`` within :data:`FLOAT_REL_TOL` / :data:`FLOAT_ABS_TOL`
 importing numpy), dicts key by key, lists and tuples item by item, sets as
 sets. ``bool`` is kept apart from numbers and ``None`` from ``False``,
 because the course is about exactly that. :func:`show` is the display text:
-sets are sorted, so output never depends on hash order.
+sets are sorted, so output never depends on hash order, and a number longer
+than :data:`MAX_NUMBER_CHARS` is shown as an approximation with its digit
+counts (the comparison itself stays exact).
 
 >>> same_value(0.1 + 0.2, 0.3)
 ''
@@ -15,6 +17,8 @@ sets are sorted, so output never depends on hash order.
 'expected exactly None, not False'
 >>> same_value(1, True)
 'expected exactly True, not 1'
+>>> same_value([1, 2], [1, 2, 3])
+'expected a sequence of length 3, got length 2; first difference: item 2 is missing'
 """
 
 import math
@@ -24,6 +28,8 @@ from fractions import Fraction
 #: Floats are equal when ``math.isclose(a, b, rel_tol=..., abs_tol=...)``.
 FLOAT_REL_TOL = 1e-9
 FLOAT_ABS_TOL = 1e-12
+#: An int or Fraction whose text is longer than this is shown shortened.
+MAX_NUMBER_CHARS = 40
 
 
 def _plain(value):
@@ -34,13 +40,33 @@ def _plain(value):
     return value
 
 
+def _approximately(value):
+    try:
+        return f"≈{float(value):.6g}"
+    except OverflowError:  # beyond the float range
+        return "≈-inf" if value < 0 else "≈inf"
+
+
+def _show_long_number(value):
+    # A 130-digit numerator hides the point; the learner needs size and digits.
+    if isinstance(value, Fraction):
+        return (f"Fraction({_approximately(value)}…, {len(str(abs(value.numerator)))}-digit "
+                f"numerator, {len(str(value.denominator))}-digit denominator)")
+    return f"int({_approximately(value)}…, {len(str(abs(value)))} digits)"
+
+
 def show(value):
-    """Deterministic display text: sets sorted, numpy scalars unwrapped.
+    """Deterministic display text: sets sorted, numpy scalars unwrapped, long numbers shortened.
 
     >>> show({"b", "a"}), show(Fraction(1, 2))
     ("{'a', 'b'}", 'Fraction(1, 2)')
+    >>> show(Fraction(10**50 - 1, 10**50))
+    'Fraction(≈1…, 50-digit numerator, 51-digit denominator)'
     """
     value = _plain(value)
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        if len(str(value)) > MAX_NUMBER_CHARS:
+            return _show_long_number(value)
     if isinstance(value, (set, frozenset)):
         items = sorted((show(item) for item in value))
         return "{" + ", ".join(items) + "}" if items else "set()"
@@ -68,6 +94,9 @@ def same_value(actual, expected):
             return ""
         if isinstance(actual, float):
             return "expected an exact int or Fraction, got a float"
+        if isinstance(actual, (Fraction, int)) and _is_long(actual, expected):
+            # Both may display as the same approximation: say how far apart they are.
+            return f"different value (actual - expected {_approximately(actual - expected)})"
         return "different value"
     if isinstance(expected, float):
         if not isinstance(actual, numbers.Real):
@@ -78,8 +107,11 @@ def same_value(actual, expected):
     if isinstance(expected, dict):
         return _same_mapping(actual, expected)
     if isinstance(expected, (list, tuple)):
-        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
-            return f"expected a sequence of length {len(expected)}"
+        if not isinstance(actual, (list, tuple)):
+            return f"expected a sequence of length {len(expected)}, got {type(actual).__name__}"
+        if len(actual) != len(expected):
+            return (f"expected a sequence of length {len(expected)}, got length {len(actual)}; "
+                    + _which_items_differ(actual, expected))
         for index, (a, e) in enumerate(zip(actual, expected)):
             why = same_value(a, e)
             if why:
@@ -88,6 +120,47 @@ def same_value(actual, expected):
     if isinstance(expected, (set, frozenset)):
         return same_set(actual, expected)
     return "" if type(actual) is type(expected) and actual == expected else "different value"
+
+
+def _is_long(*numbers_):
+    return any(len(str(number)) > MAX_NUMBER_CHARS for number in numbers_)
+
+
+def _identifying_key(actual, expected):
+    # A key (e.g. "sample_id") that every item of both sequences has, with
+    # distinct hashable values: then items can be named by it.
+    items = list(actual) + list(expected)
+    if not expected or not all(isinstance(item, dict) for item in items):
+        return None
+    for key in expected[0]:
+        if not all(key in item for item in items):
+            continue
+        try:
+            values = {item[key] for item in items}  # unhashable values cannot name items
+        except TypeError:
+            continue
+        if len({item[key] for item in expected}) == len(expected) and values:
+            return key
+    return None
+
+
+def _which_items_differ(actual, expected):
+    """Name the missing/extra items of two sequences of different lengths."""
+    key = _identifying_key(actual, expected)
+    if key is not None:
+        wanted, got = [item[key] for item in expected], [item[key] for item in actual]
+        parts = [f"{key} {show(value)} missing" for value in wanted if value not in got]
+        parts += [f"{key} {show(value)} not expected" for value in got if value not in wanted]
+        parts += [f"{key} {show(value)} repeated" for value in dict.fromkeys(got)
+                  if value in wanted and got.count(value) > 1]
+        return ", ".join(parts)
+    for index in range(min(len(actual), len(expected))):
+        why = same_value(actual[index], expected[index])
+        if why:
+            return f"first difference: item {index}: {why}"
+    index = min(len(actual), len(expected))
+    return f"first difference: item {index} is " + ("missing" if len(actual) < len(expected)
+                                                     else f"not expected ({show(actual[index])})")
 
 
 def _same_mapping(actual, expected):
@@ -113,4 +186,6 @@ def same_set(actual, expected):
     missing, extra = set(expected) - actual, actual - set(expected)
     if not (missing or extra):
         return ""
-    return f"missing {show(missing)}; not expected {show(extra)}"
+    parts = [f"missing {show(missing)}"] if missing else []
+    parts += [f"not expected {show(extra)}"] if extra else []
+    return "; ".join(parts)

@@ -148,6 +148,84 @@ def test_containers_compare_elementwise_and_name_the_difference():
     assert "missing {2}; not expected {4}" == same_set([1, 4], {1, 2})
 
 
+def test_a_set_difference_names_only_the_parts_that_are_not_empty():
+    assert same_set([1], {1, 2}) == "missing {2}"
+    assert same_set([1, 3], {1}) == "not expected {3}"
+
+
+def test_a_sequence_of_the_wrong_length_says_both_lengths_and_which_item():
+    assert same_value([1, 2], [1, 2, 3]).startswith("expected a sequence of length 3, got length 2")
+    assert "item 2 is missing" in same_value([1, 2], [1, 2, 3])
+    assert "item 1: different value" in same_value([1, 5, 2], [1, 2])
+    assert "got str" in same_value("ab", ["a", "b"])
+
+
+def test_records_with_a_dropped_sample_name_the_missing_sample(capsys):
+    from reasoneval_mini.exercise_set_executor import reference_records
+
+    def drops_never_run(results):  # the typical mistake: skip samples without a result
+        return [row for row in reference_records(results) if row["status"] != "not_run"]
+
+    check("kp3_records_from_results", drops_never_run)
+    out = capsys.readouterr().out
+    assert "expected a sequence of length 6, got length 4" in out
+    assert "sample_id 's4' missing, sample_id 's6' missing" in out
+    rows = [{"sample_id": "a"}, {"sample_id": "b"}]
+    assert same_value(rows + rows[:1], rows).endswith("sample_id 'a' repeated")
+    assert same_value([{"sample_id": "c"}], rows).endswith(
+        "sample_id 'a' missing, sample_id 'b' missing, sample_id 'c' not expected")
+
+
+def test_long_fractions_are_shown_shortened_but_compared_exactly():
+    plug_in = 1 - Fraction(190, 200) ** 100  # the plug-in answer to exact_pass_at_k(200, 10, 100)
+    numerator, denominator = str(plug_in.numerator), str(plug_in.denominator)
+    assert len(numerator) > 100
+    text = show(plug_in)
+    assert text.startswith(f"Fraction(≈{float(plug_in):.6g}") and numerator not in text
+    assert f"{len(numerator)}-digit numerator, {len(denominator)}-digit denominator" in text
+    assert len(text) < 80 and show(Fraction(7, 10)) == "Fraction(7, 10)"
+    nearly = plug_in + Fraction(1, 10 ** 200)
+    # The same approximation on display, still unequal, and the reason says by how much.
+    assert show(nearly).split("…")[0] == text.split("…")[0]
+    assert same_value(nearly, plug_in) == "different value (actual - expected ≈1e-200)"
+    assert same_value(plug_in, plug_in) == ""
+    assert show(10 ** 60) == "int(≈1e+60…, 61 digits)" and show(10 ** 39) == str(10 ** 39)
+    assert "≈inf" in show(Fraction(10 ** 400, 3))
+
+
+def _checks_of(exercise_id):
+    return len(EXERCISES[exercise_id].checks)
+
+
+def test_a_wrong_number_of_parameters_is_reported_once_with_the_count(capsys):
+    report = check("kp2_exact_pass_at_k", lambda n, c: Fraction(0))
+    out = capsys.readouterr().out
+    count = _checks_of("kp2_exact_pass_at_k")
+    assert out.count("FAIL") == 1 and f"FAIL  {count} tests raised the same TypeError" in out
+    assert "your function takes 2 parameters (n, c); the checks call it as exact_pass_at_k(5, 2, 2)" in out
+    assert len(report.results) == count and not any(r.passed for r in report.results)
+    assert f"0 of {count} tests pass." in out
+
+
+def test_a_type_error_from_the_body_is_collapsed_without_blaming_the_parameters(capsys):
+    def divides_by_text(n, c, k):
+        if k > n:
+            raise ValueError("k > n")
+        return n / "x"
+
+    check("kp2_exact_pass_at_k", divides_by_text)
+    out = capsys.readouterr().out
+    assert "tests raised the same TypeError" in out and out.count("unsupported operand") == 2
+    assert "your function takes" not in out
+    assert "PASS  exact_pass_at_k(5, 2, 6)" in out  # other results still print one by one
+
+
+def test_a_single_type_error_is_printed_like_any_failure(capsys):
+    check("kp2_exact_pass_at_k", lambda n, c, k: n + "x" if n == 200 else Fraction(0))
+    out = capsys.readouterr().out
+    assert "raised the same" not in out and "the call raised TypeError" in out
+
+
 def test_rejects_needs_the_named_error():
     check_one = rejects("f(0)", lambda f: f(0), ValueError)
     assert check_one(lambda x: 1 / x).message == "the call raised ZeroDivisionError (division by zero)"
