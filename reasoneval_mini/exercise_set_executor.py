@@ -65,14 +65,19 @@ def sample_results():
     from .execute_program import ExecutionResult  # only when a check needs it
 
     return {
-        "s1": ExecutionResult(PASSED, "ran to the end without an exception", 0.02, "6\n"),
-        "s2": ExecutionResult(ASSERTION_FAILED, "AssertionError (no message) (line 3)", 0.03,
-                              "", "Traceback ...\nAssertionError\n", exit_code=0),
-        "s3": ExecutionResult(TIMEOUT, "still running after 1 s; its process group was killed",
-                              1.01, "", "", signal=9),
+        "s1": ExecutionResult(status=PASSED, detail="ran to the end without an exception",
+                              duration_s=0.02, stdout_tail="6\n"),
+        "s2": ExecutionResult(status=ASSERTION_FAILED, detail="AssertionError (no message) (line 3)",
+                              duration_s=0.03, stderr_tail="Traceback ...\nAssertionError\n",
+                              exit_code=0),
+        "s3": ExecutionResult(status=TIMEOUT,
+                              detail="still running after 1 s; its process group was killed",
+                              duration_s=1.01, signal=9),
         "s4": None,
-        "s5": ExecutionResult(RUNTIME_ERROR, "ZeroDivisionError: division by zero (line 2)", 0.02,
-                              "", "Traceback ...\nZeroDivisionError: division by zero\n", exit_code=0),
+        "s5": ExecutionResult(status=RUNTIME_ERROR, detail="ZeroDivisionError: division by zero (line 2)",
+                              duration_s=0.02,
+                              stderr_tail="Traceback ...\nZeroDivisionError: division by zero\n",
+                              exit_code=0),
         "s6": None,
     }
 
