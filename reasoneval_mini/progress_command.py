@@ -1,42 +1,60 @@
 """``reasoneval-course progress [DIR]``: the learner's progress table, from saved notebooks.
 
-For each exercise notebook in *DIR* (default ``exercises/``), a separate
-Python process with a time limit runs the notebook's code cells in file order
-(cells that only call ``check``/``hint``/``progress`` are skipped, a failing
-cell does not stop the next; extraction is shared with the grader, see
-:mod:`reasoneval_mini.extract_answers`), then runs :func:`run_checks` for
-each exercise whose function is defined. Nothing the notebook prints or
-stores in its outputs counts. Besides ``passed``, ``failed`` and
-``not attempted``, an exercise can be:
+The notebooks in *DIR* (default ``exercises/``) are checked exactly as the
+instructor's grader checks one student's folder
+(:func:`reasoneval_mini.grade_submissions.grade_student`): a separate Python
+process runs each notebook's code cells in file order (cells that only call
+``check``/``hint``/``progress`` are skipped, a failing cell does not stop the
+next), then the checks of each exercise whose function is defined. The time
+limit (``--timeout``, default 10 s) is *per step*: one code cell, or one
+exercise's checks. A step that runs too long is stopped (with anything it
+started); the rest of the notebook still runs, so an endless loop costs only
+the exercise it is in. Nothing the notebook prints or stores in its outputs
+counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be:
 
-* ``missing notebook`` -- no file of that name in *DIR*;
+* ``missing notebook`` -- no file of that name in *DIR* (or several copies in
+  its subfolders);
 * ``invalid notebook`` -- the file is not notebook JSON;
-* ``missing answer`` -- the notebook ran but does not define the function;
-* ``timeout`` -- the notebook or this exercise's checks ran too long;
-* ``error`` -- the process died (the message says how).
+* ``missing answer`` -- the notebook ran but does not define the function
+  (the message names the cells that failed or were stopped, if any);
+* ``timeout`` -- this exercise's checks ran past the time limit;
+* ``error`` -- the checking process died (the message says how).
 
 This is feedback for the learner, not a sandbox: the notebook's code runs
 with the learner's own rights, as it does in Jupyter.
+
+>>> row_from_grade(Grade("me", "kp1_x", 0, 1, "missing", "no notebook ex01.ipynb in me/"),
+...                missing_notebooks={"kp1_x"})
+ProgressRow(exercise_id='kp1_x', notebook='', state='missing notebook', message='no notebook ex01.ipynb in me/')
+
+Surprising: a grader's ``failed`` whose every check met an untouched stub is
+``not attempted``, not ``failed``.
+
+>>> row_from_grade(Grade("me", "kp1_x", 0, 1, "failed", "...", ({"passed": False, "attempted": False},)))
+ProgressRow(exercise_id='kp1_x', notebook='', state='not attempted', message='...')
 """
 
-import json
-import os
-import subprocess
+import math
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .exercise_registry import (
-    EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, run_checks)
+from .extract_answers import NotebookError, read_cells
+from .find_submissions import plan_notebooks
+from .grade_statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
+from .grade_submissions import DEFAULT_TIMEOUT, Grade, grade_student
+from .exercise_registry import EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED
+from .load_instructor_checks import DEFAULT_REGISTRY
 
 MISSING_NOTEBOOK = "missing notebook"
 INVALID_NOTEBOOK = "invalid notebook"
 MISSING_ANSWER = "missing answer"
 TIMEOUT = "timeout"
 ERROR = "error"
-#: Seconds one notebook (its cells and all its checks) may take.
-DEFAULT_TIMEOUT = 60.0
+
+#: The grader's status -> the progress table's state (``failed`` may become not attempted).
+_STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING: MISSING_ANSWER,
+           GRADE_TIMEOUT: TIMEOUT, GRADE_ERROR: ERROR}
 
 
 @dataclass(frozen=True)
@@ -47,111 +65,61 @@ class ProgressRow:
     message: str
 
 
-def _child_main(notebook_path, result_path):
-    """Run one notebook's cells, then its checks; write one JSON line per exercise."""
-    from .extract_answers import NotebookError, explain_missing_answer, read_cells, run_code_cells
+def row_from_grade(grade, notebook="", missing_notebooks=()):
+    """The :class:`ProgressRow` for one grader :class:`Grade`.
 
-    with open(result_path, "w", encoding="utf-8") as results:
-        def emit(**event):
-            results.write(json.dumps(event) + "\n")
-            results.flush()
+    *missing_notebooks*: exercise ids whose ``missing`` means the notebook,
+    not the answer, is missing.
+    """
+    state = _STATES[grade.status]
+    if grade.status == GRADE_MISSING and grade.exercise in missing_notebooks:
+        state = MISSING_NOTEBOOK
+    # The grader's "not attempted" flag: every check met the untouched stub.
+    if (grade.status == GRADE_FAILED and grade.checks
+            and not any(check.get("attempted", True) for check in grade.checks)):
+        state = STATE_NOT_ATTEMPTED
+    return ProgressRow(grade.exercise, notebook, state, grade.message)
 
+
+def _unreadable_notebooks(tasks):
+    """``{exercise_id: message}`` for the planned notebooks that are not notebook JSON."""
+    invalid = {}
+    for task in tasks:
         try:
-            code_cells, text_cells = read_cells(Path(notebook_path))
+            read_cells(Path(task["notebook"]))  # JSON only: no learner code runs here
         except NotebookError as error:
-            emit(exercise_id=None, state=INVALID_NOTEBOOK, message=str(error))
-            return
-        # The learner's prints go nowhere: only the results file is read.
-        sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")
-        namespace = {"__name__": "__main__"}
-        failures = run_code_cells(code_cells, namespace, _run_step, Path(notebook_path).name)
-        for exercise in EXERCISES.values():
-            if exercise.notebook != Path(notebook_path).name:
-                continue
-            emit(exercise_id=exercise.id, state=None, message="checking")
-            answer = namespace.get(exercise.answer_name)
-            if not callable(answer):
-                message = explain_missing_answer(exercise.answer_name, code_cells, text_cells, failures)
-                emit(exercise_id=exercise.id, state=MISSING_ANSWER, message=message)
-                continue
-            results_list = run_checks(exercise.id, answer)
-            passed = sum(result.passed for result in results_list)
-            emit(exercise_id=exercise.id, state=exercise_state(results_list),
-                 message=f"{passed} of {len(results_list)} tests pass")
-
-
-def _run_step(thunk):
-    try:
-        thunk()
-    except BaseException as error:  # noqa: BLE001 - the learner's cell may raise anything
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        return f"{type(error).__name__}: {error}"
-    return None
-
-
-def _read_events(path):
-    events = []
-    try:
-        with open(path, encoding="utf-8") as stream:
-            for line in stream:
-                try:
-                    events.append(json.loads(line))
-                except json.JSONDecodeError:
-                    break  # a line cut by the kill
-    except OSError:
-        pass
-    return events
-
-
-def evaluate_notebook(path, timeout=DEFAULT_TIMEOUT):
-    """Return ``{exercise_id: (state, message)}`` for the exercises of the notebook at *path*."""
-    path = Path(path)
-    own = [exercise.id for exercise in EXERCISES.values() if exercise.notebook == path.name]
-    if not path.is_file():
-        return {eid: (MISSING_NOTEBOOK, f"{path.name} not found in {path.parent}") for eid in own}
-    with tempfile.TemporaryDirectory(prefix="reasoneval-progress-") as work:
-        result_path = Path(work) / "results.jsonl"
-        command = [sys.executable, "-m", "reasoneval_mini.progress_command", "--child",
-                   str(path.resolve()), str(result_path)]
-        try:
-            completed = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL, timeout=timeout, cwd=path.parent)
-            ended = f"the checking process exited with code {completed.returncode}"
-        except subprocess.TimeoutExpired:
-            ended = None
-        events = _read_events(result_path)
-    return _states_from_events(own, events, ended, timeout)
-
-
-def _states_from_events(own, events, ended, timeout):
-    states = {}
-    for event in events:
-        if event.get("exercise_id") is None:
-            return {eid: (event["state"], event["message"]) for eid in own}
-        if event["state"] is not None:
-            states[event["exercise_id"]] = (event["state"], event["message"])
-    running = next((e["exercise_id"] for e in events if e["exercise_id"] not in states), None)
-    for eid in own:
-        if eid in states:
-            continue
-        if ended is None:
-            where = f"while checking {running}" if running else "while running the notebook's cells"
-            states[eid] = (TIMEOUT, f"stopped after {timeout:g} s {where} (an endless loop?)")
-        else:
-            states[eid] = (ERROR, f"{ended} before this exercise was checked")
-    return states
+            invalid.update(dict.fromkeys(task["exercises"], str(error)))
+    return invalid
 
 
 def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
-    """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*."""
+    """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*.
+
+    *timeout* is the limit in seconds per step (a cell, or one exercise's
+    checks). Raises ``ValueError`` if *directory* is not a folder or
+    *timeout* is not a positive, finite number.
+    """
     directory = Path(directory)
     if not directory.is_dir():
         raise ValueError(f"{directory} is not a folder of exercise notebooks")
-    states = {}
-    for name in NOTEBOOKS:
-        states.update(evaluate_notebook(directory / name, timeout))
-    return [ProgressRow(e.id, e.notebook, *states[e.id]) for e in EXERCISES.values()]
+    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+            or not 0 < timeout < math.inf):
+        raise ValueError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
+    missing = {}  # the same plan grade_student makes: absent notebooks are recorded here
+    invalid = _unreadable_notebooks(plan_notebooks(directory, EXERCISES, missing))
+    # Unreadable notebooks are reported here, so the grader's "error" means a crash only.
+    to_grade = {i: e for i, e in EXERCISES.items() if i not in invalid}
+    job = {"registry": DEFAULT_REGISTRY, "hidden_tests": None, "step_timeout": timeout}
+    counts = {i: len(e.checks) for i, e in to_grade.items()}
+    grades = {g.exercise: g for g in grade_student(directory, to_grade, job, timeout, counts)}
+    rows = []
+    for exercise_id, exercise in EXERCISES.items():
+        if exercise_id in invalid:
+            rows.append(ProgressRow(exercise_id, exercise.notebook, INVALID_NOTEBOOK,
+                                    invalid[exercise_id]))
+        else:
+            rows.append(row_from_grade(grades[exercise_id], exercise.notebook, missing))
+    return rows
 
 
 def run_progress(args):
@@ -179,9 +147,6 @@ def register(subparsers):
     from .grade_command import positive_seconds
 
     parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
-                        help=f"seconds per notebook (default: {DEFAULT_TIMEOUT:g})")
+                        help="seconds per step: one code cell, or one exercise's checks "
+                             f"(default: {DEFAULT_TIMEOUT:g})")
     parser.set_defaults(run=run_progress)
-
-
-if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
-    _child_main(sys.argv[2], sys.argv[3])

@@ -1,7 +1,6 @@
 """Learner feedback: check, hint, progress, and comparison by value."""
 
 import json
-import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -9,11 +8,9 @@ import pytest
 
 from reasoneval_mini import check_exercise
 from reasoneval_mini.check_exercise import NOT_CHECKED, check, hint, progress
-from reasoneval_mini.cli import main
 from reasoneval_mini.exercise_checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
 from reasoneval_mini.exercise_registry import EXERCISES
-from reasoneval_mini.progress_command import evaluate_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -236,54 +233,6 @@ def test_rejects_needs_the_named_error():
 def test_results_are_plain_dicts_for_the_grader():
     [result] = [case("f()", lambda f: f(), 1)(lambda: 2)]
     assert json.loads(json.dumps(result.to_dict()))["actual"] == "2"
-
-
-# The progress command ------------------------------------------------------
-
-def _copy_exercises(tmp_path):
-    folder = tmp_path / "mine"
-    shutil.copytree(ROOT / "exercises", folder)
-    return folder
-
-
-def test_progress_command_on_fresh_exercises_and_on_solutions(capsys):
-    assert main(["progress", str(ROOT / "exercises")]) == 0
-    out = capsys.readouterr().out
-    assert out.count("not attempted") == len(EXERCISES)
-    assert {row.state for row in evaluate_folder(ROOT / "solutions")} == {"passed"}
-
-
-def test_progress_reports_broken_missing_and_looping_notebooks(tmp_path):
-    folder = _copy_exercises(tmp_path)
-    (folder / "ex01_answer_equivalence.ipynb").write_text("{not json")
-    (folder / "ex02_pass_at_k.ipynb").unlink()
-    notebook = json.loads((folder / "ex03_execution_states.ipynb").read_text())
-    for cell in notebook["cells"]:
-        if cell["metadata"]["nbgrader"]["grade_id"] == "kp3_rates":
-            cell["source"] = ["def rates(records):\n", "    while True:\n", "        pass\n"]
-        if cell["metadata"]["nbgrader"]["grade_id"] == "kp3_five_state_log":
-            cell["cell_type"] = "markdown"  # retyped by accident
-            del cell["outputs"], cell["execution_count"]
-    (folder / "ex03_execution_states.ipynb").write_text(json.dumps(notebook))
-    rows = {row.exercise_id: row for row in evaluate_folder(folder, timeout=4)}
-    assert rows["kp1_practice_verdicts"].state == "invalid notebook"
-    assert "not valid notebook JSON" in rows["kp1_practice_verdicts"].message
-    assert rows["kp2_two_subsets"].state == "missing notebook"
-    assert rows["kp3_five_state_log"].state == "missing answer"
-    assert "non-code cell" in rows["kp3_five_state_log"].message
-    assert rows["kp3_rates"].state == "timeout" and "kp3_rates" in rows["kp3_rates"].message
-    assert rows["kp3_failure_report"].state == "timeout"
-
-
-def test_progress_in_the_notebook_can_evaluate_a_folder(capsys):
-    progress(ROOT / "solutions")
-    assert capsys.readouterr().out.splitlines()[-1].startswith(f"{len(EXERCISES)} of {len(EXERCISES)}")
-
-
-def test_progress_command_refuses_a_missing_folder(tmp_path, capsys):
-    assert main(["progress", str(tmp_path / "nope")]) == 1
-    assert "is not a folder" in capsys.readouterr().err
-
 
 
 def test_rejects_can_require_the_message_to_name_the_bad_value():

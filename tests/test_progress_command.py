@@ -1,0 +1,132 @@
+"""``reasoneval-course progress``: the learner's folder, checked by the grader's machinery."""
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from reasoneval_mini.check_exercise import progress
+from reasoneval_mini.cli import main
+from reasoneval_mini.exercise_registry import EXERCISES
+from reasoneval_mini.progress_command import evaluate_folder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _copy(tmp_path, source):
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / source, folder)
+    return folder
+
+
+def _edit_cell(path, grade_id, edit):
+    """Apply *edit* to the cell with nbgrader *grade_id* of the notebook at *path*."""
+    notebook = json.loads(path.read_text())
+    cells = [c for c in notebook["cells"] if c["metadata"]["nbgrader"]["grade_id"] == grade_id]
+    assert len(cells) == 1, grade_id
+    edit(cells[0])
+    path.write_text(json.dumps(notebook))
+
+
+def _set_source(*lines):
+    return lambda cell: cell.update(source=[line + "\n" for line in lines])
+
+
+def test_progress_command_on_fresh_exercises_and_on_solutions(capsys):
+    assert main(["progress", str(ROOT / "exercises")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("not attempted") == len(EXERCISES)
+    assert {row.state for row in evaluate_folder(ROOT / "solutions")} == {"passed"}
+
+
+def test_progress_reports_broken_missing_and_looping_notebooks(tmp_path):
+    folder = _copy(tmp_path, "exercises")
+    (folder / "ex01_answer_equivalence.ipynb").write_text("{not json")
+    (folder / "ex02_pass_at_k.ipynb").unlink()
+    ex03 = folder / "ex03_execution_states.ipynb"
+    _edit_cell(ex03, "kp3_rates", _set_source("def rates(records):", "    while True:", "        pass"))
+
+    def retype(cell):  # retyped to markdown by accident
+        cell["cell_type"] = "markdown"
+        del cell["outputs"], cell["execution_count"]
+    _edit_cell(ex03, "kp3_five_state_log", retype)
+    rows = {row.exercise_id: row for row in evaluate_folder(folder, timeout=2)}
+    assert rows["kp1_practice_verdicts"].state == "invalid notebook"
+    assert "not valid notebook JSON" in rows["kp1_practice_verdicts"].message
+    assert rows["kp2_two_subsets"].state == "missing notebook"
+    assert rows["kp3_five_state_log"].state == "missing answer"
+    assert "non-code cell" in rows["kp3_five_state_log"].message
+    assert rows["kp3_rates"].state == "timeout" and "did not finish within 2 s" in rows["kp3_rates"].message
+    # The loop in rates() costs only kp3_rates: the exercises after it are still checked.
+    assert rows["kp3_failure_report"].state == "not attempted"
+    assert rows["kp3_predict_statuses"].state == "not attempted"
+
+
+def _process_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")  # a zombie is dead but still listed
+    return not (status.exists() and "zombie" in status.read_text())
+
+
+def _table_states(out):
+    """``{exercise_id: state}`` from the printed progress table."""
+    rows = (line.split(maxsplit=2) for line in out.splitlines())
+    return {row[0]: row[2] for row in rows if len(row) == 3 and row[1].isdigit()}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the watchdog and process groups are POSIX only")
+def test_an_endless_loop_in_a_cell_costs_only_its_exercise(tmp_path, capsys):
+    folder = _copy(tmp_path, "solutions")
+    pid_file = tmp_path / "grandchild.pid"
+    # A plain loop, stopped by the watchdog; the process goes on with the next cell.
+    _edit_cell(folder / "ex03_execution_states.ipynb", "kp3_rates",
+               lambda cell: cell.update(source=["while True:\n    pass\n"] + cell["source"]))
+    # A loop that swallows every alarm, after starting a process of its own: the
+    # whole process group is killed, and a fresh process skips this cell.
+    spawn = ("import subprocess, sys\n"
+             "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+             f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n")
+    stubborn = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n"
+    _edit_cell(folder / "ex02_pass_at_k.ipynb", "kp2_exact_pass_at_k",
+               lambda cell: cell.update(source=[spawn, stubborn] + cell["source"]))
+    # The limit is per cell: three slow cells of 0.6 s each are fine under 1 s.
+    for grade_id in ("kp1_classify_outcome", "kp1_score_gsm8k", "kp1_parse_rational"):
+        _edit_cell(folder / "ex01_answer_equivalence.ipynb", grade_id,
+                   lambda cell: cell.update(source=["import time\ntime.sleep(0.6)\n"] + cell["source"]))
+    assert main(["progress", str(folder), "--timeout", "1"]) == 0
+    out = capsys.readouterr().out
+    states = _table_states(out)
+    assert set(states) == set(EXERCISES)
+    assert {i for i, state in states.items() if state != "passed"} == {"kp3_rates", "kp2_exact_pass_at_k"}
+    assert states["kp3_rates"] == states["kp2_exact_pass_at_k"] == "missing answer"
+    assert f"{len(EXERCISES) - 2} of {len(EXERCISES)} exercises passed" in out
+    assert "kp3_rates (ex03_execution_states.ipynb): no function rates()" in out
+    assert "did not finish within 1 s" in out
+    assert "made no progress for over 1 s and was stopped" in out
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _process_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _process_alive(pid)
+
+
+def test_progress_in_the_notebook_can_evaluate_a_folder(capsys):
+    progress(ROOT / "solutions")
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"{len(EXERCISES)} of {len(EXERCISES)}")
+
+
+def test_progress_command_refuses_a_missing_folder(tmp_path, capsys):
+    assert main(["progress", str(tmp_path / "nope")]) == 1
+    assert "is not a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("inf"), float("nan"), True, "5"])
+def test_a_bad_timeout_is_refused_naming_the_value(timeout):
+    with pytest.raises(ValueError, match="timeout must be a positive"):
+        evaluate_folder(ROOT / "exercises", timeout=timeout)
