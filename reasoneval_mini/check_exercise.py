@@ -181,7 +181,7 @@ def progress(directory=None):
     """Print the progress table.
 
     With no *directory*: the state of each exercise's last :func:`check` in
-    this session. With a folder of notebooks: evaluate each notebook in a
+    this session. With a folder of notebooks: check them as the grader does, in a
     separate process (see :mod:`reasoneval_mini.progress_command`).
     """
     if directory is None:
