@@ -66,10 +66,10 @@ def sample_results():
 
     return {
         "s1": ExecutionResult(status=PASSED, detail="ran to the end without an exception",
-                              duration_s=0.02, stdout_tail="6\n"),
+                              duration_s=0.02, stdout_tail="6\n", exit_code=0),
         "s2": ExecutionResult(status=ASSERTION_FAILED, detail="AssertionError (no message) (line 3)",
                               duration_s=0.03, stderr_tail="Traceback ...\nAssertionError\n",
-                              exit_code=0),
+                              exit_code=1),
         "s3": ExecutionResult(status=TIMEOUT,
                               detail="still running after 1 s; its process group was killed",
                               duration_s=1.01, signal=9),
@@ -77,7 +77,7 @@ def sample_results():
         "s5": ExecutionResult(status=RUNTIME_ERROR, detail="ZeroDivisionError: division by zero (line 2)",
                               duration_s=0.02,
                               stderr_tail="Traceback ...\nZeroDivisionError: division by zero\n",
-                              exit_code=0),
+                              exit_code=1),
         "s6": None,
     }
 
