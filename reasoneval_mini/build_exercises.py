@@ -11,7 +11,12 @@ becomes a stub at the indentation of the ``BEGIN`` line::
         # YOUR CODE HERE
         raise NotImplementedError()
 
-Outputs and execution counts are cleared; locked cells become read-only and
+Task texts are not copied but rendered: a markdown cell whose nbgrader
+``grade_id`` is ``<exercise id>_task`` gets
+:func:`~reasoneval_mini.exercise_registry.render_task_markdown`, in
+``exercises/`` and in the master too (the master is rewritten only if its
+text was out of date), so an exercise's wording is edited in one place, the
+registry. Outputs and execution counts are cleared; locked cells become read-only and
 exercise cells undeletable in Jupyter (``editable``/``deletable`` metadata, as
 nbgrader's release step sets them); everything else (markdown, nbgrader
 metadata, cell ids) is copied. A marker line must be exactly one of the two
@@ -100,6 +105,23 @@ def _lock(metadata):
     return metadata
 
 
+def refresh_task_cells(notebook):
+    """Return *notebook* with every registry exercise's task cell re-rendered.
+
+    Cells of unknown exercises (or without nbgrader metadata) are left alone.
+    """
+    from .exercise_registry import EXERCISES, render_task_markdown
+
+    cells = []
+    for cell in notebook.get("cells", []):
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+        exercise_id = grade_id[: -len("_task")] if grade_id.endswith("_task") else None
+        if cell.get("cell_type") == "markdown" and exercise_id in EXERCISES:
+            cell = dict(cell, source=_source_lines(render_task_markdown(exercise_id)))
+        cells.append(cell)
+    return dict(notebook, cells=cells)
+
+
 def strip_notebook(notebook, name="<notebook>"):
     """Return a stripped copy of a notebook dict (the input is not changed)."""
     cells = []
@@ -124,8 +146,18 @@ def dumps_notebook(notebook):
     return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def _write_atomically(target, text):
+    temporary = target.with_suffix(".ipynb.tmp")
+    temporary.write_text(text, encoding="utf-8", newline="\n")
+    temporary.replace(target)
+
+
 def build_exercises(solutions_dir, exercises_dir):
-    """Write a stripped copy of every ``*.ipynb`` in *solutions_dir*; return the paths."""
+    """Write a stripped copy of every ``*.ipynb`` in *solutions_dir*; return the paths.
+
+    Masters whose task texts were out of date are rewritten first (see the
+    module docstring); the returned list names those too.
+    """
     solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
     sources = sorted(solutions_dir.glob("*.ipynb"))
     if not sources:
@@ -141,15 +173,17 @@ def build_exercises(solutions_dir, exercises_dir):
                 and all(isinstance(cell, dict) for cell in notebook["cells"])):
             raise ValueError(f"{path.name} is JSON but not a notebook: expected an object "
                              "with a 'cells' list of cell objects")
-        built.append((path.name, dumps_notebook(strip_notebook(notebook, path.name))))
+        master = refresh_task_cells(notebook)
+        built.append((path, master != notebook and dumps_notebook(master),
+                      dumps_notebook(strip_notebook(master, path.name))))
     exercises_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in built:
-        target = exercises_dir / name
-        temporary = target.with_suffix(".ipynb.tmp")
-        temporary.write_text(text, encoding="utf-8", newline="\n")
-        temporary.replace(target)
-        written.append(target)
+    for path, master_text, text in built:
+        if master_text:
+            _write_atomically(path, master_text)
+            written.append(path)
+        _write_atomically(exercises_dir / path.name, text)
+        written.append(exercises_dir / path.name)
     return written
 
 

@@ -44,7 +44,7 @@ from .exercise_set_pass_at_k import PASS_AT_K_EXERCISES
 __all__ = [
     "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
     "STATE_FAILED", "STATE_NOT_ATTEMPTED", "STATE_PASSED", "exercise_state",
-    "get_exercise", "load_hidden_checks", "run_checks",
+    "get_exercise", "load_hidden_checks", "render_task_markdown", "run_checks",
 ]
 
 STATE_PASSED = "passed"
@@ -63,6 +63,28 @@ EXERCISES = {
 
 #: Notebook file names, in course order (same names in solutions/ and exercises/).
 NOTEBOOKS = tuple(dict.fromkeys(exercise.notebook for exercise in EXERCISES.values()))
+
+
+def render_task_markdown(exercise_id):
+    """The markdown of an exercise's task cell (grade id ``<id>_task``).
+
+    The registry is the one place an exercise's title, statement, points and
+    "what the check tests" are written; ``reasoneval-course build-exercises``
+    writes this rendering into the task cells of ``solutions/`` and
+    ``exercises/``. Exercises are numbered by notebook, then by position.
+
+    >>> print(render_task_markdown("kp2_two_subsets").splitlines()[0])
+    ## 2.1 Warm-up: the ten 2-subsets of five completions (1 point)
+    """
+    exercise = get_exercise(exercise_id)
+    siblings = [e.id for e in EXERCISES.values() if e.notebook == exercise.notebook]
+    number = f"{NOTEBOOKS.index(exercise.notebook) + 1}.{siblings.index(exercise.id) + 1}"
+    points = f"{exercise.points} point{'s' if exercise.points != 1 else ''}"
+    return (f"## {number} {exercise.title} ({points})\n\n"
+            f"Exercise id: `{exercise.id}`\n\n"
+            f"{exercise.statement}\n\n"
+            f"**What the check tests:** {exercise.checks_what}\n\n"
+            f"Stuck? Run `hint(\"{exercise.id}\")`.")
 
 
 def get_exercise(exercise_id):

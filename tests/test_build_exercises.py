@@ -1,6 +1,7 @@
 """The stripper that generates exercises/ from solutions/, and the sync of the two."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -120,13 +121,21 @@ def test_output_is_deterministic_json():
 
 
 def test_committed_exercises_are_in_sync_with_solutions(tmp_path):
-    assert main(["build-exercises", "--solutions", str(ROOT / "solutions"),
-                 "--exercises", str(tmp_path)]) == 0
-    generated = sorted(path.name for path in tmp_path.glob("*.ipynb"))
+    # Build from a copy: a stale master is rewritten, and the repo must not be.
+    masters = tmp_path / "solutions"
+    shutil.copytree(ROOT / "solutions", masters)
+    generated_dir = tmp_path / "exercises"
+    assert main(["build-exercises", "--solutions", str(masters),
+                 "--exercises", str(generated_dir)]) == 0
+    for path in masters.glob("*.ipynb"):
+        assert path.read_bytes() == (ROOT / "solutions" / path.name).read_bytes(), (
+            f"task texts in solutions/{path.name} differ from the registry: "
+            "run `reasoneval-course build-exercises`")
+    generated = sorted(path.name for path in generated_dir.glob("*.ipynb"))
     committed = sorted(path.name for path in (ROOT / "exercises").glob("*.ipynb"))
     assert generated == committed
     for name in generated:
-        assert (tmp_path / name).read_bytes() == (ROOT / "exercises" / name).read_bytes(), (
+        assert (generated_dir / name).read_bytes() == (ROOT / "exercises" / name).read_bytes(), (
             f"exercises/{name} is out of date: run `reasoneval-course build-exercises`")
 
 
@@ -151,3 +160,24 @@ def test_json_that_is_not_a_notebook_is_reported_by_name(tmp_path, capsys, text)
     assert main(["build-exercises", "--solutions", str(tmp_path / "solutions"),
                  "--exercises", str(tmp_path / "out")]) == 1
     assert "odd.ipynb is JSON but not a notebook" in capsys.readouterr().err
+
+
+def test_task_texts_come_from_the_registry_in_both_folders(tmp_path):
+    from reasoneval_mini.exercise_registry import EXERCISES, render_task_markdown
+
+    masters = tmp_path / "solutions"
+    shutil.copytree(ROOT / "solutions", masters)
+    exercise = next(iter(EXERCISES.values()))
+    path = masters / exercise.notebook
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == f"{exercise.id}_task":
+            cell["source"] = ["## stale wording edited by hand\n"]
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    written = build_exercises(masters, tmp_path / "exercises")
+    assert path in written  # the stale master was rewritten
+    for folder in (masters, tmp_path / "exercises"):
+        cells = json.loads((folder / exercise.notebook).read_text(encoding="utf-8"))["cells"]
+        task = next(c for c in cells
+                    if c["metadata"]["nbgrader"]["grade_id"] == f"{exercise.id}_task")
+        assert "".join(task["source"]) == render_task_markdown(exercise.id)
