@@ -14,6 +14,7 @@ import textwrap
 import time
 
 import pytest
+from process_checks import assert_gone_soon
 
 from reasoneval_mini import (
     ASSERTION_FAILED,
@@ -129,27 +130,6 @@ def test_ignoring_sigalrm_and_sigterm_does_not_escape_the_timeout():
             pass
         """, timeout=SHORT)
     assert result.status == TIMEOUT
-
-
-def _alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie still answers kill(0); it is dead for our purpose.
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def assert_gone_soon(pid, seconds=5.0):
-    # SIGKILL to a group returns before the kernel has finished every member.
-    deadline = time.monotonic() + seconds
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not _alive(pid), f"process {pid} is still alive"
 
 
 @linux_only
@@ -465,10 +445,7 @@ def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
                             text=True, timeout=30).stdout.split()
     server, holder = int(output[0]), int(output[1])
     try:
-        deadline = time.monotonic() + 4
-        while _alive(server) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(server)
+        assert_gone_soon(server, seconds=4)
     finally:
         os.kill(holder, 9)
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from process_checks import assert_gone_soon
 
 from reasoneval_mini import cli, grade_command
 from reasoneval_mini.grade_statuses import (
@@ -409,15 +410,6 @@ def test_discover_students_ignores_hidden_folders_and_files(tmp_path):
     assert discover_students(tmp_path) == ["adam", "zoe"]
 
 
-def process_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")  # a zombie is dead but still listed
-    return not (status.exists() and "zombie" in status.read_text())
-
-
 @pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX only")
 def test_a_timeout_kills_processes_the_learner_started(tmp_path):
     pid_file = tmp_path / "grandchild.pid"
@@ -429,11 +421,7 @@ def test_a_timeout_kills_processes_the_learner_started(tmp_path):
                    words_notebook(STUBBORN_LOOP, top=[cell("code", spawn)]))
     assert main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
                  "--registry", str(FAKE_REGISTRY), "--timeout", "1", "--no-progress"]) == 0
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
-    while process_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not process_alive(pid)
+    assert_gone_soon(int(pid_file.read_text()))
     rows = {r[1]: r[4] for r in read_csv(tmp_path / "g.csv")[1:]}
     assert rows == {"add": GRADE_MISSING, "count_words": GRADE_TIMEOUT, "shout": GRADE_PASSED}
 

@@ -3,10 +3,10 @@
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
+from process_checks import assert_gone_soon
 
 from reasoneval_mini.check_exercise import progress
 from reasoneval_mini.cli import main
@@ -65,15 +65,6 @@ def test_progress_reports_broken_missing_and_looping_notebooks(tmp_path):
     assert rows["kp3_predict_statuses"].state == "not attempted"
 
 
-def _process_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")  # a zombie is dead but still listed
-    return not (status.exists() and "zombie" in status.read_text())
-
-
 def _table_states(out):
     """``{exercise_id: state}`` from the printed progress table."""
     rows = (line.split(maxsplit=2) for line in out.splitlines())
@@ -109,11 +100,7 @@ def test_an_endless_loop_in_a_cell_costs_only_its_exercise(tmp_path, capsys):
     assert "kp3_rates (ex03_execution_states.ipynb): no function rates()" in out
     assert "did not finish within 1 s" in out
     assert "made no progress for over 1 s and was stopped" in out
-    pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
-    while _process_alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _process_alive(pid)
+    assert_gone_soon(int(pid_file.read_text()))
 
 
 def test_progress_in_the_notebook_can_evaluate_a_folder(capsys):
