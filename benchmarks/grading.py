@@ -68,7 +68,7 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from reasoneval_mini.grade_submissions import grade_class
+    from reasoneval_mini.grading.grader import grade_class
 
     with tempfile.TemporaryDirectory(prefix="grading-bench-") as tmp:
         students = build_class(Path(tmp) / "submissions", args.submissions)

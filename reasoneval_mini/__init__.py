@@ -11,17 +11,17 @@ Three knowledge points, each a contract you can call and test:
    :func:`load_humaneval`, :func:`build_humaneval_program`.
 """
 
-from .compare_with_tolerance import compare_with_tolerance
-from .enumerate_subsets import MAX_ENUMERATED_SUBSETS, pass_at_k_by_enumeration
-from .execute_program import ExecutionResult, execute_program
-from .execute_samples import execute_samples
-from .execution_summary import execution_summary
-from .extract_final_answer import GSM8K_MARKER, extract_final_answer
-from .load_humaneval import build_humaneval_program, load_humaneval
-from .numeric_equivalence import numeric_equivalence
-from .parse_answer import MAX_ANSWER_LENGTH, parse_rational
-from .pass_at_k import mean_pass_at_k, pass_at_k, plugin_pass_at_k
-from .statuses import (
+from reasoneval_mini.answers import compare_with_tolerance
+from reasoneval_mini.pass_at_k import MAX_ENUMERATED_SUBSETS, pass_at_k_by_enumeration
+from reasoneval_mini.executor.program import ExecutionResult, execute_program
+from reasoneval_mini.executor.samples import execute_samples
+from reasoneval_mini.records import execution_summary
+from reasoneval_mini.answers import GSM8K_MARKER, extract_final_answer
+from reasoneval_mini.datasets.humaneval import build_humaneval_program, load_humaneval
+from reasoneval_mini.answers import numeric_equivalence
+from reasoneval_mini.answers import MAX_ANSWER_LENGTH, parse_rational
+from reasoneval_mini.pass_at_k import mean_pass_at_k, pass_at_k, plugin_pass_at_k
+from reasoneval_mini.records import (
     ASSERTION_FAILED,
     NOT_RUN,
     PASSED,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini.build_exercises import (
+from reasoneval_mini.exercises.build import (
     MarkerError, build_exercises, dumps_notebook, strip_notebook, strip_solution_source)
 from reasoneval_mini.cli import main
 
@@ -163,7 +163,7 @@ def test_json_that_is_not_a_notebook_is_reported_by_name(tmp_path, capsys, text)
 
 
 def test_task_texts_come_from_the_registry_in_both_folders(tmp_path):
-    from reasoneval_mini.exercise_registry import EXERCISES, render_task_markdown
+    from reasoneval_mini.exercises.registry import EXERCISES, render_task_markdown
 
     masters = tmp_path / "solutions"
     shutil.copytree(ROOT / "solutions", masters)

@@ -6,7 +6,7 @@ import copy
 import pytest
 
 from reasoneval_mini import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
-from reasoneval_mini.build_completion import (
+from reasoneval_mini.lessons.synthetic_completions import (
     CANONICAL,
     DEFAULT_WEIGHTS,
     EARLY_EXIT,
@@ -18,9 +18,9 @@ from reasoneval_mini.build_completion import (
     WRONG_RETURN,
     build_completion,
 )
-from reasoneval_mini.build_sample_pool import build_sample_pool
-from reasoneval_mini.execute_samples import execute_samples
-from reasoneval_mini.load_humaneval import build_humaneval_program, load_humaneval
+from reasoneval_mini.lessons.sample_pool import build_sample_pool
+from reasoneval_mini.executor.samples import execute_samples
+from reasoneval_mini.datasets.humaneval import build_humaneval_program, load_humaneval
 
 
 @pytest.fixture(scope="module")

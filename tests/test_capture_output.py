@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reasoneval_mini.capture_output import HeadTailBuffer
+from reasoneval_mini.executor.output_buffer import HeadTailBuffer
 
 
 @given(chunks=st.lists(st.binary(max_size=40), max_size=20),

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini import check_exercise
-from reasoneval_mini.check_exercise import NOT_CHECKED, check, hint, progress
-from reasoneval_mini.exercise_checks import (
+from reasoneval_mini import feedback as check_exercise
+from reasoneval_mini.feedback import NOT_CHECKED, check, hint, progress
+from reasoneval_mini.exercises.checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
-from reasoneval_mini.exercise_registry import EXERCISES
+from reasoneval_mini.exercises.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,7 +158,7 @@ def test_a_sequence_of_the_wrong_length_says_both_lengths_and_which_item():
 
 
 def test_records_with_a_dropped_sample_name_the_missing_sample(capsys):
-    from reasoneval_mini.exercise_set_executor import reference_records
+    from reasoneval_mini.exercises.ex03_execution_states import reference_records
 
     def drops_never_run(results):  # the typical mistake: skip samples without a result
         return [row for row in reference_records(results) if row["status"] != "not_run"]

@@ -4,7 +4,7 @@ import sys
 import pytest
 
 import reasoneval_mini
-from reasoneval_mini import doctor
+from reasoneval_mini.lessons import doctor
 from reasoneval_mini.cli import main
 
 

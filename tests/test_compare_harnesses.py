@@ -8,14 +8,14 @@ import time
 import pytest
 
 from reasoneval_mini import PASSED, RUNTIME_ERROR, TIMEOUT
-from reasoneval_mini.compare_harnesses import (
+from reasoneval_mini.lessons.harnesses import (
     TRAP_COMPLETIONS,
     compare_harnesses,
     exit_code_verdict,
     process_is_running,
     run_grandchild_check,
 )
-from reasoneval_mini.load_humaneval import build_humaneval_program, load_humaneval
+from reasoneval_mini.datasets.humaneval import build_humaneval_program, load_humaneval
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="needs POSIX processes")
 

@@ -398,8 +398,8 @@ def stdin_pipe():
 def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin_pipe,
                                                              tmp_path, missing):
     # Linux has pidfd; macOS has neither pidfd nor (in some builds) waitid.
-    from reasoneval_mini import _fork_server
-    from reasoneval_mini.execute_program import build_request, classify_run
+    from reasoneval_mini.executor import fork_server as _fork_server
+    from reasoneval_mini.executor.program import build_request, classify_run
 
     for name in missing:
         monkeypatch.delattr(os, name, raising=False)
@@ -429,9 +429,9 @@ def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
     # then dies: the server must notice the death itself.
     script = textwrap.dedent("""
         import os, time
-        from reasoneval_mini import execute_program, _workers
+        from reasoneval_mini.executor import execute_program, workers
         execute_program("pass")
-        print(_workers._IDLE[0].process.pid, flush=True)
+        print(workers._IDLE[0].process.pid, flush=True)
         holder = os.fork()
         if holder == 0:
             os.close(1), os.close(2)  # let the test read our output to its end
@@ -451,7 +451,7 @@ def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
 
 
 def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypatch):
-    module = sys.modules["reasoneval_mini.execute_program"]
+    module = sys.modules["reasoneval_mini.executor.program"]
     monkeypatch.setattr(module, "_WARNED", [])
     monkeypatch.setattr(sys, "platform", "darwin")
     with pytest.warns(RuntimeWarning, match="RLIMIT_AS"):

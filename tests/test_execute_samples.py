@@ -19,7 +19,7 @@ from reasoneval_mini import (
 )
 
 # The module, not the function of the same name that the package re-exports.
-samples_module = sys.modules["reasoneval_mini.execute_samples"]
+samples_module = sys.modules["reasoneval_mini.executor.samples"]
 
 PROGRAMS = {
     PASSED: "assert sorted([3, 1, 2]) == [1, 2, 3]",

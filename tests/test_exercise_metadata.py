@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini.exercise_registry import EXERCISES, NOTEBOOKS
+from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
 GRADE_ID = re.compile(r"^[a-zA-Z0-9_-]*$")  # nbgrader's rule

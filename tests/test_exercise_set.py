@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini.exercise_registry import (
+from reasoneval_mini.exercises.registry import (
     EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
     exercise_state, get_exercise, load_hidden_checks, run_checks)
 
@@ -104,7 +104,7 @@ def test_unknown_exercise_id_lists_the_valid_ones():
 HIDDEN = '''
 import math
 from fractions import Fraction
-from reasoneval_mini.exercise_checks import case, rejects
+from reasoneval_mini.exercises.checks import case, rejects
 HIDDEN_CHECKS = {
     "kp2_exact_pass_at_k": [
         case("exact_pass_at_k(7, 3, 4)", lambda f: f(7, 3, 4),
@@ -145,8 +145,8 @@ def test_bad_hidden_checks_files_are_refused(tmp_path, text, words):
 def test_program_statuses_table_matches_the_real_executor():
     # The predict exercise's expected states are written down so grading runs
     # no subprocess; here every program really runs, with the stated timeout.
-    executor = pytest.importorskip("reasoneval_mini.execute_program")
-    from reasoneval_mini.exercise_set_executor import PROGRAM_STATUSES, PROGRAMS
+    executor = pytest.importorskip("reasoneval_mini.executor.program")
+    from reasoneval_mini.exercises.ex03_execution_states import PROGRAM_STATUSES, PROGRAMS
 
     assert set(PROGRAM_STATUSES) == set(PROGRAMS)
     actual = {name: executor.execute_program(program, timeout=1.0).status

@@ -3,13 +3,13 @@
 import pytest
 
 from reasoneval_mini import NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
-from reasoneval_mini.build_completion import VARIANTS, build_completion
-from reasoneval_mini.explore_execution import (
+from reasoneval_mini.lessons.synthetic_completions import VARIANTS, build_completion
+from reasoneval_mini.lessons.execution_explorer import (
     format_sample_result,
     make_execution_explorer,
     run_chosen_sample,
 )
-from reasoneval_mini.load_humaneval import load_humaneval
+from reasoneval_mini.datasets.humaneval import load_humaneval
 
 widgets = pytest.importorskip("ipywidgets")
 

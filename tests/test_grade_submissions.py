@@ -19,11 +19,12 @@ from pathlib import Path
 import pytest
 from process_checks import assert_gone_soon
 
-from reasoneval_mini import cli, grade_command
-from reasoneval_mini.grade_statuses import (
+from reasoneval_mini import cli
+from reasoneval_mini.cli import grade as grade_command
+from reasoneval_mini.grading.statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
-from reasoneval_mini.grade_submissions import discover_students
-from reasoneval_mini.write_grade_reports import GRADE_COLUMNS, TOTAL_COLUMNS
+from reasoneval_mini.grading.grader import discover_students
+from reasoneval_mini.grading.reports import GRADE_COLUMNS, TOTAL_COLUMNS
 
 FAKE_REGISTRY = Path(__file__).parent / "fixtures" / "grading" / "fake_registry.py"
 TIMEOUT = "2"
@@ -83,7 +84,7 @@ def main(argv):
 
 
 def test_grade_is_a_registered_command():
-    assert "reasoneval_mini.grade_command" in cli.COMMAND_MODULES
+    assert "reasoneval_mini.cli.grade" in cli.COMMAND_MODULES
 
 
 def load_fake_registry():
@@ -442,7 +443,7 @@ def test_the_time_limit_is_per_step_not_per_notebook(tmp_path):
     ("\u00ff", "cannot be read: 'utf-8' codec can't decode"),
 ])
 def test_read_cells_names_the_file_and_the_problem(tmp_path, text, words):
-    from reasoneval_mini.extract_answers import NotebookError, read_cells
+    from reasoneval_mini.grading.notebooks import NotebookError, read_cells
 
     path = tmp_path / "ex01_add.ipynb"
     path.write_text(text, encoding="latin-1")
@@ -452,7 +453,7 @@ def test_read_cells_names_the_file_and_the_problem(tmp_path, text, words):
 
 
 def test_read_cells_accepts_source_as_one_string_and_numbers_all_cells(tmp_path):
-    from reasoneval_mini.extract_answers import read_cells
+    from reasoneval_mini.grading.notebooks import read_cells
 
     path = tmp_path / "n.ipynb"
     path.write_text(json.dumps({"cells": [
@@ -469,7 +470,7 @@ def test_out_that_is_a_folder_is_refused_before_grading(tmp_path, capsys):
 
 
 def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch):
-    from reasoneval_mini import grade_submissions
+    from reasoneval_mini.grading import grader as grade_submissions
 
     real = grade_submissions.grade_student
 
@@ -491,7 +492,7 @@ def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch
 
 @pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no SIGALRM")
 def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
-    from reasoneval_mini.run_student_checks import Watchdog
+    from reasoneval_mini.grading.child import Watchdog
 
     dog = Watchdog(0.2)
     assert dog.run(lambda: None) is None
@@ -514,7 +515,7 @@ def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
 @pytest.mark.parametrize("options", [{"timeout": float("inf")}, {"timeout": True},
                                      {"timeout": -1}, {"workers": 0}, {"workers": True}])
 def test_grade_class_refuses_bad_timeout_and_workers_naming_the_value(tmp_path, options):
-    from reasoneval_mini.grade_submissions import grade_class
+    from reasoneval_mini.grading.grader import grade_class
 
     (tmp_path / "ann").mkdir()
     name, value = next(iter(options.items()))
@@ -531,7 +532,7 @@ def test_progress_refuses_a_timeout_that_is_not_a_positive_number(capsys):
 def test_the_progress_bar_is_optional_without_tqdm(tmp_path, monkeypatch):
     import sys
 
-    from reasoneval_mini.grade_submissions import grade_class
+    from reasoneval_mini.grading.grader import grade_class
 
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from reasoneval_mini.compare_answer_pipelines import (
+from reasoneval_mini.lessons.answer_pipelines import (
     PIPELINES,
     REALISTIC_ANSWERS,
     compare_answer_pipelines,
@@ -13,7 +13,7 @@ from reasoneval_mini.compare_answer_pipelines import (
     compare_many_answers,
     format_pipeline_table,
 )
-from reasoneval_mini.explore_answers import describe_answer_verdicts, make_answer_explorer
+from reasoneval_mini.lessons.answer_explorer import describe_answer_verdicts, make_answer_explorer
 
 # An independent oracle for the declared space: a regex written from the README's
 # description, and Fraction built from int pieces only (never Fraction(str)).
@@ -111,7 +111,7 @@ def test_verdict_plot_draws_one_labelled_cell_per_verdict():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from reasoneval_mini.plot_answer_verdicts import plot_pipeline_verdicts
+    from reasoneval_mini.lessons.answer_explorer import plot_pipeline_verdicts
 
     rows = compare_many_answers()
     figure = plot_pipeline_verdicts(rows)

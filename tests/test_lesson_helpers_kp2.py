@@ -11,19 +11,19 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from reasoneval_mini import pass_at_k_by_enumeration  # noqa: E402
-from reasoneval_mini.explore_pass_at_k import (  # noqa: E402
+from reasoneval_mini.lessons.pass_at_k_explorer import (  # noqa: E402
     describe_pass_at_k,
     make_pass_at_k_explorer,
     pass_at_k_curve,
 )
-from reasoneval_mini.plot_pass_at_k import (  # noqa: E402
+from reasoneval_mini.lessons.pass_at_k_plots import (  # noqa: E402
     estimator_work,
     plot_enumeration_cost,
     plot_estimator_bias,
     plot_pass_at_k_curve,
     plot_subsets,
 )
-from reasoneval_mini.simulate_pass_at_k import (  # noqa: E402
+from reasoneval_mini.lessons.estimator_bias import (  # noqa: E402
     expected_estimates,
     simulate_estimates,
     true_pass_at_k,

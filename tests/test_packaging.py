@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini.doctor import COURSE_PACKAGES, DEV_PACKAGES
+from reasoneval_mini.lessons.doctor import COURSE_PACKAGES, DEV_PACKAGES
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,11 +11,11 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from reasoneval_mini import STATUSES  # noqa: E402
-from reasoneval_mini.plot_execution_states import (  # noqa: E402
+from reasoneval_mini.lessons.evaluation_report import (  # noqa: E402
     STATE_COLORS,
     plot_execution_states,
 )
-from reasoneval_mini.summarize_evaluation import count_states_per_problem  # noqa: E402
+from reasoneval_mini.lessons.evaluation_report import count_states_per_problem  # noqa: E402
 
 
 def random_records(seed, problems=4, samples=7):

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from process_checks import assert_gone_soon
 
-from reasoneval_mini.check_exercise import progress
+from reasoneval_mini.feedback import progress
 from reasoneval_mini.cli import main
-from reasoneval_mini.exercise_registry import EXERCISES
-from reasoneval_mini.progress_command import evaluate_folder
+from reasoneval_mini.exercises.registry import EXERCISES
+from reasoneval_mini.grading.progress import evaluate_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ from math import comb
 import pytest
 
 from reasoneval_mini import STATUSES
-from reasoneval_mini.summarize_evaluation import (
+from reasoneval_mini.lessons.evaluation_report import (
     MEAN_ROW,
     build_hand_in_report,
     count_passes,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini.load_word_problems import check_word_problems, load_word_problems
-from reasoneval_mini.score_final_answers import count_verdicts, score_final_answers
+from reasoneval_mini.datasets.word_problems import check_word_problems, load_word_problems
+from reasoneval_mini.lessons.answer_pipelines import count_verdicts, score_final_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,6 +110,9 @@ def test_the_data_file_is_declared_as_package_data():
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["setuptools"]["package-data"]["reasoneval_mini"]
-    assert "data/*.json" in patterns
-    assert (ROOT / "reasoneval_mini" / "data" / "word_problems.json").is_file()
+    import fnmatch
+
+    patterns = config["tool"]["setuptools"]["package-data"]["reasoneval_mini.datasets"]
+    data_file = ROOT / "reasoneval_mini" / "datasets" / "word_problems.json"
+    assert data_file.is_file()
+    assert any(fnmatch.fnmatch(data_file.name, pattern) for pattern in patterns)

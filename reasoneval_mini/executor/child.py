@@ -1,0 +1,199 @@
+"""What runs inside the child process: limits, the program, the end-of-program report.
+
+Private to the executor (see ``execute_program``). Stdlib only and importable
+without the package: the fork server imports it by file, and a fresh
+interpreter runs it as a script (``python -I child.py REQUEST_FILE``, the
+fallback where ``fork`` is missing, e.g. Windows).
+
+The report is the executor's own end-of-program signal: a JSON object carrying
+a per-run random nonce, sent on a private channel (an inherited pipe, or a file
+whose name the program never sees) after the program's last line ran. An exit
+code of 0 without it means the program left early (``os._exit(0)``).
+"""
+
+import builtins
+import json
+import linecache
+import math
+import os
+import sys
+import traceback
+
+try:  # imported here, once, so that forked children do not each load it
+    import resource
+except ImportError:  # Windows
+    resource = None
+
+PROGRAM_FILENAME = "<program>"
+# Bound before any program runs: a program that replaces json.dumps (to mock
+# it in its own tests, or to forge a pass) does not change how we report.
+_encode_report = json.JSONEncoder().encode
+MAX_MESSAGE_CHARS = 1000
+FILE_SIZE_LIMIT_MB = 16
+OPEN_FILES_LIMIT = 64
+MAX_TRACEBACK_FRAMES = 50
+
+
+def apply_limits(timeout, memory_mb):
+    """Set resource limits on this process; return warnings for those refused.
+
+    Hard limits are lowered too, so the program cannot raise them again.
+    CPU time gets one second more than the wall timeout, so a busy loop meets
+    the wall clock first; the CPU limit catches a child that dodges it.
+    """
+    if resource is None:
+        return ["no resource limits: the resource module is missing on this platform"]
+    cpu_s = math.ceil(timeout) + 1
+    wanted = [
+        ("RLIMIT_AS", memory_mb * 2**20, memory_mb * 2**20),
+        ("RLIMIT_CPU", cpu_s, cpu_s + 1),
+        ("RLIMIT_FSIZE", FILE_SIZE_LIMIT_MB * 2**20, FILE_SIZE_LIMIT_MB * 2**20),
+        ("RLIMIT_NOFILE", OPEN_FILES_LIMIT, OPEN_FILES_LIMIT),
+    ]
+    warnings = []
+    for name, soft, hard in wanted:
+        limit = getattr(resource, name, None)
+        if limit is None:
+            warnings.append(f"{name} is not available on this platform: not limited")
+            continue
+        try:
+            old_hard = resource.getrlimit(limit)[1]
+            if old_hard != resource.RLIM_INFINITY:
+                soft, hard = min(soft, old_hard), min(hard, old_hard)
+            resource.setrlimit(limit, (soft, hard))
+        except (ValueError, OSError) as error:
+            warnings.append(f"could not set {name}: {error}")
+    return warnings
+
+
+def describe_exception(error):
+    """The facts the parent needs to classify an exception, as plain JSON values."""
+    kind = type(error)
+    name = kind.__qualname__
+    if kind.__module__ not in ("builtins", "__main__"):
+        name = f"{kind.__module__}.{name}"
+    try:
+        # A SyntaxError's str() repeats the file and line; its msg does not.
+        message = str(error.msg if isinstance(error, SyntaxError) else error)
+    except BaseException:  # a hostile __str__
+        message = "<message could not be read>"
+    line = getattr(error, "lineno", None) if isinstance(error, SyntaxError) else None
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
+            line = frame.tb_lineno
+        frame = frame.tb_next
+    facts = {
+        "completed": False,
+        "exception": name,
+        "message": message[:MAX_MESSAGE_CHARS],
+        "assertion": isinstance(error, AssertionError),
+        "system_exit": isinstance(error, SystemExit),
+        "line": line,
+    }
+    if isinstance(error, SystemExit):
+        facts["exit_code"] = repr(error.code)[:MAX_MESSAGE_CHARS]
+    return facts
+
+
+def print_bounded_traceback(error):
+    """Print the traceback to stderr, without our own frame, and only its last frames.
+
+    A runaway recursion can leave millions of frames; formatting them all
+    would outlast any timeout.
+    """
+    try:
+        tb = error.__traceback__.tb_next  # skip run_program's own frame
+        depth, node = 0, tb
+        while node is not None:
+            depth, node = depth + 1, node.tb_next
+        if depth > MAX_TRACEBACK_FRAMES:
+            for _ in range(depth - MAX_TRACEBACK_FRAMES):
+                tb = tb.tb_next
+            print(f"[... {depth - MAX_TRACEBACK_FRAMES} outer frames omitted ...]",
+                  file=sys.stderr)
+        traceback.print_exception(type(error), error, tb,
+                                  chain=depth <= MAX_TRACEBACK_FRAMES)
+    except BaseException:  # e.g. MemoryError while formatting: the report matters more
+        pass
+
+
+def compile_program(source):
+    """Compile *source*; register its lines so tracebacks can show them.
+
+    Raises what ``compile`` raises (``SyntaxError``, ``ValueError`` for NUL bytes).
+    """
+    linecache.cache[PROGRAM_FILENAME] = (
+        len(source), None, source.splitlines(True), PROGRAM_FILENAME)
+    return compile(source, PROGRAM_FILENAME, "exec", dont_inherit=True)
+
+
+def exit_status_of(error):
+    """The exit status ``python program.py`` would end with after *error* escaped.
+
+    ``SystemExit`` follows CPython's rules (None -> 0, an int -> that int,
+    anything else -> 1); every other exception gives 1. The status is a fact
+    for the record only: the state never depends on it.
+
+    >>> exit_status_of(SystemExit()), exit_status_of(SystemExit(3)), exit_status_of(SystemExit("bye"))
+    (0, 3, 1)
+    >>> exit_status_of(AssertionError())
+    1
+    """
+    if isinstance(error, SystemExit):
+        if error.code is None:
+            return 0
+        if isinstance(error.code, int) and not isinstance(error.code, bool):
+            return error.code & 0xFF
+        return 1
+    return 1
+
+
+def run_program(source, send_report, nonce, warnings=(), code=None):
+    """Run *source* as ``__main__``, print any traceback, send the report.
+
+    *code*, if given, is *source* already compiled (the fork server compiles
+    before forking: compiling in a fresh child costs several times more, as
+    every page the compiler touches must first be copied). *send_report* is
+    called once with the report as ``bytes``. Returns the exit status the
+    process should end with, as plain Python would (see :func:`exit_status_of`).
+    """
+    report = {"nonce": nonce, "warnings": list(warnings)}
+    status = 0
+    try:
+        if code is None:
+            code = compile_program(source)
+        exec(code, {"__name__": "__main__", "__builtins__": builtins})
+    except BaseException as error:  # noqa: B036 - every exit path is a fact to report
+        report.update(describe_exception(error))
+        print_bounded_traceback(error)
+        status = exit_status_of(error)
+    else:
+        report["completed"] = True
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+    send_report(_encode_report(report).encode())
+    return status
+
+
+def _main(request_path):
+    """Fresh-interpreter entry point: read and delete the request, then run."""
+    with open(request_path, encoding="utf-8") as handle:
+        request = json.load(handle)
+    os.remove(request_path)  # the nonce is not left lying around for the program
+    sys.argv = [""]
+    warnings = apply_limits(request["timeout"], request["memory_mb"])
+
+    def send_report(data):
+        with open(request["report_path"], "wb") as handle:
+            handle.write(data)
+
+    status = run_program(request["program"], send_report, request["nonce"], warnings)
+    os._exit(status)  # skip the program's atexit handlers and lingering threads
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1])

@@ -1,0 +1,150 @@
+"""The portable fallback worker: a fresh ``python -I`` per program (private).
+
+Used where ``os.fork`` is missing (Windows) or when asked for. Slower than the
+fork server (an interpreter start per program, about 15-30 ms) but it runs
+anywhere. The child applies its own resource limits (none on Windows); the
+end-of-program report goes to a file in a private directory whose name the
+program is never given.
+"""
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from reasoneval_mini.executor.fork_server import remove_tree
+from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
+from reasoneval_mini.executor.watch_child import DRAIN_SECONDS
+from reasoneval_mini.executor.output_buffer import HeadTailBuffer
+
+CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child.py")
+POLL_SECONDS = 0.02
+
+
+class FreshInterpreterWorker:
+    """Runs each program in a new interpreter; one program at a time."""
+
+    def __init__(self, env):
+        self.env = dict(env)
+        if os.name == "nt" and "SYSTEMROOT" in os.environ:
+            self.env["SYSTEMROOT"] = os.environ["SYSTEMROOT"]  # Python needs it to start
+        self.cancelled = threading.Event()
+
+    def run(self, request):
+        if self.cancelled.is_set():
+            return {"outcome": "cancelled"}
+        private = tempfile.mkdtemp(prefix="reasoneval-private-")
+        workdir = tempfile.mkdtemp(prefix="reasoneval-run-")
+        try:
+            return self._run_in(request, private, workdir)
+        finally:
+            remove_tree(private)
+            remove_tree(workdir)
+
+    def _run_in(self, request, private, workdir):
+        nonce = secrets.token_hex(16)
+        report_path = os.path.join(private, "report.json")
+        started = time.monotonic()
+        process = self._spawn(request, private, workdir, nonce, report_path)
+        buffers = [HeadTailBuffer(request["head_bytes"], request["tail_bytes"]) for _ in "oe"]
+        readers = [threading.Thread(target=_pump, args=(stream, buffer), daemon=True)
+                   for stream, buffer in zip((process.stdout, process.stderr), buffers)]
+        for reader in readers:
+            reader.start()
+        try:
+            outcome = self._wait(process, started + request["timeout"])
+        except BaseException:  # e.g. KeyboardInterrupt: leave nothing running
+            _kill_tree(process)
+            raise
+        duration = time.monotonic() - started
+        _kill_tree(process)
+        for reader in readers:
+            reader.join(DRAIN_SECONDS)
+        returncode = process.returncode
+        return {
+            "outcome": outcome,
+            "exit_code": returncode if returncode is not None and returncode >= 0 else None,
+            "signal": -returncode if returncode is not None and returncode < 0 else None,
+            "duration_s": duration,
+            "stdout": buffers[0].text(), "stdout_bytes": buffers[0].total,
+            "stderr": buffers[1].text(), "stderr_bytes": buffers[1].total,
+            "report": parse_report(_read_report(report_path), nonce),
+        }
+
+    def _spawn(self, request, private, workdir, nonce, report_path):
+        """Start ``python -I child.py`` on a request file in the private directory."""
+        request_path = os.path.join(private, "request.json")
+        with open(request_path, "w", encoding="utf-8") as handle:
+            json.dump({"program": request["program"], "timeout": request["timeout"],
+                       "memory_mb": request["memory_mb"], "nonce": nonce,
+                       "report_path": report_path}, handle)
+        env = dict(self.env, HOME=workdir, TMPDIR=workdir, TEMP=workdir, TMP=workdir)
+        if os.name == "nt":
+            group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
+        else:
+            group = {"start_new_session": True}
+        return subprocess.Popen(
+            # -X utf8: the program's output is UTF-8 whatever the locale (Windows).
+            [sys.executable, "-I", "-X", "utf8", CHILD_SCRIPT, request_path], cwd=workdir,
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            **group)
+
+    def _wait(self, process, deadline):
+        while True:
+            if self.cancelled.is_set():
+                return "cancelled"
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timed_out"
+            try:
+                process.wait(min(remaining, POLL_SECONDS))
+                return "exited"
+            except subprocess.TimeoutExpired:
+                pass
+
+    def reusable(self):
+        return False  # nothing warm to keep: each program gets a new interpreter anyway
+
+    def cancel(self):
+        self.cancelled.set()
+
+    def close(self):
+        self.cancel()
+
+
+def _pump(stream, buffer):
+    while True:
+        chunk = stream.read1(1 << 16)
+        if not chunk:
+            stream.close()
+            return
+        buffer.feed(chunk)
+
+
+def _read_report(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_REPORT_BYTES)
+    except OSError:
+        return b""
+
+
+def _kill_tree(process):
+    """Kill the child and everything it started (its group, or its tree on Windows)."""
+    if os.name == "nt":
+        subprocess.run(["taskkill", "/F", "/T", "/PID", str(process.pid)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    else:
+        # The leader may already be reaped; its group lives on while members do.
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    if process.poll() is None:
+        process.kill()
+    process.wait()

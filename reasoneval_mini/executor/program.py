@@ -1,0 +1,202 @@
+"""Run one Python program in a separate, limited process and name its execution state.
+
+A teaching executor, **not a security boundary**. What it isolates, where the
+operating system offers it (Linux, and mostly macOS):
+
+* a clean process per program (forked from a pre-warmed worker, or a fresh
+  ``python -I`` where ``fork`` is missing), in its own session and process
+  group: a timeout kills the whole group, grandchildren included;
+* resource limits: address space (``memory_mb``), CPU time (timeout + 1 s),
+  file size (16 MB), open files (64);
+* a new temporary working directory, removed afterwards; a minimal
+  environment (``PATH``, ``LANG``, ``HOME``/``TMPDIR`` = that directory);
+  an empty stdin (``/dev/null``);
+* stdout and stderr captured in bounded memory (head and tail kept).
+
+What it does **not** protect against: network access; reading or writing
+files outside the working directory that the user may touch (everything, if
+you run as root); adversarial code that forges the end-of-program report from
+inside its own process (it runs in that process, so it can find the channel
+and the nonce); a child that leaves the group with ``setsid`` before the
+timeout; fork bombs (no limit on the number of processes). macOS does not enforce
+``RLIMIT_AS`` (no memory limit) and Windows has no resource limits at all
+(the results carry a warning). For untrusted code, use a container or VM.
+"""
+
+import math
+import signal
+import sys
+import warnings
+from dataclasses import dataclass
+
+from reasoneval_mini.executor.workers import borrow_workers, return_workers
+from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
+
+OUTPUT_HEAD_BYTES = 2048
+OUTPUT_TAIL_BYTES = 2048
+MIN_MEMORY_MB = 64
+MAX_TIMEOUT_S = 3600.0
+MAX_DETAIL_MESSAGE = 300  # characters of an exception message kept in detail
+
+
+@dataclass(frozen=True)
+class ExecutionResult:
+    """The state of one run and what explains it.
+
+    ``status`` is one of :data:`~reasoneval_mini.records.STATUSES`;
+    ``detail`` says why in one line; ``duration_s`` is wall time;
+    ``stdout_tail``/``stderr_tail`` keep the first and last 2 KiB of each
+    stream (a marker shows how many bytes were dropped in between);
+    ``exit_code`` or ``signal`` say how the process ended (None if unknown);
+    ``warnings`` lists isolation the platform could not provide.
+
+    Build one by keyword (only the first three fields are required); the
+    order of fields is not part of the contract, and ``detail`` wording may
+    change, so code should branch on ``status``, never on ``detail`` text.
+
+    >>> made_up = ExecutionResult(status="timeout", detail="for a lesson", duration_s=1.0)
+    >>> made_up.stdout_tail, made_up.exit_code, made_up.warnings
+    ('', None, ())
+    """
+
+    status: str
+    detail: str
+    duration_s: float
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    exit_code: object = None
+    signal: object = None
+    warnings: tuple = ()
+
+
+def execute_program(program, *, timeout=3.0, memory_mb=512):
+    """Run *program* (Python source, a ``str``) and return an :class:`ExecutionResult`.
+
+    States: ``passed`` only when the executor's own end-of-program report
+    arrives (exit code 0 alone never counts); ``assertion_failed`` when an
+    ``AssertionError`` escapes; ``timeout`` after *timeout* seconds of wall
+    time (the process group is killed; returns within about timeout + 1 s);
+    ``runtime_error`` for everything else: another exception, a syntax error,
+    an early exit (``sys.exit``, ``exit()``, ``quit()``, ``os._exit``, any
+    code), death by a signal, ``MemoryError`` under *memory_mb*, reading the
+    empty stdin. ``not_run`` only if the executor itself failed.
+
+    Raises ``TypeError`` for a non-str *program*, ``ValueError`` for a
+    *timeout* outside (0, 3600] s or an int *memory_mb* below 64.
+
+    >>> execute_program("assert 1 + 1 == 2").status
+    'passed'
+
+    Surprising: a program that exits with code 0 before its end is not a pass.
+
+    >>> result = execute_program("import sys; sys.exit(0); assert False")
+    >>> result.status, result.detail
+    ('runtime_error', 'exited before the end of the program: SystemExit(0) ...')
+    """
+    request = build_request(program, timeout, memory_mb)
+    warn_about_platform_once()
+    (worker,) = borrow_workers(1)
+    try:
+        raw = worker.run(request)
+    finally:  # after a KeyboardInterrupt the worker is stopped, and not kept
+        return_workers([worker])
+    return classify_run(raw, timeout, memory_mb)
+
+
+def build_request(program, timeout, memory_mb):
+    """Validate the arguments and return the request a worker accepts."""
+    if not isinstance(program, str):
+        raise TypeError(f"program must be a str of Python source, got {type(program).__name__}")
+    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+            or not 0 < timeout <= MAX_TIMEOUT_S or math.isnan(timeout)):
+        raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT_S:g}], "
+                         f"got {timeout!r}")
+    if not isinstance(memory_mb, int) or isinstance(memory_mb, bool) or memory_mb < MIN_MEMORY_MB:
+        raise ValueError(f"memory_mb must be an int >= {MIN_MEMORY_MB}, got {memory_mb!r}")
+    return {"program": program, "timeout": float(timeout), "memory_mb": memory_mb,
+            "head_bytes": OUTPUT_HEAD_BYTES, "tail_bytes": OUTPUT_TAIL_BYTES}
+
+
+def classify_run(raw, timeout, memory_mb):
+    """Turn a worker's raw facts into an :class:`ExecutionResult`."""
+    status, detail = _state_of(raw, timeout, memory_mb)
+    report = raw.get("report") or {}
+    return ExecutionResult(
+        status=status, detail=detail, duration_s=round(raw.get("duration_s", 0.0), 6),
+        stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),
+        exit_code=raw.get("exit_code"), signal=raw.get("signal"),
+        warnings=tuple(report.get("warnings", ())) + _platform_warnings()
+        + (("the working directory could not be removed",) if raw.get("workdir_left") else ()))
+
+
+def _state_of(raw, timeout, memory_mb):
+    if "executor_error" in raw:
+        return NOT_RUN, f"executor failure, the program's state is unknown: {raw['executor_error']}"
+    if raw["outcome"] == "cancelled":
+        return NOT_RUN, "cancelled before the program finished"
+    report = raw.get("report")
+    if report is not None:
+        return _state_from_report(report, memory_mb)
+    if raw["outcome"] == "timed_out":
+        return TIMEOUT, f"still running after {timeout:g} s; its process group was killed"
+    if raw.get("signal") is not None:
+        return RUNTIME_ERROR, _describe_signal(raw["signal"], timeout)
+    return RUNTIME_ERROR, (
+        f"exited with code {raw.get('exit_code')} before the end of the program, without "
+        "the executor's end-of-program signal (os._exit() or a crash)")
+
+
+def _state_from_report(report, memory_mb):
+    if report.get("completed"):
+        return PASSED, "ran to the end without an exception"
+    where = f" (line {report['line']})" if report.get("line") else ""
+    name, message = report.get("exception", "?"), _one_line(report.get("message", ""))
+    if report.get("assertion"):
+        text = f"{name}: {message}" if message else f"{name} (no message)"
+        return ASSERTION_FAILED, text + where
+    if report.get("system_exit"):
+        return RUNTIME_ERROR, (
+            f"exited before the end of the program: SystemExit({report.get('exit_code')}) "
+            f"from sys.exit(), exit(), quit() or raise SystemExit{where}; never a pass")
+    hint = {"MemoryError": f" (memory limit {memory_mb} MB)",
+            "EOFError": " (the program read input, but stdin is empty)",
+            "KeyboardInterrupt": " (raised by the program itself)"}.get(name, "")
+    return RUNTIME_ERROR, f"{name}: {message}{hint}{where}" if message else f"{name}{hint}{where}"
+
+
+def _one_line(message):
+    """A multi-line exception message folded into one line, at most 300 characters."""
+    if "\n" in message:
+        message = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    return message if len(message) <= MAX_DETAIL_MESSAGE else message[:MAX_DETAIL_MESSAGE] + "..."
+
+
+def _describe_signal(number, timeout):
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = "unknown signal"
+    why = {"SIGXCPU": f"; CPU time limit ({math.ceil(timeout) + 1} s) exceeded",
+           "SIGXFSZ": "; file size limit exceeded",
+           "SIGSEGV": "; a crash, e.g. a C-level stack overflow"}.get(name, "")
+    return f"killed by signal {number} ({name}){why}"
+
+
+def warn_about_platform_once():
+    """Issue one ``RuntimeWarning`` per session where isolation is weaker (not Linux)."""
+    if _platform_warnings() and not _WARNED:
+        _WARNED.append(True)
+        warnings.warn("reasoneval_mini executor: " + "; ".join(_platform_warnings()),
+                      RuntimeWarning, stacklevel=3)
+
+
+_WARNED = []
+
+
+def _platform_warnings():
+    if sys.platform == "win32":
+        return ("Windows: no resource limits and no process group; "
+                "timeouts kill the process tree with taskkill",)
+    if sys.platform == "darwin":
+        return ("macOS does not enforce RLIMIT_AS: no memory limit",)
+    return ()

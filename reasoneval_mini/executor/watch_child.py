@@ -1,0 +1,98 @@
+"""Watch one forked child: its output, its exit, the deadline, a cancel (private).
+
+Used by the fork server (and so by every forked child: stdlib only).
+"""
+
+import os
+import select
+import signal
+import time
+
+from reasoneval_mini.support.messages import MAX_REPORT_BYTES
+
+DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
+PARENT_CHECK_SECONDS = 1.0  # how often a waiting server checks that its parent is alive
+
+
+def parent_gone(parent_pid):
+    """True once *parent_pid* is no longer our parent (False when it is None)."""
+    return parent_pid is not None and os.getppid() != parent_pid
+
+
+def watch_child(pid, streams, report_r, deadline, parent_pid=None):
+    """Collect output and wait for the child, the deadline, or a cancel.
+
+    *streams* maps the read ends of the child's stdout and stderr pipes to
+    :class:`HeadTailBuffer` objects; *report_r* is the report pipe's read end.
+    A cancel is anything readable on stdin (the parent writes a byte, then
+    closes it), or the death of *parent_pid*. Kills the child's process group
+    in every case, reaps the child, closes the pipes, and returns
+    ``(outcome, wait_status, report_bytes)`` with outcome ``exited``,
+    ``timed_out`` or ``cancelled``.
+    """
+    pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
+    report = bytearray()
+    buffers = dict(streams)
+    buffers[report_r] = None
+    outcome = status = None
+    while outcome is None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            outcome = "timed_out"
+            break
+        watched = list(buffers) + [0] + ([pidfd] if pidfd is not None else [])
+        wait = min(remaining, PARENT_CHECK_SECONDS) if pidfd is not None else min(remaining, 0.002)
+        ready = select.select(watched, [], [], wait)[0]
+        _read_ready(ready, buffers, report)
+        if 0 in ready or parent_gone(parent_pid):
+            outcome = "cancelled"
+        elif pidfd is not None:
+            outcome = "exited" if pidfd in ready else None
+        else:
+            exited, status = _peek_exit(pid)
+            outcome = "exited" if exited else None
+    # Kill the group while the leader is still unreaped, so its id cannot be reused.
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if status is None:
+        status = os.waitpid(pid, 0)[1]
+    if pidfd is not None:
+        os.close(pidfd)
+    drain_deadline = time.monotonic() + DRAIN_SECONDS
+    while buffers and time.monotonic() < drain_deadline:
+        ready = select.select(list(buffers), [], [], drain_deadline - time.monotonic())[0]
+        _read_ready(ready, buffers, report)
+    for fd in list(buffers):
+        del buffers[fd]
+        os.close(fd)
+    return outcome, status, bytes(report)
+
+
+def _read_ready(ready, buffers, report):
+    for fd in ready:
+        if fd not in buffers:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            del buffers[fd]
+            os.close(fd)
+        elif buffers[fd] is None:
+            if len(report) < MAX_REPORT_BYTES:
+                report += chunk
+        else:
+            buffers[fd].feed(chunk)
+
+
+def _peek_exit(pid):
+    """(exited, status) for *pid*, the polling fallback where pidfd is missing.
+
+    Peeks without reaping where ``waitid(WNOWAIT)`` exists (status None: the
+    caller reaps after killing the group); else reaps with ``waitpid``.
+    """
+    if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        return info is not None, None
+    reaped, status = os.waitpid(pid, os.WNOHANG)
+    return reaped != 0, (status if reaped else None)

@@ -1,0 +1,170 @@
+"""The building blocks of exercise checks: results, comparisons, constructors.
+
+An exercise answer is always a *function* the learner completes. A *check*
+is a small callable ``check(answer) -> CheckResult`` that calls the answer
+once and compares what came back with an expected value computed from an
+independent reference (the library, :func:`math.comb`, enumeration, a real
+subprocess run). Checks never raise: an exception from the learner's code
+becomes a failed :class:`CheckResult` whose message names it, and the
+``NotImplementedError`` of an untouched stub becomes "not attempted yet".
+
+Constructors (the same ones a hidden-tests file uses):
+
+* :func:`case` -- call the answer, compare the value it returns;
+* :func:`rejects` -- call the answer, expect a given exception type.
+
+Comparison is by value, never by printed text: see
+:mod:`reasoneval_mini.exercises.compare` (re-exported here).
+
+>>> check = case("double(2)", lambda f: f(2), 4)
+>>> check(lambda x: 2 * x).passed
+True
+>>> def stub(x):
+...     raise NotImplementedError
+>>> print(case("double(2)", lambda f: f(2), 4)(stub).message)
+not attempted yet: the function still raises NotImplementedError
+
+Surprising: ``0.7`` is not the exact answer ``Fraction(7, 10)``.
+
+>>> from fractions import Fraction
+>>> case("p()", lambda f: f(), Fraction(7, 10))(lambda: 0.7).passed
+False
+"""
+
+import re
+from dataclasses import asdict, dataclass
+
+from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
+
+__all__ = [
+    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "CheckResult", "Exercise",
+    "case", "lazy", "rejects", "same_set", "same_value", "show",
+]
+
+NOT_ATTEMPTED = "not attempted yet"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: where it lives, what it asks, and the checks that grade it.
+
+    *answer_name* is the function the learner completes in *notebook*;
+    *checks* is a tuple of callables ``check(answer) -> CheckResult``.
+    """
+
+    id: str
+    notebook: str
+    answer_name: str
+    points: int
+    title: str
+    statement: str
+    checks_what: str
+    hint: str
+    checks: tuple
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One test of one exercise; ``expected`` and ``actual`` are display texts.
+
+    ``attempted`` is False only when the answer was an untouched stub.
+    """
+
+    name: str
+    passed: bool
+    call: str
+    expected: str
+    actual: str
+    message: str
+    attempted: bool = True
+
+    def to_dict(self):
+        """Return a plain dict (JSON- and CSV-friendly)."""
+        return asdict(self)
+
+
+def _call_answer(run, answer):
+    """Run ``run(answer)``; return ``(value, error)`` with error None on success."""
+    try:
+        return run(answer), None
+    except (Exception, SystemExit) as error:  # the learner's code may raise anything
+        return None, error
+
+
+def _failure(name, call, expected, error):
+    if isinstance(error, NotImplementedError):
+        return CheckResult(name, False, call, expected, "NotImplementedError",
+                           NOT_ATTEMPTED + ": the function still raises NotImplementedError",
+                           attempted=False)
+    actual = f"{type(error).__name__}: {error}"
+    return CheckResult(name, False, call, expected, actual,
+                       f"the call raised {type(error).__name__} ({error})")
+
+
+def case(call, run, expected, *, compare=same_value, name=None):
+    """A check that ``run(answer)`` returns a value matching *expected*.
+
+    *call* is the text shown to the learner, e.g. ``"pass_at_k(5, 2, 2)"``;
+    *run* takes the learner's function and makes that call; *compare*
+    returns ``""`` for a match or a short reason.  *expected* may be a
+    zero-argument callable wrapped in :func:`lazy`, evaluated once, when
+    first needed (for references that run subprocesses).
+    """
+    def check(answer):
+        want = expected.value() if isinstance(expected, lazy) else expected
+        value, error = _call_answer(run, answer)
+        if error is not None:
+            return _failure(name or call, call, show(want), error)
+        try:
+            why = compare(value, want)
+        except Exception as problem:  # an odd value must not crash the check
+            why = f"could not compare ({type(problem).__name__}: {problem})"
+        message = "ok" if not why else why
+        return CheckResult(name or call, not why, call, show(want), show(value), message)
+    return check
+
+
+def _mentions(message, text):
+    # A whole word: "n" must not be found inside "cannot".
+    pattern = rf"(?<![A-Za-z0-9_]){re.escape(text)}(?![A-Za-z0-9_])"
+    return re.search(pattern, message, re.IGNORECASE) is not None
+
+
+def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
+    """A check that ``run(answer)`` raises *error_type* (bad input refused).
+
+    Each text in *mentions* must appear in the error message as a whole word
+    (case-insensitive), e.g. the name of the bad value, so the error is clear.
+    """
+    mentions = (mentions,) if isinstance(mentions, str) else tuple(mentions)
+    expected = f"raises {error_type.__name__}" + "".join(
+        f", message mentions {text!r}" for text in mentions)
+
+    def check(answer):
+        value, error = _call_answer(run, answer)
+        if isinstance(error, NotImplementedError) and error_type is not NotImplementedError:
+            return _failure(name or call, call, expected, error)
+        if isinstance(error, error_type):
+            actual = f"{type(error).__name__}: {error}"
+            absent = [text for text in mentions if not _mentions(str(error), text)]
+            message = f"the message does not mention {absent[0]!r}" if absent else "ok"
+            return CheckResult(name or call, not absent, call, expected, actual, message)
+        if error is not None:
+            return _failure(name or call, call, expected, error)
+        return CheckResult(name or call, False, call, expected, show(value),
+                           f"returned a value instead of raising {error_type.__name__}")
+    return check
+
+
+class lazy:
+    """An expected value computed on first use and then kept."""
+
+    def __init__(self, compute):
+        self._compute = compute
+        self._done = False
+        self._value = None
+
+    def value(self):
+        if not self._done:
+            self._value, self._done = self._compute(), True
+        return self._value

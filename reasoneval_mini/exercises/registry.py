@@ -1,0 +1,152 @@
+"""The exercise set's single source of truth: ids, notebooks, points, checks.
+
+:data:`EXERCISES` maps each exercise id (``^[a-zA-Z0-9_-]*$``, also the
+nbgrader ``grade_id`` of its solution cell) to an :class:`Exercise`, in
+course order. The notebooks in ``solutions/`` (masters) and ``exercises/``
+(generated) have the file names in :data:`NOTEBOOKS`; each exercise's answer
+is the function ``answer_name`` defined in its notebook.
+
+:func:`run_checks` grades one answer and never raises because of the
+learner's code; :func:`exercise_state` turns results into one of
+:data:`EXERCISE_STATES`.
+
+Hidden tests (for ``reasoneval-course grade --hidden-tests PATH``) are a
+Python file kept outside the package that defines ``HIDDEN_CHECKS``, a dict
+from exercise id to a list of checks built with the same constructors::
+
+    from reasoneval_mini.exercises.checks import case, rejects
+    from reasoneval_mini import pass_at_k
+    HIDDEN_CHECKS = {
+        "kp2_exact_pass_at_k": [
+            case("exact_pass_at_k(7, 3, 4)", lambda f: f(7, 3, 4), ...),
+            rejects("exact_pass_at_k(3, 1, 4)", lambda f: f(3, 1, 4), ValueError),
+        ],
+    }
+
+:func:`load_hidden_checks` reads and validates such a file.
+
+>>> results = run_checks("kp2_two_subsets", lambda: [(0, 1)])
+>>> exercise_state(results)
+'failed'
+>>> run_checks("no_such_exercise", print)
+Traceback (most recent call last):
+...
+ValueError: unknown exercise id 'no_such_exercise'; valid ids: ...
+"""
+
+import re
+
+from reasoneval_mini.exercises.checks import NOT_ATTEMPTED, CheckResult, Exercise
+from reasoneval_mini.exercises.ex01_answer_equivalence import ANSWER_EXERCISES
+from reasoneval_mini.exercises.ex03_execution_states import EXECUTION_EXERCISES
+from reasoneval_mini.exercises.ex02_pass_at_k import PASS_AT_K_EXERCISES
+
+__all__ = [
+    "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
+    "STATE_FAILED", "STATE_NOT_ATTEMPTED", "STATE_PASSED", "exercise_state",
+    "get_exercise", "load_hidden_checks", "render_task_markdown", "run_checks",
+]
+
+STATE_PASSED = "passed"
+STATE_FAILED = "failed"
+STATE_NOT_ATTEMPTED = "not attempted"
+#: What one exercise can be, judged from its check results.
+EXERCISE_STATES = (STATE_PASSED, STATE_FAILED, STATE_NOT_ATTEMPTED)
+
+#: nbgrader's rule for grade ids, which our exercise ids follow.
+ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]*$")
+
+EXERCISES = {
+    exercise.id: exercise
+    for exercise in ANSWER_EXERCISES + PASS_AT_K_EXERCISES + EXECUTION_EXERCISES
+}
+
+#: Notebook file names, in course order (same names in solutions/ and exercises/).
+NOTEBOOKS = tuple(dict.fromkeys(exercise.notebook for exercise in EXERCISES.values()))
+
+
+def render_task_markdown(exercise_id):
+    """The markdown of an exercise's task cell (grade id ``<id>_task``).
+
+    The registry is the one place an exercise's title, statement, points and
+    "what the check tests" are written; ``reasoneval-course build-exercises``
+    writes this rendering into the task cells of ``solutions/`` and
+    ``exercises/``. Exercises are numbered by notebook, then by position.
+
+    >>> print(render_task_markdown("kp2_two_subsets").splitlines()[0])
+    ## 2.1 Warm-up: the ten 2-subsets of five completions (1 point)
+    """
+    exercise = get_exercise(exercise_id)
+    siblings = [e.id for e in EXERCISES.values() if e.notebook == exercise.notebook]
+    number = f"{NOTEBOOKS.index(exercise.notebook) + 1}.{siblings.index(exercise.id) + 1}"
+    points = f"{exercise.points} point{'s' if exercise.points != 1 else ''}"
+    return (f"## {number} {exercise.title} ({points})\n\n"
+            f"Exercise id: `{exercise.id}`\n\n"
+            f"{exercise.statement}\n\n"
+            f"**What the check tests:** {exercise.checks_what}\n\n"
+            f"Stuck? Run `hint(\"{exercise.id}\")`.")
+
+
+def get_exercise(exercise_id):
+    """Return the :class:`Exercise` for *exercise_id*; ``ValueError`` lists the valid ids."""
+    try:
+        return EXERCISES[exercise_id]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown exercise id {exercise_id!r}; valid ids: {', '.join(EXERCISES)}"
+        ) from None
+
+
+def _run_one(check, answer):
+    try:
+        result = check(answer)
+    except Exception as error:  # a broken check must not hide the others
+        return CheckResult(getattr(check, "__name__", "check"), False, "", "", "",
+                           f"the check itself failed: {type(error).__name__}: {error}")
+    if not isinstance(result, CheckResult):
+        return CheckResult("check", False, "", "", repr(result),
+                           "the check did not return a CheckResult")
+    return result
+
+
+def run_checks(exercise_id, answer, extra_checks=()):
+    """Run every check of *exercise_id* (then *extra_checks*) on *answer*.
+
+    Returns a list of :class:`CheckResult`, one per check, in order. An
+    *answer* that is not callable gives a single failed result saying which
+    function was expected.
+    """
+    exercise = get_exercise(exercise_id)
+    if not callable(answer):
+        return [CheckResult(
+            f"{exercise.answer_name} is a function", False, exercise.answer_name,
+            "a function", f"{type(answer).__name__}: {answer!r}"[:200],
+            f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
+            f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
+    return [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
+
+
+def exercise_state(results):
+    """``"passed"`` if every result passed, ``"not attempted"`` if every one
+    came from an untouched stub, else ``"failed"`` (also for no results)."""
+    results = list(results)
+    if results and all(result.passed for result in results):
+        return STATE_PASSED
+    if results and not any(result.attempted for result in results):
+        return STATE_NOT_ATTEMPTED
+    return STATE_FAILED
+
+
+def load_hidden_checks(path):
+    """Run the Python file at *path* and return its validated ``HIDDEN_CHECKS``.
+
+    The same loader the grader uses (one implementation, in
+    :mod:`reasoneval_mini.grading.instructor_checks`), checked against this
+    registry. Raises ``ValueError`` naming *path* if the file cannot be run,
+    does not define a dict, names an unknown exercise id, or holds something
+    other than a list of callables.
+    """
+    from reasoneval_mini.grading.instructor_checks import load_hidden_checks as load_checked
+
+    return load_checked(path, EXERCISES)
+

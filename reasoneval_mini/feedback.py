@@ -1,0 +1,192 @@
+"""Feedback in the notebook: ``check``, ``hint`` and ``progress``.
+
+``check("<exercise id>", answer)`` runs that exercise's checks on your
+function and prints, per test, PASS or FAIL with the call, the expected and
+the actual value; it never shows a bare traceback. A function that still
+raises ``NotImplementedError`` is reported as "not attempted yet".
+``hint("<id>")`` prints the hint; ``progress()`` prints every exercise with
+the state its last ``check`` in this session gave (``progress("exercises")``
+evaluates the notebooks of a folder instead, like ``reasoneval-course
+progress``). Output is deterministic: no timings, addresses or paths.
+
+Under nbgrader (``nbgrader autograde`` and ``validate`` set the environment
+variable ``NBGRADER_EXECUTION``), ``check`` prints the same report and then
+raises :class:`ExerciseNotPassed` unless every test passed: nbgrader gives a
+graded cell its points when the cell raises nothing, so without this every
+check cell would score. For a learner it never raises.
+
+When several tests fail with the same ``TypeError`` (usually a function with
+the wrong parameters), the printout shows it once, with the count and the
+parameters the function takes; the results (one per test) are unchanged.
+
+>>> report = check("kp2_two_subsets", lambda: [(0, 1)])  # doctest: +ELLIPSIS
+kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
+  FAIL  len(two_subsets())
+          expected: 10
+          actual:   1
+          why:      different value
+...
+>>> report.state
+'failed'
+"""
+
+import inspect
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from reasoneval_mini.exercises.registry import EXERCISES, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, get_exercise, run_checks
+
+#: Longest expected/actual text printed, in characters.
+MAX_SHOWN_CHARS = 300
+#: Shown by :func:`progress` for an exercise not checked in this session.
+NOT_CHECKED = "not checked yet"
+
+#: Values of ``NBGRADER_EXECUTION`` under which a failed check raises.
+NBGRADER_MODES = ("autograde", "validate")
+
+# exercise id -> state of its last check() in this kernel session.
+_SESSION_STATES = {}
+
+
+class ExerciseNotPassed(AssertionError):
+    """Raised by :func:`check` under nbgrader only, so that the cell scores 0."""
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`check` found: the state and every :class:`CheckResult`."""
+
+    exercise_id: str
+    state: str
+    results: tuple
+
+    def __repr__(self):
+        passed = sum(result.passed for result in self.results)
+        return f"<CheckReport {self.exercise_id}: {self.state}, {passed}/{len(self.results)} tests pass>"
+
+    def _ipython_display_(self):
+        # check() has printed everything; a repr under it would only repeat it.
+        pass
+
+
+def _shorten(text):
+    return text if len(text) <= MAX_SHOWN_CHARS else text[: MAX_SHOWN_CHARS - 3] + "..."
+
+
+def _plural(count, word):
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def _parameters_text(answer):
+    """``"takes 2 parameters (n, c)"``, or ``""`` when the signature is unknown."""
+    try:
+        names = list(inspect.signature(answer).parameters)
+    except (TypeError, ValueError):  # builtins and odd callables may have none
+        return ""
+    listed = f" ({', '.join(names)})" if names else ""
+    return f"takes {_plural(len(names), 'parameter')}{listed}"
+
+
+def _same_type_error_lines(group, answer):
+    """One block for several tests that all raised the same TypeError."""
+    takes = _parameters_text(answer) if answer is not None else ""
+    # Python's wording when a call does not fit the parameters.
+    about_arguments = re.search(r"argument|takes \d+|missing \d+", group[0].actual)
+    why = (f"your function {takes}; the checks call it as {group[0].call}"
+           if takes and about_arguments else group[0].message)
+    return [f"  FAIL  {len(group)} tests raised the same TypeError, "
+            f"the first: {_shorten(group[0].call)}",
+            f"          actual:   {_shorten(group[0].actual)}",
+            f"          why:      {_shorten(why)}"]
+
+
+def _repeated_type_errors(results):
+    # actual text -> the failed results that raised exactly that TypeError.
+    failed = [r for r in results if not r.passed and r.actual.startswith("TypeError:")]
+    counts = Counter(r.actual for r in failed)
+    return {text: [r for r in failed if r.actual == text] for text, n in counts.items() if n > 1}
+
+
+def format_report(exercise, results, answer=None):
+    """The lines :func:`check` prints, as one string (*answer* names its parameters)."""
+    state = exercise_state(results)
+    lines = [f"{exercise.id}: {exercise.title} ({_plural(exercise.points, 'point')})"]
+    if state == STATE_NOT_ATTEMPTED:
+        lines.append(f"  not attempted yet: replace `raise NotImplementedError()` in "
+                     f"{exercise.answer_name} with your code, then run this cell again.")
+        return "\n".join(lines)
+    repeated = _repeated_type_errors(results)
+    for result in results:
+        group = repeated.get(result.actual) if not result.passed else None
+        if group:
+            if result is group[0]:
+                lines += _same_type_error_lines(group, answer)
+            continue
+        if result.passed:
+            lines.append(f"  PASS  {_shorten(result.call)}  ->  {_shorten(result.actual)}")
+            continue
+        lines += [f"  FAIL  {_shorten(result.call)}",
+                  f"          expected: {_shorten(result.expected)}",
+                  f"          actual:   {_shorten(result.actual)}",
+                  f"          why:      {_shorten(result.message)}"]
+    passed = sum(result.passed for result in results)
+    if state == STATE_PASSED:
+        lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")
+    else:
+        lines.append(f"{passed} of {len(results)} tests pass. "
+                     f"For a hint, run hint({exercise.id!r}).")
+    return "\n".join(lines)
+
+
+def check(exercise_id, answer):
+    """Run the checks of *exercise_id* on *answer*, print them, return a :class:`CheckReport`."""
+    exercise = get_exercise(exercise_id)
+    results = tuple(run_checks(exercise_id, answer))
+    state = exercise_state(results)
+    _SESSION_STATES[exercise_id] = state
+    print(format_report(exercise, results, answer))
+    if state != STATE_PASSED and os.environ.get("NBGRADER_EXECUTION") in NBGRADER_MODES:
+        raise ExerciseNotPassed(f"{exercise_id}: {state}")
+    return CheckReport(exercise_id, state, results)
+
+
+def hint(exercise_id):
+    """Print the hint of *exercise_id*.
+
+    >>> hint("kp2_two_subsets")
+    Hint for kp2_two_subsets: itertools.combinations(range(5), 2), or two nested loops with j starting at i + 1.
+    """
+    exercise = get_exercise(exercise_id)
+    print(f"Hint for {exercise.id}: {exercise.hint}")
+
+
+def format_progress(states):
+    """A table of every exercise; *states* maps exercise id to a state text."""
+    width = max(len(exercise_id) for exercise_id in EXERCISES)
+    lines = [f"{'exercise':<{width}}  points  state"]
+    earned = done = 0
+    for exercise in EXERCISES.values():
+        state = states.get(exercise.id, NOT_CHECKED)
+        lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {state}")
+        if state == STATE_PASSED:
+            done, earned = done + 1, earned + exercise.points
+    total = sum(exercise.points for exercise in EXERCISES.values())
+    lines.append(f"{done} of {len(EXERCISES)} exercises passed ({earned} of {total} points).")
+    return "\n".join(lines)
+
+
+def progress(directory=None):
+    """Print the progress table.
+
+    With no *directory*: the state of each exercise's last :func:`check` in
+    this session. With a folder of notebooks: check them as the grader does, in a
+    separate process (see :mod:`reasoneval_mini.grading.progress`).
+    """
+    if directory is None:
+        states = dict(_SESSION_STATES)
+    else:
+        from reasoneval_mini.grading.progress import evaluate_folder
+        states = {row.exercise_id: row.state for row in evaluate_folder(directory)}
+    print(format_progress(states))

@@ -1,0 +1,203 @@
+"""Grade a class: one folder per student, one grade per (student, exercise).
+
+``SUBMISSIONS_DIR/<student>/<notebook>.ipynb`` holds each student's copies of
+the exercise notebooks, under the same file names as in ``exercises/``. Each
+student is graded by child processes (:mod:`reasoneval_mini.grading.child`)
+with a time limit per step; students run in parallel on threads, each of which
+only waits for its own child. When a child is stopped or dies, the exercises it
+already reported keep their results and a fresh child continues with the rest:
+if it was checking an exercise, that exercise gets ``timeout`` or ``error``; if
+it was running a notebook cell (a loop that swallows the watchdog's alarms, an
+``os._exit``), the fresh child skips that cell and records it as failed, so one
+bad cell costs only the exercises that need it.
+
+Scores: an exercise worth P points with n instructor checks (public plus
+hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
+"""
+
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from reasoneval_mini.grading.notebooks import shorten
+from reasoneval_mini.grading.submissions import discover_students, plan_notebooks
+from reasoneval_mini.grading.statuses import (
+    GRADE_ERROR, GRADE_FAILED, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
+from reasoneval_mini.grading.process import run_grading_process
+from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One row of grades.csv; ``checks`` are the check dicts for feedback."""
+
+    student: str
+    exercise: str
+    score: Fraction
+    max_score: int
+    status: str
+    message: str
+    checks: tuple = field(default=(), compare=False)
+
+
+def partial_score(points, passed, total):
+    """``points * passed / total`` as an exact Fraction (0 when there are no checks).
+
+    >>> partial_score(3, 2, 3)
+    Fraction(2, 1)
+
+    Surprising: credit follows the share of checks, so one of three checks of a
+    2-point exercise is worth 2/3 of a point (grades.csv shows 0.67).
+
+    >>> partial_score(2, 1, 3)
+    Fraction(2, 3)
+    """
+    return Fraction(points * passed, total) if total else Fraction(0)
+
+
+def _graded(student, exercise, expected_checks, result):
+    """Turn one child result into a :class:`Grade`, validating it."""
+    status, message = result.get("status"), shorten(result.get("message", ""))
+    points, checks = exercise.points, result.get("checks")
+    if status not in GRADE_STATUSES or not isinstance(checks, list):
+        status, message, checks = GRADE_ERROR, f"malformed result {status!r} from the grader", []
+    if status != GRADE_FAILED:  # timeout, error, missing: no check ran to the end
+        return Grade(student, exercise.id, Fraction(0), points, status, message)
+    if len(checks) != expected_checks or not all(
+            isinstance(c, dict) and isinstance(c.get("passed"), bool) for c in checks):
+        return Grade(student, exercise.id, Fraction(0), points, GRADE_ERROR,
+                     f"the grader got {len(checks)} check results, expected {expected_checks}")
+    passed = sum(c["passed"] for c in checks)
+    score = partial_score(points, passed, expected_checks)
+    if passed == expected_checks:
+        return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
+                     f"{passed} of {passed} checks passed", tuple(checks))
+    if not any(c.get("attempted", True) for c in checks):
+        message = "not attempted yet: the function still raises NotImplementedError"
+    else:
+        first = next(c for c in checks if not c["passed"])
+        message = shorten(f"{passed} of {expected_checks} checks passed; first failure: "
+                          f"{first.get('name', '')}: {first.get('message', '')}")
+    return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
+
+
+def _last_step(events):
+    """``(notebook, exercise, cell)``: the step a stopped child was on (None if unknown)."""
+    notebook = exercise = cell = None
+    for event in events:
+        if event["event"] == "notebook":
+            notebook, exercise, cell = event.get("notebook"), None, None
+        elif event["event"] == "cell":
+            cell = event.get("cell")
+        elif event["event"] == "exercise":
+            exercise, cell = event.get("exercise"), None
+    return notebook, exercise, cell
+
+
+def _blame(events, ending, tasks, timeout):
+    """What to record for the step a stopped child was on.
+
+    ``{exercise_id: (status, message)}`` when it was checking an exercise or
+    reading a notebook, else ``{}`` after adding the cell it was running to
+    its task's ``skip_cells`` (``[[cell_number, reason], ...]``).
+    """
+    notebook, current, cell = _last_step(events)
+    if ending == "timeout":
+        status, how = GRADE_TIMEOUT, f"made no progress for over {timeout:g} s and was stopped"
+    else:
+        status, how = GRADE_ERROR, f"crashed ({ending}; os._exit or a crash in learner code?)"
+    if current is not None:
+        return {current: (status, f"the grading process {how} while checking this exercise")}
+    for task in tasks:
+        if Path(task["notebook"]).name != notebook:
+            continue
+        skipped = task.setdefault("skip_cells", [])
+        if isinstance(cell, int) and cell not in (number for number, _ in skipped):
+            skipped.append([cell, f"not run: the grading process {how} while running it"])
+            return {}
+        message = f"the grading process {how} while running the cells of {notebook}"
+        return dict.fromkeys(task["exercises"], (status, message))
+    return {}
+
+
+def grade_student(student_dir, exercises, job, timeout, expected_counts):
+    """Return one :class:`Grade` per exercise (course order) for one student folder."""
+    student_dir = Path(student_dir)
+    student, outcomes = student_dir.name, {}
+    tasks = plan_notebooks(student_dir, exercises, outcomes)
+    while tasks:
+        before = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
+        events, ending = run_grading_process({**job, "tasks": tasks}, timeout)
+        pending = {i for task in tasks for i in task["exercises"]}
+        for event in events:
+            if event["event"] == "result" and event.get("exercise") in pending:
+                exercise = exercises[event["exercise"]]
+                outcomes.setdefault(exercise.id, _graded(
+                    student, exercise, expected_counts[exercise.id], event))
+        fatal = next((e.get("message", "") for e in events if e["event"] == "fatal"), None)
+        if ending != "done":
+            for exercise_id, verdict in _blame(events, ending, tasks, timeout).items():
+                outcomes.setdefault(exercise_id, verdict)
+        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in outcomes]}
+                 for task in tasks]
+        tasks = [task for task in tasks if task["exercises"]]
+        now = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
+        if tasks and (ending == "done" or now == before):
+            # No further progress is possible: record why, never loop forever.
+            reason = f"the grader failed: {fatal}" if fatal else f"not graded: {ending}"
+            for task in tasks:
+                outcomes.update(dict.fromkeys(task["exercises"], (GRADE_ERROR, shorten(reason))))
+            break
+    return [outcomes[i] if isinstance(outcomes[i], Grade) else
+            Grade(student, i, Fraction(0), exercises[i].points, *outcomes[i]) for i in exercises]
+
+
+def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=True):
+    """Grade every student folder; return grades sorted by student, then course order.
+
+    Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
+    file) before grading anything if the arguments are unusable.
+    """
+    students = discover_students(submissions_dir)
+    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+            or not 0 < timeout < math.inf):
+        raise ValueError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    registry_module = load_registry(registry)
+    exercises = dict(registry_module.EXERCISES)
+    hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
+    hidden = load_hidden_checks(hidden_path, exercises) if hidden_path else {}
+    counts = {i: len(e.checks) + len(hidden.get(i, ())) for i, e in exercises.items()}
+    spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
+    job = {"registry": spec, "hidden_tests": hidden_path, "step_timeout": timeout}
+    root = Path(submissions_dir)
+    by_student = {}
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(grade_student, root / name, exercises, job, timeout, counts): name
+                   for name in students}
+        finished = as_completed(futures)
+        if progress:
+            try:
+                from tqdm.auto import tqdm
+            except ImportError:  # no bar without tqdm, as in execute_samples
+                pass
+            else:
+                finished = tqdm(finished, total=len(futures), desc="grading", unit="student")
+        for future in finished:
+            name = futures[future]
+            try:
+                by_student[name] = future.result()
+            except Exception as error:  # a grader bug or an unreadable folder: keep the student
+                message = shorten(f"the grader failed on this student: "
+                                  f"{type(error).__name__}: {error}")
+                by_student[name] = [Grade(name, i, Fraction(0), e.points, GRADE_ERROR, message)
+                                    for i, e in exercises.items()]
+    return [grade for name in students for grade in by_student[name]]

@@ -1,0 +1,152 @@
+"""``reasoneval-course progress [DIR]``: the learner's progress table, from saved notebooks.
+
+The notebooks in *DIR* (default ``exercises/``) are checked exactly as the
+instructor's grader checks one student's folder
+(:func:`reasoneval_mini.grading.grader.grade_student`): a separate Python
+process runs each notebook's code cells in file order (cells that only call
+``check``/``hint``/``progress`` are skipped, a failing cell does not stop the
+next), then the checks of each exercise whose function is defined. The time
+limit (``--timeout``, default 10 s) is *per step*: one code cell, or one
+exercise's checks. A step that runs too long is stopped (with anything it
+started); the rest of the notebook still runs, so an endless loop costs only
+the exercise it is in. Nothing the notebook prints or stores in its outputs
+counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be:
+
+* ``missing notebook`` -- no file of that name in *DIR* (or several copies in
+  its subfolders);
+* ``invalid notebook`` -- the file is not notebook JSON;
+* ``missing answer`` -- the notebook ran but does not define the function
+  (the message names the cells that failed or were stopped, if any);
+* ``timeout`` -- this exercise's checks ran past the time limit;
+* ``error`` -- the checking process died (the message says how).
+
+This is feedback for the learner, not a sandbox: the notebook's code runs
+with the learner's own rights, as it does in Jupyter.
+
+>>> row_from_grade(Grade("me", "kp1_x", 0, 1, "missing", "no notebook ex01.ipynb in me/"),
+...                missing_notebooks={"kp1_x"})
+ProgressRow(exercise_id='kp1_x', notebook='', state='missing notebook', message='no notebook ex01.ipynb in me/')
+
+Surprising: a grader's ``failed`` whose every check met an untouched stub is
+``not attempted``, not ``failed``.
+
+>>> row_from_grade(Grade("me", "kp1_x", 0, 1, "failed", "...", ({"passed": False, "attempted": False},)))
+ProgressRow(exercise_id='kp1_x', notebook='', state='not attempted', message='...')
+"""
+
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from reasoneval_mini.grading.notebooks import NotebookError, read_cells
+from reasoneval_mini.grading.submissions import plan_notebooks
+from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
+from reasoneval_mini.grading.grader import DEFAULT_TIMEOUT, Grade, grade_student
+from reasoneval_mini.exercises.registry import EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED
+from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY
+
+MISSING_NOTEBOOK = "missing notebook"
+INVALID_NOTEBOOK = "invalid notebook"
+MISSING_ANSWER = "missing answer"
+TIMEOUT = "timeout"
+ERROR = "error"
+
+#: The grader's status -> the progress table's state (``failed`` may become not attempted).
+_STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING: MISSING_ANSWER,
+           GRADE_TIMEOUT: TIMEOUT, GRADE_ERROR: ERROR}
+
+
+@dataclass(frozen=True)
+class ProgressRow:
+    exercise_id: str
+    notebook: str
+    state: str
+    message: str
+
+
+def row_from_grade(grade, notebook="", missing_notebooks=()):
+    """The :class:`ProgressRow` for one grader :class:`Grade`.
+
+    *missing_notebooks*: exercise ids whose ``missing`` means the notebook,
+    not the answer, is missing.
+    """
+    state = _STATES[grade.status]
+    if grade.status == GRADE_MISSING and grade.exercise in missing_notebooks:
+        state = MISSING_NOTEBOOK
+    # The grader's "not attempted" flag: every check met the untouched stub.
+    if (grade.status == GRADE_FAILED and grade.checks
+            and not any(check.get("attempted", True) for check in grade.checks)):
+        state = STATE_NOT_ATTEMPTED
+    return ProgressRow(grade.exercise, notebook, state, grade.message)
+
+
+def _unreadable_notebooks(tasks):
+    """``{exercise_id: message}`` for the planned notebooks that are not notebook JSON."""
+    invalid = {}
+    for task in tasks:
+        try:
+            read_cells(Path(task["notebook"]))  # JSON only: no learner code runs here
+        except NotebookError as error:
+            invalid.update(dict.fromkeys(task["exercises"], str(error)))
+    return invalid
+
+
+def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
+    """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*.
+
+    *timeout* is the limit in seconds per step (a cell, or one exercise's
+    checks). Raises ``ValueError`` if *directory* is not a folder or
+    *timeout* is not a positive, finite number.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ValueError(f"{directory} is not a folder of exercise notebooks")
+    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+            or not 0 < timeout < math.inf):
+        raise ValueError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
+    missing = {}  # the same plan grade_student makes: absent notebooks are recorded here
+    invalid = _unreadable_notebooks(plan_notebooks(directory, EXERCISES, missing))
+    # Unreadable notebooks are reported here, so the grader's "error" means a crash only.
+    to_grade = {i: e for i, e in EXERCISES.items() if i not in invalid}
+    job = {"registry": DEFAULT_REGISTRY, "hidden_tests": None, "step_timeout": timeout}
+    counts = {i: len(e.checks) for i, e in to_grade.items()}
+    grades = {g.exercise: g for g in grade_student(directory, to_grade, job, timeout, counts)}
+    rows = []
+    for exercise_id, exercise in EXERCISES.items():
+        if exercise_id in invalid:
+            rows.append(ProgressRow(exercise_id, exercise.notebook, INVALID_NOTEBOOK,
+                                    invalid[exercise_id]))
+        else:
+            rows.append(row_from_grade(grades[exercise_id], exercise.notebook, missing))
+    return rows
+
+
+def run_progress(args):
+    from reasoneval_mini.feedback import format_progress
+
+    try:
+        rows = evaluate_folder(args.directory, args.timeout)
+    except ValueError as error:
+        print(f"progress: {error}", file=sys.stderr)
+        return 1
+    print(format_progress({row.exercise_id: row.state for row in rows}))
+    problems = [row for row in rows if row.state not in (STATE_PASSED, STATE_NOT_ATTEMPTED)]
+    for row in problems:
+        print(f"  {row.exercise_id} ({row.notebook}): {row.message}")
+    if any(row.state == STATE_FAILED for row in problems):
+        print("Each test's call, expected and actual value: run the exercise's check cell in its notebook.")
+    return 0
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "progress", help="show which exercises pass, from a folder of notebooks")
+    parser.add_argument("directory", nargs="?", default="exercises",
+                        help="folder with your exercise notebooks (default: exercises)")
+    from reasoneval_mini.cli.grade import positive_seconds
+
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
+                        help="seconds per step: one code cell, or one exercise's checks "
+                             f"(default: {DEFAULT_TIMEOUT:g})")
+    parser.set_defaults(run=run_progress)

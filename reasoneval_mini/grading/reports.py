@@ -1,0 +1,133 @@
+"""Write grades.csv, its per-student totals and Markdown feedback, atomically.
+
+Outputs depend only on the grades: rows in the order given (students sorted,
+exercises in course order), no timestamps, ``\\n`` line endings, so grading
+the same submissions twice gives byte-identical files. Each file is written
+to a temporary file in the same folder and moved into place with
+:func:`os.replace`: a reader never sees half a file, and an interrupted run
+leaves the previous file intact.
+"""
+
+import csv
+import io
+import os
+import tempfile
+from pathlib import Path
+
+from reasoneval_mini.grading.statuses import GRADE_PASSED, GRADE_STATUSES
+
+GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
+TOTAL_COLUMNS = ("student", "score", "max_score") + GRADE_STATUSES
+
+
+def format_score(value):
+    """A score as text: whole numbers bare, others with at most two decimals.
+
+    >>> format_score(2), format_score(1.5), format_score(2 / 3)
+    ('2', '1.5', '0.67')
+
+    Surprising: a score just below a whole number rounds to it.
+
+    >>> format_score(1.999)
+    '2'
+    """
+    if value == int(value):
+        return str(int(value))
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def totals_path(out):
+    """Where the totals of *out* go: ``grades.csv`` -> ``grades_totals.csv``."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}_totals{out.suffix or '.csv'}")
+
+
+def write_atomically(path, text):
+    """Write *text* (UTF-8) to *path* via a temporary file and ``os.replace``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o644)  # mkstemp makes 0600; reports are for sharing
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _csv_text(columns, rows):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def write_grades(grades, out):
+    """Write grades.csv to *out* and the totals next to it; return both paths."""
+    out = Path(out)
+    rows = [(g.student, g.exercise, format_score(g.score), g.max_score, g.status, g.message)
+            for g in grades]
+    write_atomically(out, _csv_text(GRADE_COLUMNS, rows))
+    totals = {}
+    for g in grades:
+        row = totals.setdefault(g.student, {"score": 0, "max_score": 0,
+                                            **dict.fromkeys(GRADE_STATUSES, 0)})
+        row["score"] += g.score
+        row["max_score"] += g.max_score
+        row[g.status] += 1
+    total_rows = [(student, format_score(row["score"]), row["max_score"],
+                   *(row[s] for s in GRADE_STATUSES)) for student, row in totals.items()]
+    write_atomically(totals_path(out), _csv_text(TOTAL_COLUMNS, total_rows))
+    return out, totals_path(out)
+
+
+def _code(text):
+    # A double-backtick span with spaces holds any single backticks in *text*.
+    return f"`` {text} ``" if "`" in str(text) else f"`{text}`"
+
+
+def feedback_markdown(student, grades, exercises):
+    """The Markdown feedback for one student's grades (course order)."""
+    score = sum(g.score for g in grades)
+    lines = [f"# Feedback for {student}", "",
+             f"Total: {format_score(score)} / {sum(g.max_score for g in grades)} points.", "",
+             "| exercise | status | score |", "|---|---|---|"]
+    lines += [f"| {g.exercise} | {g.status} | {format_score(g.score)} / {g.max_score} |"
+              for g in grades]
+    for g in grades:
+        exercise = exercises[g.exercise]
+        lines += ["", f"## {g.exercise}: {exercise.title}", "",
+                  f"Status: **{g.status}**, score {format_score(g.score)} / {g.max_score}."]
+        if g.message:
+            lines += ["", g.message]
+        attempted = any(check.get("attempted", True) for check in g.checks)
+        if g.checks and attempted:
+            lines.append("")
+        for check in g.checks if attempted else ():  # a stub's checks all say the same
+            mark = "x" if check.get("passed") else " "
+            line = (f"- [{mark}] {_code(check.get('call', ''))}: expected "
+                    f"{_code(check.get('expected', ''))}, got {_code(check.get('actual', ''))}")
+            if not check.get("passed") and check.get("message"):
+                line += f" ({check['message']})"
+            lines.append(line)
+        if g.status != GRADE_PASSED and exercise.hint:
+            lines += ["", f"Hint: {exercise.hint}"]
+    return "\n".join(lines) + "\n"
+
+
+def write_feedback(grades, exercises, feedback_dir):
+    """Write ``<student>.md`` per student into *feedback_dir*; return the paths."""
+    feedback_dir = Path(feedback_dir)
+    feedback_dir.mkdir(parents=True, exist_ok=True)
+    by_student = {}
+    for g in grades:
+        by_student.setdefault(g.student, []).append(g)
+    paths = []
+    for student, rows in by_student.items():
+        path = feedback_dir / f"{student}.md"
+        write_atomically(path, feedback_markdown(student, rows, exercises))
+        paths.append(path)
+    return paths

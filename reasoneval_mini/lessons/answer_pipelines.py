@@ -1,0 +1,215 @@
+"""Three ways to score a final answer, side by side (lesson 01).
+
+The same pair of strings can be right, wrong or unreadable depending on the
+scorer. This module runs three scorers on the same pairs so the lesson can
+show where they disagree:
+
+* ``exact_match``: plain string equality after stripping whitespace;
+* ``gsm8k_string``: GSM8K's protocol, i.e. the text after ``####`` with
+  commas removed (:func:`extract_final_answer`), then compared *as strings*,
+  the way GSM8K's ``is_correct`` compares against the reference;
+* ``exact_rational``: :func:`numeric_equivalence` on the raw answers, which
+  says ``None`` for anything outside the declared answer space.
+
+It also compares the declared answer space with whatever this Python's
+``fractions.Fraction`` happens to accept (that grammar changes by version),
+and scores a batch of model outputs on word problems with GSM8K's protocol,
+two ways (:func:`score_final_answers`).
+"""
+
+from fractions import Fraction
+
+from reasoneval_mini.answers import (
+    GSM8K_MARKER,
+    extract_final_answer,
+    numeric_equivalence,
+    parse_rational,
+)
+
+
+#: The three scorers, in the order the lesson shows them.
+PIPELINES = ("exact_match", "gsm8k_string", "exact_rational")
+
+#: Realistic (prediction, reference) pairs on which the scorers disagree.
+REALISTIC_ANSWERS = (
+    ("42", "42"),
+    ("0.5", "1/2"),
+    ("1,000", "1000"),
+    ("$5", "5"),
+    ("5.00", "5"),
+    ("-0", "0"),
+    ("1/3", "1/2"),
+    ("0.333333", "1/3"),
+    ("1e3", "1000"),
+    ("½", "1/2"),
+    ("50%", "50"),
+    ("5 apples", "5"),
+)
+
+#: Strings whose meaning for ``Fraction(text)`` depends on the Python version.
+VERSION_SENSITIVE_TEXTS = ("3 / 4", "1_000", "1e3", "١٢", "0.5", "½")
+
+
+def _require_str(name, value):
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
+
+
+def compare_answer_pipelines(prediction, reference):
+    """Score *prediction* against *reference* with each of :data:`PIPELINES`.
+
+    Both arguments are the final-answer texts (what a model wrote after
+    ``####`` and the data set's answer). Returns a dict with the two inputs
+    and one verdict per pipeline: ``True``/``False`` for the string scorers,
+    ``True``/``False``/``None`` for ``exact_rational``.
+
+    Raises ``ValueError`` if either argument is not a ``str``, or (from
+    :func:`numeric_equivalence`) if the reference is outside the answer space.
+
+    >>> row = compare_answer_pipelines("1,000", "1000")
+    >>> row["exact_match"], row["gsm8k_string"], row["exact_rational"]
+    (False, True, None)
+
+    Surprising: the one scorer that knows ``-0`` is ``0`` is the strictest.
+
+    >>> row = compare_answer_pipelines("-0", "0")
+    >>> row["exact_match"], row["gsm8k_string"], row["exact_rational"]
+    (False, False, True)
+    """
+    _require_str("prediction", prediction)
+    _require_str("reference", reference)
+    extracted = extract_final_answer(f"{GSM8K_MARKER} {prediction}")
+    expected = extract_final_answer(f"{GSM8K_MARKER} {reference}")
+    return {
+        "prediction": prediction,
+        "reference": reference,
+        "exact_match": prediction.strip() == reference.strip(),
+        "gsm8k_string": extracted == expected,
+        "exact_rational": numeric_equivalence(prediction, reference),
+    }
+
+
+def compare_many_answers(pairs=REALISTIC_ANSWERS):
+    """Apply :func:`compare_answer_pipelines` to every (prediction, reference) pair.
+
+    Raises ``ValueError`` naming the position of the first pair that is not
+    a 2-item sequence; nothing is silently skipped.
+
+    >>> len(compare_many_answers()) == len(REALISTIC_ANSWERS)
+    True
+    """
+    rows = []
+    for index, pair in enumerate(pairs):
+        if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"pairs[{index}] must be (prediction, reference), got {pair!r}")
+        rows.append(compare_answer_pipelines(*pair))
+    return rows
+
+
+def format_table(header, rows):
+    """Return *rows* (sequences of values) as an aligned plain-text table.
+
+    >>> print(format_table(("a", "bb"), [(1, None)]))
+    a  bb
+    -  ----
+    1  None
+    """
+    cells = [[str(value) for value in row] for row in [header, *rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def format_pipeline_table(rows):
+    """Format rows from :func:`compare_many_answers` as a text table."""
+    header = ("prediction", "reference", *PIPELINES)
+    return format_table(header, [[row[key] for key in header] for row in rows])
+
+
+def _describe_fraction(text):
+    try:
+        return str(Fraction(text))
+    except (ValueError, ZeroDivisionError) as error:
+        return type(error).__name__
+
+
+def compare_fraction_grammar(texts=VERSION_SENSITIVE_TEXTS):
+    """What *this* Python's ``Fraction(text)`` does vs :func:`parse_rational`.
+
+    Returns a list of ``(text, fraction_result, declared_result)`` strings,
+    where an error is shown by its type name and "outside the space" as
+    ``"None"``. The second column depends on the Python version; the third
+    does not. Raises ``ValueError`` for a text that is not a ``str``.
+
+    >>> compare_fraction_grammar(["1e3"])
+    [('1e3', '1000', 'None')]
+    """
+    rows = []
+    for text in texts:
+        _require_str("text", text)
+        rows.append((text, _describe_fraction(text), str(parse_rational(text))))
+    return rows
+
+
+#: Names for the three verdicts of :func:`numeric_equivalence`.
+VERDICT_NAMES = {True: "correct", False: "wrong", None: "format_failure"}
+
+
+def score_final_answers(problems):
+    """Return one row per model output, scored against the problem's solution.
+
+    *problems* is a list of word problems as returned by
+    :func:`reasoneval_mini.datasets.word_problems.load_word_problems`. For each
+    output, the answer after the last ``####`` is extracted from both the
+    output and the reference solution, and compared two ways:
+
+    * ``string_match``: GSM8K's own check, equality of the extracted text;
+    * ``verdict``: :func:`numeric_equivalence` on the extracted text:
+      ``True``, ``False``, or ``None`` (format failure, also when the output
+      has no ``####`` marker at all).
+
+    Each row holds ``problem_id``, ``style``, ``extracted`` (``None`` when
+    there is no marker), ``reference``, ``string_match``, ``verdict`` and
+    ``hand_label``.
+
+    >>> problem = {"id": "p", "solution": "#### 2.5", "outputs": [
+    ...     {"style": "fraction", "text": "#### 5/2", "hand_label": True}]}
+    >>> row = score_final_answers([problem])[0]
+    >>> row["string_match"], row["verdict"]
+    (False, True)
+    """
+    rows = []
+    for problem in problems:
+        reference = extract_final_answer(problem["solution"])
+        for output in problem["outputs"]:
+            extracted = extract_final_answer(output["text"])
+            rows.append({
+                "problem_id": problem["id"],
+                "style": output["style"],
+                "extracted": extracted,
+                "reference": reference,
+                "string_match": extracted == reference,
+                "verdict": numeric_equivalence(extracted, reference),
+                "hand_label": output["hand_label"],
+            })
+    return rows
+
+
+def count_verdicts(rows):
+    """Count rows by verdict: ``{"correct": .., "wrong": .., "format_failure": ..}``.
+
+    Format failures are counted, never folded into "wrong": they say the
+    output broke the protocol, not that the model computed a wrong number.
+    Raises ``ValueError`` for a row whose ``verdict`` is not True/False/None.
+
+    >>> count_verdicts([{"verdict": True}, {"verdict": None}, {"verdict": None}])
+    {'correct': 1, 'wrong': 0, 'format_failure': 2}
+    """
+    counts = dict.fromkeys(VERDICT_NAMES.values(), 0)
+    for index, row in enumerate(rows):
+        verdict = row.get("verdict", "missing")
+        if type(verdict) not in (bool, type(None)):  # 1 == True, but 1 is no verdict
+            raise ValueError(f"rows[{index}] has verdict {verdict!r}; expected True, False or None")
+        counts[VERDICT_NAMES[verdict]] += 1
+    return counts

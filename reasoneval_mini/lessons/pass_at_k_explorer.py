@@ -1,0 +1,97 @@
+"""The pass@k explorer of lesson 02: sliders for n, c and k on a pure function.
+
+:func:`describe_pass_at_k` and :func:`pass_at_k_curve` compute everything
+the widget shows and are unit-tested; :func:`make_pass_at_k_explorer` only
+wires three sliders to them, so it can be tested headlessly by setting
+``.value`` on the sliders and reading ``box.result``.
+"""
+
+from reasoneval_mini.pass_at_k import check_counts, pass_at_k, plugin_pass_at_k
+
+
+def describe_pass_at_k(n, correct, k):
+    """Return the estimate, the plug-in and their gap for one (n, c, k).
+
+    Returns a dict with ``n``, ``c``, ``k``, ``estimate`` (:func:`pass_at_k`),
+    ``plugin`` (:func:`plugin_pass_at_k`), ``gap = estimate - plugin`` and
+    ``text``, a one-line summary. Raises ``ValueError`` like :func:`pass_at_k`.
+
+    >>> print(describe_pass_at_k(5, 2, 2)["text"])
+    n=5, c=2, k=2: pass@k = 0.7000, plug-in = 0.6400 (0.0600 lower)
+    """
+    check_counts(n, correct, k)
+    estimate = pass_at_k(n, correct, k)
+    plugin = plugin_pass_at_k(n, correct, k)
+    text = (f"n={n}, c={correct}, k={k}: pass@k = {estimate:.4f}, "
+            f"plug-in = {plugin:.4f} ({max(estimate - plugin, 0.0):.4f} lower)")
+    # The plug-in never exceeds the estimate (each factor (n-c-i)/(n-i) is at
+    # most (n-c)/n); max() only hides a -0.0000 from float rounding.
+    return {"n": n, "c": correct, "k": k, "estimate": estimate,
+            "plugin": plugin, "gap": estimate - plugin, "text": text}
+
+
+def pass_at_k_curve(n, correct):
+    """Return ``[(k, estimate, plugin), ...]`` for every k in 1..n.
+
+    Surprising: at k = n every sample is drawn, so one pass makes the
+    estimate certain, while the plug-in (drawing with replacement) is not.
+
+    >>> pass_at_k_curve(3, 1)[-1]
+    (3, 1.0, 0.7037037037037036)
+    """
+    check_counts(n, correct, 1)
+    return [(k, pass_at_k(n, correct, k), plugin_pass_at_k(n, correct, k))
+            for k in range(1, n + 1)]
+
+
+def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
+    """Build the widget: sliders for n, c, k, a summary line and the curve.
+
+    Returns an ``ipywidgets.VBox`` with extra attributes ``n_slider``,
+    ``c_slider``, ``k_slider``, ``summary`` (an ``HTML`` widget showing
+    ``result["text"]``), ``plot_output`` and ``result`` (the latest
+    :func:`describe_pass_at_k` dict). The c and k sliders never exceed n,
+    so the explorer cannot ask for an invalid k. With ``draw=False`` no
+    figure is made (faster in tests). Needs ``ipywidgets``.
+    """
+    try:
+        import ipywidgets as widgets
+    except ImportError as error:  # the core course runs without widgets
+        raise ImportError('the explorer needs ipywidgets: pip install -e ".[course]"') from error
+    check_counts(n, correct, k)
+    if type(max_n) is not int or max_n < n:
+        raise ValueError(f"max_n must be an int >= n={n}, got {max_n!r}")
+    n_slider = widgets.IntSlider(value=n, min=1, max=max_n, description="n samples")
+    c_slider = widgets.IntSlider(value=correct, min=0, max=n, description="c correct")
+    k_slider = widgets.IntSlider(value=k, min=1, max=n, description="k")
+    summary = widgets.HTML()
+    plot_output = widgets.Output()
+    box = widgets.VBox([n_slider, c_slider, k_slider, summary, plot_output])
+
+    def update(_change=None):
+        # Lowering n first clamps c and k (ipywidgets keeps value <= max).
+        c_slider.max = k_slider.max = n_slider.value
+        box.result = describe_pass_at_k(n_slider.value, c_slider.value, k_slider.value)
+        summary.value = f"<code>{box.result['text']}</code>"
+        if draw:
+            _draw(plot_output, box.result)
+
+    for slider in (n_slider, c_slider, k_slider):
+        slider.observe(update, names="value")
+    box.n_slider, box.c_slider, box.k_slider = n_slider, c_slider, k_slider
+    box.summary, box.plot_output = summary, plot_output
+    update()
+    return box
+
+
+def _draw(output, result):
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    from reasoneval_mini.lessons.pass_at_k_plots import plot_pass_at_k_curve
+
+    with output:
+        output.clear_output(wait=True)
+        figure = plot_pass_at_k_curve(result["n"], result["c"], result["k"])
+        display(figure)
+        plt.close(figure)

@@ -1,0 +1,86 @@
+"""A deterministic synthetic sample pool per problem, as a plan for the executor.
+
+Which variants (see :mod:`reasoneval_mini.lessons.synthetic_completions`) land in a
+problem's pool is drawn with a seeded random generator, so the pool, and
+every number computed from it, is identical on every run and on every
+Python version (``random.Random`` seeded with a ``str`` is stable).
+"""
+
+import random
+
+from reasoneval_mini.lessons.synthetic_completions import DEFAULT_WEIGHTS, VARIANTS, build_completion
+from reasoneval_mini.datasets.humaneval import build_humaneval_program
+
+
+def _check_problems(problems):
+    if not isinstance(problems, list) or not problems:
+        raise ValueError(f"problems must be a non-empty list of problem dicts, got {problems!r:.80}")
+    seen = set()
+    for index, problem in enumerate(problems):
+        needed = ("task_id", "prompt", "canonical_solution", "test", "entry_point")
+        if not isinstance(problem, dict) or any(key not in problem for key in needed):
+            raise ValueError(f"problems[{index}] must be a dict with keys {needed}, got {problem!r:.80}")
+        if problem["task_id"] in seen:
+            raise ValueError(f"problems[{index}] repeats task_id {problem['task_id']!r}")
+        seen.add(problem["task_id"])
+
+
+def _check_weights(weights):
+    unknown = set(weights) - set(VARIANTS)
+    if unknown:
+        raise ValueError(f"unknown variant(s) in weights: {sorted(unknown)}; expected {list(VARIANTS)}")
+    for variant, weight in weights.items():
+        if type(weight) is not int or weight < 0:
+            raise ValueError(f"weight of {variant!r} must be an int >= 0, got {weight!r}")
+    if not any(weights.values()):
+        raise ValueError(f"weights must not all be zero, got {weights!r}")
+
+
+def build_sample_pool(problems, *, n=8, seed=0, weights=None):
+    """Draw *n* synthetic samples per problem; return a plan for the executor.
+
+    *problems* is a non-empty list of HumanEval problem dicts with distinct
+    ``task_id``; *weights* maps variant names to non-negative int weights
+    (default :data:`DEFAULT_WEIGHTS`). Each problem's variants are drawn
+    from its own generator seeded with ``f"{seed}:{task_id}"``, so a
+    problem's pool does not change when other problems are added.
+
+    Returns one dict per sample, problems in the given order: ``sample_id``
+    (``"<task_id>/s<i>-<variant>"``), ``task_id``, ``variant`` and
+    ``program`` (prompt + completion + tests, or ``None`` when the variant
+    is ``NOT_GENERATED``, which the executor records as ``not_run``).
+
+    Raises ``ValueError`` for an empty or malformed problem list, repeated
+    task ids, ``n`` not an int >= 1, or bad weights.
+
+    >>> problem = {"task_id": "demo/0", "entry_point": "add", "test": "",
+    ...            "prompt": "def add(a, b):\\n", "canonical_solution": "    return a + b\\n"}
+    >>> [s["sample_id"] for s in build_sample_pool([problem], n=3, seed=1)]
+    ['demo/0/s0-wrong_return', 'demo/0/s1-off_by_one', 'demo/0/s2-canonical']
+
+    Surprising: only the seed and the problem decide a pool, never the
+    position of the problem in the list.
+
+    >>> other = dict(problem, task_id="demo/1")
+    >>> build_sample_pool([other, problem], n=3, seed=1)[3:] == build_sample_pool([problem], n=3, seed=1)
+    True
+    """
+    _check_problems(problems)
+    if type(n) is not int or n < 1:
+        raise ValueError(f"n must be an int >= 1 (samples per problem), got {n!r}")
+    weights = DEFAULT_WEIGHTS if weights is None else weights
+    _check_weights(weights)
+    names = list(weights)
+    plan = []
+    for problem in problems:
+        rng = random.Random(f"{seed}:{problem['task_id']}")
+        for index, variant in enumerate(rng.choices(names, [weights[v] for v in names], k=n)):
+            completion = build_completion(problem, variant)
+            program = None if completion is None else build_humaneval_program(problem, completion)
+            plan.append({
+                "sample_id": f"{problem['task_id']}/s{index}-{variant}",
+                "task_id": problem["task_id"],
+                "variant": variant,
+                "program": program,
+            })
+    return plan
