@@ -149,8 +149,9 @@ def test_solutions_are_stored_in_the_canonical_layout():
 
 def test_build_command_reports_a_missing_folder(tmp_path, capsys):
     assert main(["build-exercises", "--solutions", str(tmp_path / "none"),
-                 "--exercises", str(tmp_path / "out")]) == 1
-    assert "no notebooks found" in capsys.readouterr().err
+                 "--exercises", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err.startswith(
+        "reasoneval-course build-exercises: error: no notebooks found")
 
 
 @pytest.mark.parametrize("text", ["[]", '{"cells": 3}', '{"cells": ["not a cell"]}'])
@@ -158,7 +159,7 @@ def test_json_that_is_not_a_notebook_is_reported_by_name(tmp_path, capsys, text)
     (tmp_path / "solutions").mkdir()
     (tmp_path / "solutions" / "odd.ipynb").write_text(text)
     assert main(["build-exercises", "--solutions", str(tmp_path / "solutions"),
-                 "--exercises", str(tmp_path / "out")]) == 1
+                 "--exercises", str(tmp_path / "out")]) == 2
     assert "odd.ipynb is JSON but not a notebook" in capsys.readouterr().err
 
 

@@ -109,8 +109,9 @@ def test_progress_in_the_notebook_can_evaluate_a_folder(capsys):
 
 
 def test_progress_command_refuses_a_missing_folder(tmp_path, capsys):
-    assert main(["progress", str(tmp_path / "nope")]) == 1
-    assert "is not a folder" in capsys.readouterr().err
+    assert main(["progress", str(tmp_path / "nope")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("reasoneval-course progress: error: ") and "is not a folder" in error
 
 
 @pytest.mark.parametrize("timeout", [0, -1, float("inf"), float("nan"), True, "5"])

@@ -1,46 +1,147 @@
-"""The ``reasoneval-course`` command line.
+"""The ``reasoneval-course`` command line: argument parsing and one exit-code policy.
 
-Each subcommand lives in its own module, which exposes
-``register(subparsers)``: it adds its parser and sets ``run`` (a function
-taking the parsed arguments and returning an exit code) as a default.
-Modules import their heavy dependencies inside ``run`` so that
-``reasoneval-course --help`` stays fast and works with a partial install.
+This module only declares the commands; what each command does lives in
+``reasoneval_mini/cli/<command>.py`` and is imported when that command runs,
+so ``reasoneval-course --help`` loads argparse and nothing of the library.
+
+Exit codes, for every command:
+
+* 0: the command did its job (a class with failing students included);
+* 1: the command ran and found a problem it reports (``doctor``: a missing
+  package; ``build-exercises --check``: files out of date);
+* 2: a usage error: the arguments cannot be used. The message is one line,
+  ``reasoneval-course <command>: error: ...``, naming the bad value and the fix.
 """
 
 import argparse
 import importlib
+import os
+import sys
 
 from reasoneval_mini import __version__
 
-# Order here is the order in --help.
-COMMAND_MODULES = (
-    "reasoneval_mini.lessons.doctor",
-    "reasoneval_mini.cli.grade",
-    "reasoneval_mini.exercises.build",
-    "reasoneval_mini.grading.progress",
-)
+PROG = "reasoneval-course"
+USAGE_ERROR = 2
+
+#: The default time limit per grading step, in seconds (one cell, or one exercise's checks).
+#: Declared here so that ``--help`` can show it without importing the grader;
+#: ``tests/cli`` checks it equals :data:`reasoneval_mini.grading.grader.DEFAULT_TIMEOUT`.
+DEFAULT_STEP_TIMEOUT = 10.0
+
+
+class UsageError(Exception):
+    """Raised by a command whose arguments cannot be used; the message says why."""
+
+
+def _positive_seconds(text):
+    # An argparse type. The library's own check (support.arguments) is for
+    # numbers; here the text is parsed first, so "nan" and "inf" are caught too.
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive, finite number of seconds, got {text!r}")
+    return value
+
+
+def _positive_int(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
+def _add_command(subparsers, name, help, description, examples):
+    return subparsers.add_parser(
+        name, help=help, description=description,
+        epilog="examples:\n" + "\n".join(f"  {PROG} {line}" for line in examples),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def build_parser():
-    """Return the argument parser with every registered subcommand."""
+    """Return the argument parser with every subcommand (imports nothing else)."""
     parser = argparse.ArgumentParser(
-        prog="reasoneval-course",
-        description="Course tools for scoring LLM reasoning and code answers.",
-    )
-    parser.add_argument(
-        "--version", action="version", version=f"reasoneval-course {__version__}"
-    )
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+        prog=PROG, description="Course tools for scoring LLM reasoning and code answers.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+
+    _add_command(
+        commands, "doctor", "check Python, packages and isolation support",
+        "Report the Python version, the course's packages and whether this system "
+        "isolates programs (resource limits, process groups). Exit 1 if a required "
+        "package is missing.",
+        ["doctor"])
+
+    grade = _add_command(
+        commands, "grade", "grade a class: one folder of notebooks per student",
+        "Grade SUBMISSIONS_DIR/<student>/<notebook>.ipynb with the instructor's checks; "
+        "writes one row per (student, exercise) and per-student totals.",
+        ["grade submissions/ --out grades.csv --feedback feedback/",
+         "grade submissions/ --hidden-tests hidden_checks.py --workers 4 --timeout 10"])
+    grade.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR",
+                       help="one folder per student, named after the student")
+    grade.add_argument("--out", default="grades.csv",
+                       help="grades CSV (default: %(default)s); totals go to <name>_totals.csv")
+    grade.add_argument("--feedback", metavar="DIR", help="write <student>.md feedback files here")
+    grade.add_argument("--hidden-tests", metavar="PATH",
+                       help="Python file defining HIDDEN_CHECKS = {exercise_id: [check, ...]}")
+    grade.add_argument("--workers", type=_positive_int, default=None,
+                       help=f"students graded in parallel (default: CPU count, {os.cpu_count()})")
+    grade.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_STEP_TIMEOUT,
+                       help="seconds one step may take: one notebook cell, or the checks of "
+                            "one exercise (default: %(default)s)")
+    # Undocumented: the tests grade against a small fake registry.
+    grade.add_argument("--registry", default=None, help=argparse.SUPPRESS)
+    grade.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    build = _add_command(
+        commands, "build-exercises", "generate exercises/ from the solutions/ notebooks",
+        "Render each exercise's task text from the registry into the master notebooks "
+        "in --solutions (rewritten only where out of date), then write the stripped "
+        "learner copies into --exercises. With --check, write nothing and exit 1 if "
+        "either folder is out of date.",
+        ["build-exercises", "build-exercises --check"])
+    build.add_argument("--solutions", default="solutions",
+                       help="master notebooks (default: %(default)s); their task cells are updated")
+    build.add_argument("--exercises", default="exercises",
+                       help="output folder (default: %(default)s)")
+    build.add_argument("--check", action="store_true",
+                       help="write nothing; exit 1 and name the files that are out of date")
+
+    progress = _add_command(
+        commands, "progress", "show which exercises pass, from a folder of notebooks",
+        "Check the exercise notebooks in DIRECTORY the way the grader checks a student's "
+        "folder (in a separate process, a time limit per step) and print one line per "
+        "exercise. Run it from the course's root folder, or give the folder.",
+        ["progress", "progress path/to/my/exercises --timeout 20"])
+    progress.add_argument("directory", nargs="?", default="exercises",
+                          help="folder with your exercise notebooks (default: %(default)s)")
+    progress.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_STEP_TIMEOUT,
+                          help="seconds per step: one code cell, or one exercise's checks "
+                               "(default: %(default)s)")
     return parser
 
 
+#: command name -> the module (under reasoneval_mini.cli) whose ``run(args)`` carries it out.
+COMMAND_MODULES = {
+    "doctor": "doctor",
+    "grade": "grade",
+    "build-exercises": "build_exercises",
+    "progress": "progress",
+}
+
+
 def main(argv=None):
-    """Run the command line; returns the process exit code."""
+    """Run the command line; return the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not hasattr(args, "run"):
+    if args.command is None:
         parser.print_help()
-        return 2
-    return args.run(args)
+        return USAGE_ERROR
+    module = importlib.import_module(f"reasoneval_mini.cli.{COMMAND_MODULES[args.command]}")
+    try:
+        return module.run(args)
+    except UsageError as error:
+        print(f"{PROG} {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR

@@ -185,22 +185,3 @@ def build_exercises(solutions_dir, exercises_dir):
         _write_atomically(exercises_dir / path.name, text)
         written.append(exercises_dir / path.name)
     return written
-
-
-def run_build(args):
-    try:
-        written = build_exercises(args.solutions, args.exercises)
-    except (ValueError, OSError) as error:
-        print(f"build-exercises: {error}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    return 0
-
-
-def register(subparsers):
-    parser = subparsers.add_parser(
-        "build-exercises", help="generate exercises/ from the solutions/ notebooks")
-    parser.add_argument("--solutions", default="solutions", help="master notebooks (default: solutions)")
-    parser.add_argument("--exercises", default="exercises", help="output folder (default: exercises)")
-    parser.set_defaults(run=run_build)

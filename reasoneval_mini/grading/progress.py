@@ -1,4 +1,4 @@
-"""``reasoneval-course progress [DIR]``: the learner's progress table, from saved notebooks.
+"""The learner's progress, from saved notebooks (``progress(DIR)`` and ``reasoneval-course progress``).
 
 The notebooks in *DIR* (default ``exercises/``) are checked exactly as the
 instructor's grader checks one student's folder
@@ -120,33 +120,3 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
         else:
             rows.append(row_from_grade(grades[exercise_id], exercise.notebook, missing))
     return rows
-
-
-def run_progress(args):
-    from reasoneval_mini.feedback import format_progress
-
-    try:
-        rows = evaluate_folder(args.directory, args.timeout)
-    except ValueError as error:
-        print(f"progress: {error}", file=sys.stderr)
-        return 1
-    print(format_progress({row.exercise_id: row.state for row in rows}))
-    problems = [row for row in rows if row.state not in (STATE_PASSED, STATE_NOT_ATTEMPTED)]
-    for row in problems:
-        print(f"  {row.exercise_id} ({row.notebook}): {row.message}")
-    if any(row.state == STATE_FAILED for row in problems):
-        print("Each test's call, expected and actual value: run the exercise's check cell in its notebook.")
-    return 0
-
-
-def register(subparsers):
-    parser = subparsers.add_parser(
-        "progress", help="show which exercises pass, from a folder of notebooks")
-    parser.add_argument("directory", nargs="?", default="exercises",
-                        help="folder with your exercise notebooks (default: exercises)")
-    from reasoneval_mini.cli.grade import positive_seconds
-
-    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT,
-                        help="seconds per step: one code cell, or one exercise's checks "
-                             f"(default: {DEFAULT_TIMEOUT:g})")
-    parser.set_defaults(run=run_progress)

@@ -1,4 +1,4 @@
-"""``reasoneval-course doctor``: is this machine ready for the course?"""
+"""Is this machine ready for the course? (lesson 00 and ``reasoneval-course doctor``)"""
 
 import os
 import platform
@@ -59,10 +59,3 @@ def run_doctor(args=None, out=print):
         return 1
     out("Everything the course needs is installed.")
     return 0
-
-
-def register(subparsers):
-    parser = subparsers.add_parser(
-        "doctor", help="check Python, packages and isolation support"
-    )
-    parser.set_defaults(run=run_doctor)
