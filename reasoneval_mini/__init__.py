@@ -1,59 +1,71 @@
 """reasoneval_mini: the small library behind the reasoneval-course lessons.
 
-Three knowledge points, each a contract you can call and test:
+Start with the three knowledge points, one file each, at the top of the package:
 
-1. final answers: :func:`numeric_equivalence`, :func:`extract_final_answer`,
-   :func:`compare_with_tolerance`;
-2. pass@k: :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
+1. ``answers.py``: final answers. :func:`parse_rational` (the declared answer
+   space), :func:`numeric_equivalence`, :func:`compare_with_tolerance`,
+   :func:`extract_final_answer`;
+2. ``pass_at_k.py``: :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
    :func:`plugin_pass_at_k`, :func:`mean_pass_at_k`;
-3. execution records: :data:`STATUSES`, :func:`execution_summary`; running
-   programs: :func:`execute_program`, :func:`execute_samples`,
-   :func:`load_humaneval`, :func:`build_humaneval_program`.
+3. ``records.py``: :data:`STATUSES` and :func:`execution_summary`.
+
+Running programs (``executor/``): :func:`execute_program`,
+:func:`execute_samples`, :class:`ExecutionResult`; HumanEval from the installed
+package (``datasets/``): :func:`load_humaneval`, :func:`build_humaneval_program`.
+
+The rest serves the course: ``lessons/`` (explorers, plots, simulations the
+notebooks use), ``exercises/`` (checks, the exercise sets, the notebook
+builder), ``grading/`` (grading a class), ``feedback.py`` (``check``, ``hint``,
+``progress`` in a notebook), ``cli/`` (``reasoneval-course``) and ``support/``
+(small helpers every layer shares). Each layer imports only from the ones
+listed before it.
+
+The names below are loaded on first use, so that ``import reasoneval_mini``
+(and ``reasoneval-course --help``) does not start the executor's machinery.
 """
 
-from reasoneval_mini.answers import compare_with_tolerance
-from reasoneval_mini.pass_at_k import MAX_ENUMERATED_SUBSETS, pass_at_k_by_enumeration
-from reasoneval_mini.executor.program import ExecutionResult, execute_program
-from reasoneval_mini.executor.samples import execute_samples
-from reasoneval_mini.records import execution_summary
-from reasoneval_mini.answers import GSM8K_MARKER, extract_final_answer
-from reasoneval_mini.datasets.humaneval import build_humaneval_program, load_humaneval
-from reasoneval_mini.answers import numeric_equivalence
-from reasoneval_mini.answers import MAX_ANSWER_LENGTH, parse_rational
-from reasoneval_mini.pass_at_k import mean_pass_at_k, pass_at_k, plugin_pass_at_k
-from reasoneval_mini.records import (
-    ASSERTION_FAILED,
-    NOT_RUN,
-    PASSED,
-    RUNTIME_ERROR,
-    STATUSES,
-    TIMEOUT,
-)
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "ASSERTION_FAILED",
-    "ExecutionResult",
-    "GSM8K_MARKER",
-    "MAX_ANSWER_LENGTH",
-    "MAX_ENUMERATED_SUBSETS",
-    "NOT_RUN",
-    "PASSED",
-    "RUNTIME_ERROR",
-    "STATUSES",
-    "TIMEOUT",
-    "build_humaneval_program",
-    "compare_with_tolerance",
-    "execute_program",
-    "execute_samples",
-    "execution_summary",
-    "extract_final_answer",
-    "load_humaneval",
-    "mean_pass_at_k",
-    "numeric_equivalence",
-    "parse_rational",
-    "pass_at_k",
-    "pass_at_k_by_enumeration",
-    "plugin_pass_at_k",
-]
+#: Public name -> the module that defines it.
+_PUBLIC = {
+    "GSM8K_MARKER": "answers",
+    "MAX_ANSWER_LENGTH": "answers",
+    "compare_with_tolerance": "answers",
+    "extract_final_answer": "answers",
+    "numeric_equivalence": "answers",
+    "parse_rational": "answers",
+    "MAX_ENUMERATED_SUBSETS": "pass_at_k",
+    "mean_pass_at_k": "pass_at_k",
+    "pass_at_k": "pass_at_k",
+    "pass_at_k_by_enumeration": "pass_at_k",
+    "plugin_pass_at_k": "pass_at_k",
+    "ASSERTION_FAILED": "records",
+    "NOT_RUN": "records",
+    "PASSED": "records",
+    "RUNTIME_ERROR": "records",
+    "STATUSES": "records",
+    "TIMEOUT": "records",
+    "execution_summary": "records",
+    "ExecutionResult": "executor",
+    "execute_program": "executor",
+    "execute_samples": "executor",
+    "build_humaneval_program": "datasets.humaneval",
+    "load_humaneval": "datasets.humaneval",
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name):
+    # PEP 562: called only for names not yet in this module's namespace.
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'reasoneval_mini' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reasoneval_mini.{_PUBLIC[name]}"), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -28,6 +28,8 @@ import math
 import re
 from fractions import Fraction
 
+from reasoneval_mini.support.arguments import ArgumentTypeError
+
 
 # Why each exclusion:
 # * ASCII digits only: "١٢" or full-width "１２" are real numbers, but accepting
@@ -244,8 +246,10 @@ def extract_final_answer(text, marker=GSM8K_MARKER):
     space. That is deliberate: deciding that ``$5`` means ``5`` is a
     decision for the task, not for a universal cleaner.
 
-    Raises ``TypeError`` if *text* is not a ``str`` and ``ValueError`` if
-    *marker* is not a non-empty ``str``.
+    Raises ``ValueError`` if *text* is not a ``str`` (an
+    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is a
+    ``TypeError`` too, as it was documented before) or if *marker* is not a
+    non-empty ``str``.
 
     >>> extract_final_answer("6 * 180 = 1,080 minutes\\n#### 1,080")
     '1080'
@@ -267,7 +271,7 @@ def extract_final_answer(text, marker=GSM8K_MARKER):
     None
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+        raise ArgumentTypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
     if not isinstance(marker, str) or not marker:
         raise ValueError(f"marker must be a non-empty str, got {marker!r}")
     before, found, after = text.rpartition(marker)

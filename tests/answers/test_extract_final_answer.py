@@ -36,9 +36,11 @@ def test_custom_marker():
 
 
 @pytest.mark.parametrize("text", [None, 42, b"#### 1"])
-def test_non_str_text_raises_type_error_naming_it(text):
-    with pytest.raises(TypeError, match="text must be a str"):
+def test_non_str_text_raises_value_error_naming_it(text):
+    # The package's policy is ValueError; it stays a TypeError for older callers.
+    with pytest.raises(ValueError, match="text must be a str") as raised:
         extract_final_answer(text)
+    assert isinstance(raised.value, TypeError)
 
 
 @pytest.mark.parametrize("marker", ["", None, 3])

@@ -1,0 +1,151 @@
+import subprocess
+import sys
+
+import pytest
+
+import reasoneval_mini
+from reasoneval_mini.lessons import doctor
+from reasoneval_mini.cli import main
+
+
+def test_version_flag(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert reasoneval_mini.__version__ in capsys.readouterr().out
+
+
+def test_doctor_reports_versions_and_isolation_and_succeeds_when_complete(capsys):
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert f"Python {sys.version_info.major}.{sys.version_info.minor}" in out
+    assert "POSIX isolation:" in out
+    for name in doctor.COURSE_PACKAGES:
+        assert name in out
+
+
+def test_doctor_names_a_missing_required_package_and_fails(monkeypatch, capsys):
+    real = doctor.installed_version
+    monkeypatch.setattr(doctor, "installed_version",
+                        lambda name: None if name == "ipywidgets" else real(name))
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "MISSING required package(s): ipywidgets" in out
+
+
+def test_doctor_explains_missing_posix_isolation(monkeypatch, capsys):
+    monkeypatch.setattr(doctor, "posix_isolation", lambda: (False, "no 'resource' module"))
+    main(["doctor"])
+    assert "POSIX isolation: no - no 'resource' module" in capsys.readouterr().out
+
+
+def test_python_dash_m_runs_the_same_command_line():
+    done = subprocess.run([sys.executable, "-m", "reasoneval_mini", "--version"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert reasoneval_mini.__version__ in done.stdout
+
+
+def test_no_command_prints_help_and_fails(capsys):
+    assert main([]) == 2
+    assert "doctor" in capsys.readouterr().out
+
+
+def test_doctor_says_macos_does_not_enforce_the_memory_limit(monkeypatch):
+    pytest.importorskip("resource")
+    monkeypatch.setattr(doctor.sys, "platform", "darwin")
+    available, why = doctor.posix_isolation()
+    assert available and "does not enforce the memory limit" in why
+
+
+def imported_package_modules(code):
+    """The ``reasoneval_mini`` modules a fresh interpreter has loaded after running *code*."""
+    probe = (f"{code}\nimport sys\n"
+             "print(' '.join(sorted(m for m in sys.modules if m.startswith('reasoneval_mini'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_help_imports_the_argument_parser_and_nothing_of_the_library():
+    loaded = imported_package_modules(
+        "import contextlib, io\n"
+        "from reasoneval_mini.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n        main(['--help'])\n    except SystemExit:\n        pass")
+    assert loaded == ["reasoneval_mini", "reasoneval_mini.cli"]
+
+
+def test_public_names_load_on_first_use_and_are_the_functions_themselves():
+    # The lazy package root must give the function, never a same-named module.
+    loaded = imported_package_modules(
+        "import reasoneval_mini\n"
+        "from reasoneval_mini import pass_at_k, execute_program\n"
+        "assert callable(pass_at_k) and callable(execute_program), (pass_at_k, execute_program)\n"
+        "assert pass_at_k(5, 2, 2) == 0.7")
+    assert "reasoneval_mini.executor.program" in loaded
+
+
+def test_an_unknown_public_name_is_an_attribute_error_naming_it():
+    with pytest.raises(AttributeError, match="no attribute 'pass_at_kk'"):
+        reasoneval_mini.pass_at_kk  # noqa: B018
+
+
+def test_every_public_name_resolves():
+    for name in reasoneval_mini.__all__:
+        assert getattr(reasoneval_mini, name) is not None, name
+
+
+def test_the_help_default_timeout_is_the_graders():
+    from reasoneval_mini import cli
+    from reasoneval_mini.grading.grader import DEFAULT_TIMEOUT
+
+    assert cli.DEFAULT_STEP_TIMEOUT == DEFAULT_TIMEOUT
+
+
+@pytest.mark.parametrize("command", ["doctor", "grade", "build-exercises", "progress"])
+def test_every_command_has_a_description_and_an_example(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = capsys.readouterr().out
+    assert "examples:" in text and f"reasoneval-course {command}" in text.split("examples:")[1]
+    description = text.split("\n\n")[1]
+    assert len(description.split()) >= 8, description
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["grade", "/no/such/folder/anywhere"], "/no/such/folder/anywhere"),
+    (["progress", "/no/such/folder/anywhere"], "/no/such/folder/anywhere"),
+    (["build-exercises", "--solutions", "/no/such/folder/anywhere"], "/no/such/folder/anywhere"),
+])
+def test_a_usage_error_exits_2_with_one_prefixed_line_naming_the_value(argv, named, capsys):
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"reasoneval-course {argv[0]}: error: ")
+    assert named in error and error.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["grade", "x", "--timeout", "nan"],
+                                  ["progress", "--timeout", "-1"],
+                                  ["grade", "x", "--workers", "0"]])
+def test_a_bad_option_value_exits_2_naming_the_command(argv, capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert f"reasoneval-course {argv[0]}: error: " in capsys.readouterr().err
+
+
+def test_no_public_name_is_shadowed_by_a_submodule_of_the_same_name():
+    # Importing a submodule binds it as an attribute of the package; a public
+    # function of the same name would then be hidden behind the module.
+    import importlib
+    import pkgutil
+    import types
+
+    for info in pkgutil.walk_packages(reasoneval_mini.__path__, "reasoneval_mini."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    shadowed = [name for name in reasoneval_mini.__all__
+                if isinstance(getattr(reasoneval_mini, name), types.ModuleType)]
+    assert shadowed == []
