@@ -5,8 +5,9 @@ Start with the three knowledge points, one file each, at the top of the package:
 1. ``answers.py``: final answers. :func:`parse_rational` (the declared answer
    space), :func:`numeric_equivalence`, :func:`compare_with_tolerance`,
    :func:`extract_final_answer`;
-2. ``pass_at_k.py``: :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
-   :func:`plugin_pass_at_k`, :func:`mean_pass_at_k`;
+2. ``estimators.py``: pass@k, :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
+   :func:`plugin_pass_at_k`, :func:`mean_pass_at_k`, and how sure a mean is:
+   :func:`pass_at_k_interval`, :func:`paired_pass_at_k_difference`;
 3. ``records.py``: :data:`STATUSES` and :func:`execution_summary`.
 
 Running programs (``executor/``): :func:`execute_program`,
@@ -36,11 +37,14 @@ _PUBLIC = {
     "extract_final_answer": "answers",
     "numeric_equivalence": "answers",
     "parse_rational": "answers",
-    "MAX_ENUMERATED_SUBSETS": "pass_at_k",
-    "mean_pass_at_k": "pass_at_k",
-    "pass_at_k": "pass_at_k",
-    "pass_at_k_by_enumeration": "pass_at_k",
-    "plugin_pass_at_k": "pass_at_k",
+    "MAX_ENUMERATED_SUBSETS": "estimators",
+    "mean_pass_at_k": "estimators",
+    "pass_at_k": "estimators",
+    "pass_at_k_by_enumeration": "estimators",
+    "plugin_pass_at_k": "estimators",
+    "pass_at_k_interval": "estimators",
+    "paired_pass_at_k_difference": "estimators",
+    "PassAtKInterval": "estimators",
     "ASSERTION_FAILED": "records",
     "NOT_RUN": "records",
     "PASSED": "records",

@@ -9,9 +9,9 @@ import itertools
 import math
 from fractions import Fraction
 
-from reasoneval_mini.pass_at_k import pass_at_k_by_enumeration
+from reasoneval_mini.estimators import pass_at_k_by_enumeration
 from reasoneval_mini.exercises.checks import Exercise, case, rejects, same_set
-from reasoneval_mini.pass_at_k import mean_pass_at_k
+from reasoneval_mini.estimators import mean_pass_at_k
 
 NOTEBOOK = "ex02_pass_at_k.ipynb"
 

@@ -16,7 +16,7 @@ pass@k is ``1 - (1 - p)**k``.
 import math
 import random
 
-from reasoneval_mini.pass_at_k import pass_at_k, plugin_pass_at_k
+from reasoneval_mini.estimators import pass_at_k, plugin_pass_at_k
 
 
 def _check_probability(p):

@@ -11,7 +11,7 @@ stacked bar chart (it needs matplotlib, imported when it is called).
 
 import platform
 
-from reasoneval_mini.pass_at_k import mean_pass_at_k, pass_at_k
+from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
     NOT_RUN,

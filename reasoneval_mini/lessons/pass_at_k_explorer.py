@@ -6,7 +6,7 @@ wires three sliders to them, so it can be tested headlessly by setting
 ``.value`` on the sliders and reading ``box.result``.
 """
 
-from reasoneval_mini.pass_at_k import check_counts, pass_at_k, plugin_pass_at_k
+from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
 
 
 def describe_pass_at_k(n, correct, k):

@@ -8,7 +8,7 @@ from the library, so a figure cannot drift from the text.
 import itertools
 import math
 
-from reasoneval_mini.pass_at_k import check_counts, pass_at_k, plugin_pass_at_k
+from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
 
 PASS_COLOUR, FAIL_COLOUR = "#4c72b0", "#dd8452"
 FIGSIZE, DPI = (6, 3.5), 80

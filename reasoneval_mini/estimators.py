@@ -1,4 +1,4 @@
-"""Knowledge point 2: pass@k, estimated without bias, checked by brute force.
+"""Knowledge point 2: pass@k, estimated without bias, checked by brute force, with error bars.
 
 * :func:`pass_at_k`: the unbiased estimator ``1 - C(n-c, k) / C(n, k)`` for
   one problem, correctly rounded;
@@ -6,11 +6,18 @@
   as an exact ``Fraction`` (the check on the closed form);
 * :func:`plugin_pass_at_k`: the biased plug-in ``1 - (1 - c/n)**k``, a
   different quantity;
-* :func:`mean_pass_at_k`: estimate per problem, then average over problems.
+* :func:`mean_pass_at_k`: estimate per problem, then average over problems;
+* :func:`pass_at_k_interval` and :func:`paired_pass_at_k_difference`: how
+  sure that mean is, and whether two models really differ.
+
+(The module is not called ``pass_at_k.py`` because the package exports the
+function :func:`pass_at_k`: a submodule of the same name would hide it.)
 """
 
 import itertools
 import math
+import statistics
+from dataclasses import dataclass
 from fractions import Fraction
 
 
@@ -130,21 +137,7 @@ def mean_pass_at_k(counts, k):
     ...
     ValueError: problem 'b': k must be in 1..n=3, got k=5: ...
     """
-    if not hasattr(counts, "items"):
-        raise ValueError(
-            f"counts must map problem id to (n, c), got {type(counts).__name__}"
-        )
-    if not counts:
-        raise ValueError("counts is empty: there is no problem to average over")
-    estimates = []
-    for problem, pair in counts.items():
-        try:
-            n, correct = pair
-            estimates.append(pass_at_k(n, correct, k))
-        except (TypeError, ValueError) as error:
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                error = f"expected a pair (n, c), got {pair!r}"
-            raise ValueError(f"problem {problem!r}: {error}") from None
+    estimates = _per_problem_estimates(counts, k).values()
     return math.fsum(estimates) / len(estimates)
 
 
@@ -195,3 +188,132 @@ def pass_at_k_by_enumeration(outcomes, k):
         )
     hits = sum(any(subset) for subset in itertools.combinations(outcomes, k))
     return Fraction(hits, total)
+
+
+def _per_problem_estimates(counts, k):
+    """``{problem: pass_at_k(n, c, k)}`` for a mapping of problem id to ``(n, c)``, validated."""
+    if not hasattr(counts, "items"):
+        raise ValueError(
+            f"counts must map problem id to (n, c), got {type(counts).__name__}"
+        )
+    if not counts:
+        raise ValueError("counts is empty: there is no problem to average over")
+    estimates = {}
+    for problem, pair in counts.items():
+        try:
+            n, correct = pair
+            estimates[problem] = pass_at_k(n, correct, k)
+        except (TypeError, ValueError) as error:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                error = f"expected a pair (n, c), got {pair!r}"
+            raise ValueError(f"problem {problem!r}: {error}") from None
+    return estimates
+
+
+@dataclass(frozen=True)
+class PassAtKInterval:
+    """A mean over problems with its standard error and a normal confidence interval.
+
+    ``estimate`` is the mean over the ``problems`` problems; ``standard_error``
+    the sample standard deviation (``m - 1`` in the denominator) of the
+    per-problem values divided by ``sqrt(m)``; ``low``/``high`` are
+    ``estimate -/+ z * standard_error``, clipped to the range the quantity can
+    take, with ``z`` the normal quantile for ``confidence``.
+    """
+
+    estimate: float
+    standard_error: float
+    low: float
+    high: float
+    problems: int
+    confidence: float
+
+
+def _check_confidence(confidence):
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise ValueError(
+            f"confidence must be a number in (0, 1), got {confidence!r} "
+            f"({type(confidence).__name__})")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), e.g. 0.95, got {confidence!r}")
+
+
+def _interval(values, confidence, lowest, highest):
+    """Mean, standard error and the clipped normal interval of *values* (at least two)."""
+    _check_confidence(confidence)
+    if len(values) < 2:
+        raise ValueError(
+            f"a standard error over problems needs at least two problems, got {len(values)}")
+    estimate = math.fsum(values) / len(values)
+    standard_error = statistics.stdev(values) / math.sqrt(len(values))
+    z = statistics.NormalDist().inv_cdf((1 + confidence) / 2)
+    return PassAtKInterval(
+        estimate=estimate,
+        standard_error=standard_error,
+        low=max(lowest, estimate - z * standard_error),
+        high=min(highest, estimate + z * standard_error),
+        problems=len(values),
+        confidence=confidence,
+    )
+
+
+def pass_at_k_interval(counts, k, *, confidence=0.95):
+    """Mean pass@k over problems, with its standard error over problems and an interval.
+
+    *counts* maps each problem id to ``(n, c)`` as in :func:`mean_pass_at_k`,
+    and ``estimate`` equals ``mean_pass_at_k(counts, k)``. The uncertainty is
+    the one that comes from *which problems* were asked: the per-problem
+    estimates are treated as a sample from a population of problems (the
+    method of Miller, "Adding Error Bars to Evals", 2024). It leaves out the
+    sampling noise within each problem, which the n samples already reduce.
+
+    Returns a :class:`PassAtKInterval`. Raises ``ValueError`` for fewer than
+    two problems, for any problem whose counts are invalid for this k (named),
+    and for a *confidence* outside (0, 1).
+
+    >>> result = pass_at_k_interval({"a": (10, 10), "b": (10, 10), "c": (10, 10), "d": (10, 0)}, 1)
+    >>> result.estimate, result.standard_error, result.problems
+    (0.75, 0.25, 4)
+
+    Surprising: the interval is clipped to [0, 1], so it need not be
+    symmetric around the estimate.
+
+    >>> round(result.low, 4), result.high
+    (0.26, 1.0)
+    """
+    return _interval(list(_per_problem_estimates(counts, k).values()), confidence, 0.0, 1.0)
+
+
+def paired_pass_at_k_difference(counts_a, counts_b, k, *, confidence=0.95):
+    """Mean over problems of pass@k(a) - pass@k(b), with a paired interval.
+
+    Two models answered the *same* problems: the difference is taken problem
+    by problem, and its standard error is that of the per-problem
+    differences. Easy and hard problems move both models together, so the
+    paired interval is usually much narrower than the two separate intervals
+    suggest. Fields as in :func:`pass_at_k_interval`, clipped to [-1, 1].
+
+    Raises ``ValueError`` when the two runs do not cover exactly the same
+    problem ids (the message names the ones missing from each run), and for
+    the reasons :func:`pass_at_k_interval` gives.
+
+    >>> a = {"p1": (10, 9), "p2": (10, 5), "p3": (10, 1)}
+    >>> b = {"p1": (10, 8), "p2": (10, 4), "p3": (10, 0)}
+    >>> result = paired_pass_at_k_difference(a, b, 1)
+    >>> round(result.estimate, 10), round(result.standard_error, 10)
+    (0.1, 0.0)
+
+    Surprising: each run alone spreads over most of [0, 1]; the difference
+    is known exactly here, because it is the same on every problem.
+    """
+    estimates_a = _per_problem_estimates(counts_a, k)
+    estimates_b = _per_problem_estimates(counts_b, k)
+    if estimates_a.keys() != estimates_b.keys():
+        only_a = sorted(map(repr, estimates_a.keys() - estimates_b.keys()))
+        only_b = sorted(map(repr, estimates_b.keys() - estimates_a.keys()))
+        parts = [f"only in counts_a: {', '.join(only_a)}" if only_a else "",
+                 f"only in counts_b: {', '.join(only_b)}" if only_b else ""]
+        raise ValueError("a paired comparison needs the same problems in both runs; "
+                         + "; ".join(part for part in parts if part))
+    differences = [estimates_a[problem] - estimates_b[problem] for problem in estimates_a]
+    return _interval(differences, confidence, -1.0, 1.0)
