@@ -28,7 +28,7 @@ from reasoneval_mini.estimators import PassAtKInterval, pass_at_k_interval
 from reasoneval_mini.support.arguments import positive_int
 
 
-def synthetic_run(problems, n, skill, seed, *, spread=2.0):
+def synthetic_run(problems, n, skill, seed, *, spread=3.0):
     """``{problem id: (n, c)}`` for a made-up model on a made-up benchmark.
 
     Problem *i* has a difficulty drawn from ``Normal(0, spread)`` with the
