@@ -8,6 +8,7 @@ executor is imported only when a check builds its sample results.
 """
 
 from reasoneval_mini.exercises.checks import Exercise, case, lazy, same_set
+from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
     NOT_RUN,
@@ -19,7 +20,8 @@ from reasoneval_mini.records import (
 )
 
 
-NOTEBOOK = "ex03_execution_states.ipynb"
+#: This exercise set's notebook, as the course map names it.
+NOTEBOOK = exercise_notebook_for(__name__).notebook
 
 def _rates(records):
     summary = execution_summary(records)
@@ -263,4 +265,4 @@ _CONDITIONS = Exercise(
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).
-EXECUTION_EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CONDITIONS, _REPORT)
+EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CONDITIONS, _REPORT)
