@@ -2,7 +2,7 @@
 
 Expected values come from :func:`execution_summary` (tested on its own).
 For the exercises on the executor and its conditions, the expected states of :data:`PROGRAMS` are a written table, so that grading
-runs no subprocess; ``tests/test_exercise_set.py`` runs every program through
+runs no subprocess; ``tests/exercises/test_exercise_set.py`` runs every program through
 :func:`execute_program` and checks the table against the real results. The
 executor is imported only when a check builds its sample results.
 """
@@ -159,7 +159,7 @@ PROGRAMS = {
 }
 
 # The executor's documented verdicts for PROGRAMS. Written down so that grading
-# needs no subprocess; tests/test_exercise_set.py runs every program through
+# needs no subprocess; tests/exercises/test_exercise_set.py runs every program through
 # execute_program and checks this table against the real results.
 PROGRAM_STATUSES = {
     "adds_up": PASSED, "wrong_sum": ASSERTION_FAILED, "divides_by_zero": RUNTIME_ERROR,

@@ -10,7 +10,7 @@ from reasoneval_mini.exercises.build import (
     MarkerError, build_exercises, dumps_notebook, strip_notebook, strip_solution_source)
 from reasoneval_mini.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_region_becomes_stub_at_the_indentation_of_begin():

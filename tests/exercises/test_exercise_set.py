@@ -16,7 +16,7 @@ from reasoneval_mini.exercises.registry import (
     EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
     exercise_state, get_exercise, load_hidden_checks, run_checks)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FEEDBACK_CALL = re.compile(r"^\s*(check|hint|progress)\(.*\)\s*$")
 
 
