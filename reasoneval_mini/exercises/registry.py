@@ -42,6 +42,7 @@ import re
 
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.exercises.checks import NOT_ATTEMPTED, CheckResult, Exercise
+from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.text import cut, plural
 
 __all__ = [
@@ -104,10 +105,16 @@ def render_task_markdown(exercise_id):
 
 
 def get_exercise(exercise_id):
-    """Return the :class:`Exercise` for *exercise_id*; ``ValueError`` lists the valid ids."""
+    """Return the :class:`Exercise` for *exercise_id*; ``ValueError`` lists the valid ids.
+
+    An id that is not a ``str`` raises :class:`ArgumentTypeError` (a ``ValueError``).
+    """
+    if not isinstance(exercise_id, str):
+        raise ArgumentTypeError(f"an exercise id is a str, got {exercise_id!r} "
+                                f"({type(exercise_id).__name__}); valid ids: {', '.join(EXERCISES)}")
     try:
         return EXERCISES[exercise_id]
-    except (KeyError, TypeError):
+    except KeyError:
         raise ValueError(
             f"unknown exercise id {exercise_id!r}; valid ids: {', '.join(EXERCISES)}"
         ) from None

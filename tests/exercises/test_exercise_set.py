@@ -101,6 +101,14 @@ def test_unknown_exercise_id_lists_the_valid_ones():
         run_checks("kp9", print)
 
 
+@pytest.mark.parametrize("exercise_id", [7, None, ["kp2_two_subsets"]])
+def test_an_exercise_id_of_the_wrong_type_is_an_argument_type_error_showing_it(exercise_id):
+    from reasoneval_mini.support.arguments import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError, match=re.escape(repr(exercise_id))):
+        get_exercise(exercise_id)
+
+
 HIDDEN = '''
 import math
 from fractions import Fraction
