@@ -36,7 +36,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from reasoneval_mini.exercises.registry import EXERCISES, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, get_exercise, run_checks
+from reasoneval_mini.exercises.registry import (
+    EXERCISES, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, get_exercise, run_checks)
+from reasoneval_mini.support.text import cut, plural
 
 #: Longest expected/actual text printed, in characters.
 MAX_SHOWN_CHARS = 300
@@ -71,12 +73,9 @@ class CheckReport:
         pass
 
 
-def _shorten(text):
-    return text if len(text) <= MAX_SHOWN_CHARS else text[: MAX_SHOWN_CHARS - 3] + "..."
-
-
-def _plural(count, word):
-    return f"{count} {word}" + ("" if count == 1 else "s")
+def _shown(text):
+    # Values keep their line breaks (a table stays a table), but not their length.
+    return cut(text, MAX_SHOWN_CHARS)
 
 
 def _parameters_text(answer):
@@ -86,7 +85,7 @@ def _parameters_text(answer):
     except (TypeError, ValueError):  # builtins and odd callables may have none
         return ""
     listed = f" ({', '.join(names)})" if names else ""
-    return f"takes {_plural(len(names), 'parameter')}{listed}"
+    return f"takes {plural(len(names), 'parameter')}{listed}"
 
 
 def _same_type_error_lines(group, answer):
@@ -97,9 +96,9 @@ def _same_type_error_lines(group, answer):
     why = (f"your function {takes}; the checks call it as {group[0].call}"
            if takes and about_arguments else group[0].message)
     return [f"  FAIL  {len(group)} tests raised the same TypeError, "
-            f"the first: {_shorten(group[0].call)}",
-            f"          actual:   {_shorten(group[0].actual)}",
-            f"          why:      {_shorten(why)}"]
+            f"the first: {_shown(group[0].call)}",
+            f"          actual:   {_shown(group[0].actual)}",
+            f"          why:      {_shown(why)}"]
 
 
 def _repeated_type_errors(results):
@@ -112,7 +111,7 @@ def _repeated_type_errors(results):
 def format_report(exercise, results, answer=None):
     """The lines :func:`check` prints, as one string (*answer* names its parameters)."""
     state = exercise_state(results)
-    lines = [f"{exercise.id}: {exercise.title} ({_plural(exercise.points, 'point')})"]
+    lines = [f"{exercise.id}: {exercise.title} ({plural(exercise.points, 'point')})"]
     if state == STATE_NOT_ATTEMPTED:
         lines.append(f"  not attempted yet: replace `raise NotImplementedError()` in "
                      f"{exercise.answer_name} with your code, then run this cell again.")
@@ -125,12 +124,12 @@ def format_report(exercise, results, answer=None):
                 lines += _same_type_error_lines(group, answer)
             continue
         if result.passed:
-            lines.append(f"  PASS  {_shorten(result.call)}  ->  {_shorten(result.actual)}")
+            lines.append(f"  PASS  {_shown(result.call)}  ->  {_shown(result.actual)}")
             continue
-        lines += [f"  FAIL  {_shorten(result.call)}",
-                  f"          expected: {_shorten(result.expected)}",
-                  f"          actual:   {_shorten(result.actual)}",
-                  f"          why:      {_shorten(result.message)}"]
+        lines += [f"  FAIL  {_shown(result.call)}",
+                  f"          expected: {_shown(result.expected)}",
+                  f"          actual:   {_shown(result.actual)}",
+                  f"          why:      {_shown(result.message)}"]
     passed = sum(result.passed for result in results)
     if state == STATE_PASSED:
         lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")

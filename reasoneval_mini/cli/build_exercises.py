@@ -1,14 +1,42 @@
 """``reasoneval-course build-exercises``: write or check ``exercises/`` and the masters' task cells."""
 
+from pathlib import Path
+
 from reasoneval_mini.cli import UsageError
-from reasoneval_mini.exercises.build import build_exercises
+from reasoneval_mini.exercises.build import build_exercises, out_of_date
+
+#: Exit code of ``--check`` when a file is out of date.
+OUT_OF_DATE = 1
+
+
+def _is_master(path, solutions):
+    return path.parent.resolve() == Path(solutions).resolve()
 
 
 def run(args):
+    """Build (or with ``--check`` only compare) and print one line per file; return the exit code."""
     try:
+        if args.check:
+            return _check(args)
         written = build_exercises(args.solutions, args.exercises)
     except (ValueError, OSError) as error:
         raise UsageError(error) from None
     for path in written:
-        print(f"wrote {path}")
+        if _is_master(path, args.solutions):
+            print(f"updated task cells in {path} (its task texts differed from the registry)")
+        else:
+            print(f"wrote {path}")
+    return 0
+
+
+def _check(args):
+    stale = out_of_date(args.solutions, args.exercises)
+    for path in stale:
+        what = "task cells differ from the registry" if _is_master(path, args.solutions) else \
+            "differs from what build-exercises would write"
+        print(f"out of date: {path} ({what})")
+    if stale:
+        print(f"{len(stale)} file(s) out of date: run `reasoneval-course build-exercises`")
+        return OUT_OF_DATE
+    print(f"{args.exercises} and the task cells of {args.solutions} are up to date")
     return 0

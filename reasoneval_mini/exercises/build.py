@@ -25,8 +25,11 @@ markers (surrounding whitespace aside); anything else that mentions
 ``END`` without ``BEGIN`` and a marker outside a code cell are
 :class:`MarkerError`, naming the notebook and the cell.
 
-The output is byte-for-byte deterministic (:func:`dumps_notebook`), so a
-test can regenerate ``exercises/`` and compare it with the committed copy.
+Notebooks are read, validated and written with ``nbformat`` (imported only
+when a notebook is read or written). The output is byte-for-byte deterministic
+(:func:`dumps_notebook`), so a rebuild changes nothing and
+:func:`out_of_date` (``build-exercises --check``) can tell which files a build
+would change without writing any.
 
 >>> print(strip_solution_source(
 ...     "def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION\\n"))
@@ -40,9 +43,7 @@ Traceback (most recent call last):
 reasoneval_mini.exercises.build.MarkerError: ex.ipynb, cell 3: BEGIN SOLUTION on line 1 is never closed by ### END SOLUTION
 """
 
-import json
 import re
-import sys
 from pathlib import Path
 
 BEGIN = "### BEGIN SOLUTION"
@@ -89,10 +90,6 @@ def _source_text(cell):
     return "".join(source) if isinstance(source, list) else source
 
 
-def _source_lines(text):
-    return text.splitlines(keepends=True)
-
-
 def _lock(metadata):
     # As nbgrader's release step does: Jupyter then refuses to edit locked
     # cells (checks, setup, texts) and to delete any exercise cell.
@@ -117,7 +114,7 @@ def refresh_task_cells(notebook):
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
         exercise_id = grade_id[: -len("_task")] if grade_id.endswith("_task") else None
         if cell.get("cell_type") == "markdown" and exercise_id in EXERCISES:
-            cell = dict(cell, source=_source_lines(render_task_markdown(exercise_id)))
+            cell = dict(cell, source=render_task_markdown(exercise_id))
         cells.append(cell)
     return dict(notebook, cells=cells)
 
@@ -135,53 +132,99 @@ def strip_notebook(notebook, name="<notebook>"):
         elif _MENTION.search(text):
             raise MarkerError(f"{where}: solution markers belong in code cells only "
                               f"(this is a {cell.get('cell_type')} cell)")
-        cell["source"] = _source_lines(text)
+        cell["source"] = text  # nbformat's in-memory form; written split into lines
         cell["metadata"] = _lock(cell.get("metadata", {}))
         cells.append(cell)
     return dict(notebook, cells=cells)
 
 
+def _nbformat():
+    # Imported here: ``import reasoneval_mini.exercises.build`` stays cheap.
+    import nbformat
+
+    return nbformat
+
+
 def dumps_notebook(notebook):
-    """The one JSON layout the course writes notebooks in (nbformat's, stable)."""
-    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """The one text layout the course writes notebooks in: nbformat's, with a final newline.
+
+    nbformat writes sorted keys, one-space indentation, unescaped non-ASCII
+    and sources split into lines, so the same notebook always gives the same
+    bytes.
+    """
+    nbformat = _nbformat()
+    return nbformat.writes(nbformat.from_dict(notebook), version=nbformat.NO_CONVERT) + "\n"
 
 
-def _write_atomically(target, text):
-    temporary = target.with_suffix(".ipynb.tmp")
-    temporary.write_text(text, encoding="utf-8", newline="\n")
-    temporary.replace(target)
+def _validated(notebook, name):
+    nbformat = _nbformat()
+    try:
+        nbformat.validate(notebook)
+    except nbformat.ValidationError as error:
+        raise ValueError(f"{name} is not a valid nbformat 4 notebook: {error.message}") from None
+    return notebook
+
+
+def read_notebook(path):
+    """Read and validate the nbformat 4 notebook at *path*; ``ValueError`` names the file."""
+    nbformat, path = _nbformat(), Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = nbformat.reader.parse_json(text)
+    except nbformat.reader.NotJSONError as error:
+        raise ValueError(f"{path.name} is not valid notebook JSON: {error}") from None
+    # nbformat's reader trips over other JSON with AttributeErrors: say what is expected first.
+    if not (isinstance(data, dict) and data.get("nbformat") == 4
+            and isinstance(data.get("cells"), list)):
+        raise ValueError(f"{path.name} is JSON but not a notebook: expected an object with "
+                         "'nbformat': 4 and a 'cells' list of cell objects")
+    try:
+        notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    except nbformat.ValidationError as error:  # e.g. a cell that is not an object
+        raise ValueError(f"{path.name} is not a valid nbformat 4 notebook: {error.message}") from None
+    return _validated(notebook, path.name)
+
+
+def plan_exercises(solutions_dir, exercises_dir):
+    """What a build would write: a list of ``(path, text)``, masters first where stale.
+
+    A master in *solutions_dir* is listed only if its task cells are out of
+    date; every exercise notebook is listed. Nothing is written. Raises
+    ``ValueError`` (:class:`MarkerError` included) naming the notebook when a
+    master cannot be read or stripped, or when there is none.
+    """
+    solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
+    sources = sorted(solutions_dir.glob("*.ipynb"))
+    if not sources:
+        raise ValueError(f"no notebooks found in {solutions_dir}")
+    masters, exercises = [], []
+    for path in sources:
+        notebook = read_notebook(path)
+        master = refresh_task_cells(notebook)
+        if master != notebook:
+            masters.append((path, dumps_notebook(_validated(master, path.name))))
+        exercise = _validated(strip_notebook(master, path.name), path.name)
+        exercises.append((exercises_dir / path.name, dumps_notebook(exercise)))
+    return masters + exercises
 
 
 def build_exercises(solutions_dir, exercises_dir):
     """Write a stripped copy of every ``*.ipynb`` in *solutions_dir*; return the paths.
 
     Masters whose task texts were out of date are rewritten first (see the
-    module docstring); the returned list names those too.
+    module docstring); the returned list names those too. Every notebook is
+    read and stripped before any is written, so a bad one writes nothing; each
+    file is written atomically.
     """
-    solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
-    sources = sorted(solutions_dir.glob("*.ipynb"))
-    if not sources:
-        raise ValueError(f"no notebooks found in {solutions_dir}")
-    # Strip every notebook before writing any, so one bad marker leaves no half-built set.
-    built = []
-    for path in sources:
-        try:
-            notebook = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path.name} is not valid notebook JSON: {error}") from None
-        if not (isinstance(notebook, dict) and isinstance(notebook.get("cells"), list)
-                and all(isinstance(cell, dict) for cell in notebook["cells"])):
-            raise ValueError(f"{path.name} is JSON but not a notebook: expected an object "
-                             "with a 'cells' list of cell objects")
-        master = refresh_task_cells(notebook)
-        built.append((path, master != notebook and dumps_notebook(master),
-                      dumps_notebook(strip_notebook(master, path.name))))
-    exercises_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for path, master_text, text in built:
-        if master_text:
-            _write_atomically(path, master_text)
-            written.append(path)
-        _write_atomically(exercises_dir / path.name, text)
-        written.append(exercises_dir / path.name)
-    return written
+    from reasoneval_mini.support.files import write_atomically
+
+    planned = plan_exercises(solutions_dir, exercises_dir)
+    for path, text in planned:
+        write_atomically(path, text)
+    return [path for path, _ in planned]
+
+
+def out_of_date(solutions_dir, exercises_dir):
+    """The files a build would change (stale masters, missing or stale exercises); writes nothing."""
+    return [path for path, text in plan_exercises(solutions_dir, exercises_dir)
+            if not path.is_file() or path.read_bytes() != text.encode("utf-8")]

@@ -11,8 +11,10 @@ from reasoneval_mini.exercises.checks import Exercise, case, rejects
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
+from reasoneval_mini.course_map import exercise_notebook_for
 
-NOTEBOOK = "ex01_answer_equivalence.ipynb"
+#: This exercise set's notebook, as the course map names it.
+NOTEBOOK = exercise_notebook_for(__name__).notebook
 
 #: The source page's practice task: these predictions against the reference "1/2".
 PRACTICE_PREDICTIONS = ("0.5", "1/2", "0.5001", "0.5 kg")
@@ -168,4 +170,4 @@ _LENGTH = Exercise(
 )
 
 #: Knowledge point 1, in course order (warm-up to stretch).
-ANSWER_EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH)
+EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH)

@@ -12,8 +12,10 @@ from fractions import Fraction
 from reasoneval_mini.estimators import pass_at_k_by_enumeration
 from reasoneval_mini.exercises.checks import Exercise, case, rejects, same_set
 from reasoneval_mini.estimators import mean_pass_at_k
+from reasoneval_mini.course_map import exercise_notebook_for
 
-NOTEBOOK = "ex02_pass_at_k.ipynb"
+#: This exercise set's notebook, as the course map names it.
+NOTEBOOK = exercise_notebook_for(__name__).notebook
 
 
 def exact_pass_at_k_reference(n, c, k):
@@ -182,4 +184,4 @@ _BUDGET = Exercise(
 )
 
 #: Knowledge point 2, in course order (warm-up to stretch).
-PASS_AT_K_EXERCISES = (_TWO_SUBSETS, _ENUMERATE, _EXACT, _MEAN, _BUDGET)
+EXERCISES = (_TWO_SUBSETS, _ENUMERATE, _EXACT, _MEAN, _BUDGET)

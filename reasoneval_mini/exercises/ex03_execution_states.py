@@ -2,12 +2,13 @@
 
 Expected values come from :func:`execution_summary` (tested on its own).
 For the exercises on the executor and its conditions, the expected states of :data:`PROGRAMS` are a written table, so that grading
-runs no subprocess; ``tests/test_exercise_set.py`` runs every program through
+runs no subprocess; ``tests/exercises/test_exercise_set.py`` runs every program through
 :func:`execute_program` and checks the table against the real results. The
 executor is imported only when a check builds its sample results.
 """
 
 from reasoneval_mini.exercises.checks import Exercise, case, lazy, same_set
+from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
     NOT_RUN,
@@ -19,7 +20,8 @@ from reasoneval_mini.records import (
 )
 
 
-NOTEBOOK = "ex03_execution_states.ipynb"
+#: This exercise set's notebook, as the course map names it.
+NOTEBOOK = exercise_notebook_for(__name__).notebook
 
 def _rates(records):
     summary = execution_summary(records)
@@ -157,7 +159,7 @@ PROGRAMS = {
 }
 
 # The executor's documented verdicts for PROGRAMS. Written down so that grading
-# needs no subprocess; tests/test_exercise_set.py runs every program through
+# needs no subprocess; tests/exercises/test_exercise_set.py runs every program through
 # execute_program and checks this table against the real results.
 PROGRAM_STATUSES = {
     "adds_up": PASSED, "wrong_sum": ASSERTION_FAILED, "divides_by_zero": RUNTIME_ERROR,
@@ -263,4 +265,4 @@ _CONDITIONS = Exercise(
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).
-EXECUTION_EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CONDITIONS, _REPORT)
+EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CONDITIONS, _REPORT)

@@ -3,8 +3,11 @@
 :data:`EXERCISES` maps each exercise id (``^[a-zA-Z0-9_-]*$``, also the
 nbgrader ``grade_id`` of its solution cell) to an :class:`Exercise`, in
 course order. The notebooks in ``solutions/`` (masters) and ``exercises/``
-(generated) have the file names in :data:`NOTEBOOKS`; each exercise's answer
-is the function ``answer_name`` defined in its notebook.
+(generated) have the file names in :data:`NOTEBOOKS`, read from
+:data:`reasoneval_mini.course_map.EXERCISE_NOTEBOOKS`; the exercises of
+``exNN_name.ipynb`` are the ``EXERCISES`` tuple of the module
+``reasoneval_mini.exercises.exNN_name``. Each exercise's answer is the
+function ``answer_name`` defined in its notebook.
 
 :func:`run_checks` grades one answer and never raises because of the
 learner's code; :func:`exercise_state` turns results into one of
@@ -34,12 +37,13 @@ Traceback (most recent call last):
 ValueError: unknown exercise id 'no_such_exercise'; valid ids: ...
 """
 
+import importlib
 import re
 
+from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.exercises.checks import NOT_ATTEMPTED, CheckResult, Exercise
-from reasoneval_mini.exercises.ex01_answer_equivalence import ANSWER_EXERCISES
-from reasoneval_mini.exercises.ex03_execution_states import EXECUTION_EXERCISES
-from reasoneval_mini.exercises.ex02_pass_at_k import PASS_AT_K_EXERCISES
+from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.text import cut, plural
 
 __all__ = [
     "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
@@ -53,16 +57,29 @@ STATE_NOT_ATTEMPTED = "not attempted"
 #: What one exercise can be, judged from its check results.
 EXERCISE_STATES = (STATE_PASSED, STATE_FAILED, STATE_NOT_ATTEMPTED)
 
+#: Longest text shown for an answer that is not a function.
+SHOWN_VALUE_CHARS = 200
+
 #: nbgrader's rule for grade ids, which our exercise ids follow.
 ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]*$")
 
-EXERCISES = {
-    exercise.id: exercise
-    for exercise in ANSWER_EXERCISES + PASS_AT_K_EXERCISES + EXECUTION_EXERCISES
-}
-
 #: Notebook file names, in course order (same names in solutions/ and exercises/).
-NOTEBOOKS = tuple(dict.fromkeys(exercise.notebook for exercise in EXERCISES.values()))
+NOTEBOOKS = tuple(entry.notebook for entry in EXERCISE_NOTEBOOKS)
+
+
+def _collect_exercises():
+    # The course map declares the order; each notebook's module declares its exercises.
+    exercises = {}
+    for entry in EXERCISE_NOTEBOOKS:
+        for exercise in importlib.import_module(entry.module).EXERCISES:
+            if exercise.notebook != entry.notebook or exercise.id in exercises:
+                raise ValueError(f"{entry.module}: exercise {exercise.id!r} must be unique and "
+                                 f"belong to {entry.notebook!r}, got {exercise.notebook!r}")
+            exercises[exercise.id] = exercise
+    return exercises
+
+
+EXERCISES = _collect_exercises()
 
 
 def render_task_markdown(exercise_id):
@@ -79,7 +96,7 @@ def render_task_markdown(exercise_id):
     exercise = get_exercise(exercise_id)
     siblings = [e.id for e in EXERCISES.values() if e.notebook == exercise.notebook]
     number = f"{NOTEBOOKS.index(exercise.notebook) + 1}.{siblings.index(exercise.id) + 1}"
-    points = f"{exercise.points} point{'s' if exercise.points != 1 else ''}"
+    points = plural(exercise.points, "point")
     return (f"## {number} {exercise.title} ({points})\n\n"
             f"Exercise id: `{exercise.id}`\n\n"
             f"{exercise.statement}\n\n"
@@ -88,10 +105,16 @@ def render_task_markdown(exercise_id):
 
 
 def get_exercise(exercise_id):
-    """Return the :class:`Exercise` for *exercise_id*; ``ValueError`` lists the valid ids."""
+    """Return the :class:`Exercise` for *exercise_id*; ``ValueError`` lists the valid ids.
+
+    An id that is not a ``str`` raises :class:`ArgumentTypeError` (a ``ValueError``).
+    """
+    if not isinstance(exercise_id, str):
+        raise ArgumentTypeError(f"an exercise id is a str, got {exercise_id!r} "
+                                f"({type(exercise_id).__name__}); valid ids: {', '.join(EXERCISES)}")
     try:
         return EXERCISES[exercise_id]
-    except (KeyError, TypeError):
+    except KeyError:
         raise ValueError(
             f"unknown exercise id {exercise_id!r}; valid ids: {', '.join(EXERCISES)}"
         ) from None
@@ -120,7 +143,7 @@ def run_checks(exercise_id, answer, extra_checks=()):
     if not callable(answer):
         return [CheckResult(
             f"{exercise.answer_name} is a function", False, exercise.answer_name,
-            "a function", f"{type(answer).__name__}: {answer!r}"[:200],
+            "a function", cut(f"{type(answer).__name__}: {answer!r}", SHOWN_VALUE_CHARS),
             f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
             f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
     return [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]

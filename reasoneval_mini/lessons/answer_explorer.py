@@ -7,6 +7,7 @@ can be tested headlessly by setting ``.value`` on its boxes.
 """
 
 from reasoneval_mini.lessons.answer_pipelines import PIPELINES, compare_answer_pipelines
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 
 #: What each verdict means, in the words the lesson uses.
@@ -35,7 +36,7 @@ def describe_answer_verdicts(prediction, reference):
     ValueError: reference '1,080' is not a rational number ...
     """
     if not isinstance(reference, str) or not isinstance(prediction, str):
-        raise ValueError(
+        raise ArgumentTypeError(
             f"prediction and reference must be str, got {prediction!r} and {reference!r}"
         )
     try:

@@ -19,6 +19,7 @@ two ways (:func:`score_final_answers`).
 
 from fractions import Fraction
 
+from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.answers import (
     GSM8K_MARKER,
     extract_final_answer,
@@ -52,7 +53,7 @@ VERSION_SENSITIVE_TEXTS = ("3 / 4", "1_000", "1e3", "١٢", "0.5", "½")
 
 def _require_str(name, value):
     if not isinstance(value, str):
-        raise ValueError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
+        raise ArgumentTypeError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
 
 
 def compare_answer_pipelines(prediction, reference):

@@ -17,10 +17,13 @@ import math
 import random
 
 from reasoneval_mini.estimators import pass_at_k, plugin_pass_at_k
+from reasoneval_mini.support.arguments import ArgumentTypeError, is_number, positive_int
 
 
 def _check_probability(p):
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+    if not is_number(p):
+        raise ArgumentTypeError(f"p must be a number in [0, 1], got {p!r} ({type(p).__name__})")
+    if not 0 <= p <= 1:
         raise ValueError(f"p must be a number in [0, 1], got {p!r}")
 
 
@@ -29,7 +32,9 @@ def _check_ks(n, ks):
     if not ks:
         raise ValueError("ks is empty: give at least one k")
     for k in ks:
-        if type(k) is not int or not 1 <= k <= n:
+        if type(k) is not int:
+            raise ArgumentTypeError(f"every k must be an int in 1..n={n}, got {k!r} ({type(k).__name__})")
+        if not 1 <= k <= n:
             raise ValueError(f"every k must be an int in 1..n={n}, got {k!r}")
     return ks
 
@@ -61,8 +66,7 @@ def expected_estimates(p, n, ks):
     (0.0, 0.083)
     """
     _check_probability(p)
-    if type(n) is not int or n < 1:
-        raise ValueError(f"n must be an int >= 1, got {n!r}")
+    positive_int(n, "n")
     ks = _check_ks(n, ks)
     weights = _binomial_weights(p, n)
     rows = []
@@ -88,10 +92,8 @@ def simulate_estimates(p, n, ks, *, trials=20_000, seed=0):
     True
     """
     _check_probability(p)
-    if type(n) is not int or n < 1:
-        raise ValueError(f"n must be an int >= 1, got {n!r}")
-    if type(trials) is not int or trials < 1:
-        raise ValueError(f"trials must be an int >= 1, got {trials!r}")
+    positive_int(n, "n")
+    positive_int(trials, "trials")
     ks = _check_ks(n, ks)
     rng = random.Random(seed)
     # Only the count c matters to either estimator, so tally counts once.

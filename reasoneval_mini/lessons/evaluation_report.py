@@ -21,6 +21,7 @@ from reasoneval_mini.records import (
     TIMEOUT,
     execution_summary,
 )
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 
 MEAN_ROW = "mean over problems"
@@ -39,7 +40,9 @@ def count_states_per_problem(records):
     per_problem = {}
     for index, record in enumerate(records):
         task_id = record.get("task_id")
-        if not isinstance(task_id, str) or not task_id:
+        if not isinstance(task_id, str):
+            raise ArgumentTypeError(f"records[{index}] needs a non-empty str task_id, got {task_id!r}")
+        if not task_id:
             raise ValueError(f"records[{index}] needs a non-empty str task_id, got {task_id!r}")
         per_problem.setdefault(task_id, dict.fromkeys(STATUSES, 0))[record["status"]] += 1
     return per_problem
@@ -62,7 +65,9 @@ def count_passes(records):
 
 
 def _check_ks(ks):
-    if not isinstance(ks, (list, tuple)) or not ks or any(type(k) is not int for k in ks):
+    if not isinstance(ks, (list, tuple)) or any(type(k) is not int for k in ks):
+        raise ArgumentTypeError(f"ks must be a non-empty list of int, got {ks!r}")
+    if not ks:
         raise ValueError(f"ks must be a non-empty list of int, got {ks!r}")
 
 

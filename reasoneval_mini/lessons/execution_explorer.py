@@ -8,6 +8,7 @@ so it can be tested headlessly: set ``.value`` on the dropdowns, call
 
 import html
 
+from reasoneval_mini.lessons.sample_pool import check_problems
 from reasoneval_mini.lessons.synthetic_completions import VARIANTS, build_completion
 from reasoneval_mini.executor.samples import execute_samples
 from reasoneval_mini.datasets.humaneval import build_humaneval_program
@@ -67,15 +68,15 @@ def make_execution_explorer(problems, *, task_id=None, variant="canonical", time
     with :func:`format_sample_result`) and ``result`` (the latest
     :func:`run_chosen_sample` dict, ``None`` before the first run). Nothing
     runs until the button is pressed: a sample may take *timeout* seconds.
-    Raises ``ValueError`` for an empty list or an unknown *task_id* or
-    *variant*; ``ImportError`` without ipywidgets.
+    Raises ``ValueError`` for an empty list or a problem without HumanEval's
+    keys (see :func:`~reasoneval_mini.lessons.sample_pool.check_problems`), an
+    unknown *task_id* or *variant*; ``ImportError`` without ipywidgets.
     """
     try:
         import ipywidgets as widgets
     except ImportError as error:  # the core course runs without widgets
         raise ImportError('the explorer needs ipywidgets: pip install -e ".[course]"') from error
-    if not isinstance(problems, list) or not problems:
-        raise ValueError(f"problems must be a non-empty list of problem dicts, got {problems!r:.80}")
+    check_problems(problems)
     by_id = {problem["task_id"]: problem for problem in problems}
     task_id = problems[0]["task_id"] if task_id is None else task_id
     if task_id not in by_id:

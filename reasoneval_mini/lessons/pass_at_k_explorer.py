@@ -7,6 +7,7 @@ wires three sliders to them, so it can be tested headlessly by setting
 """
 
 from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 
 def describe_pass_at_k(n, correct, k):
@@ -59,7 +60,9 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
     except ImportError as error:  # the core course runs without widgets
         raise ImportError('the explorer needs ipywidgets: pip install -e ".[course]"') from error
     check_counts(n, correct, k)
-    if type(max_n) is not int or max_n < n:
+    if type(max_n) is not int:
+        raise ArgumentTypeError(f"max_n must be an int >= n={n}, got {max_n!r} ({type(max_n).__name__})")
+    if max_n < n:
         raise ValueError(f"max_n must be an int >= n={n}, got {max_n!r}")
     n_slider = widgets.IntSlider(value=n, min=1, max=max_n, description="n samples")
     c_slider = widgets.IntSlider(value=correct, min=0, max=n, description="c correct")

@@ -9,6 +9,7 @@ import itertools
 import math
 
 from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 PASS_COLOUR, FAIL_COLOUR = "#4c72b0", "#dd8452"
 FIGSIZE, DPI = (6, 3.5), 80
@@ -51,7 +52,9 @@ def plot_subsets(outcomes, k, ax=None):
     from matplotlib.patches import Rectangle
 
     outcomes = list(outcomes)
-    if not outcomes or any(type(o) is not bool for o in outcomes):
+    if any(type(o) is not bool for o in outcomes):
+        raise ArgumentTypeError(f"outcomes must be a non-empty list of bool, got {outcomes!r}")
+    if not outcomes:
         raise ValueError(f"outcomes must be a non-empty list of bool, got {outcomes!r}")
     check_counts(len(outcomes), sum(outcomes), k)
     subsets = list(itertools.combinations(range(len(outcomes)), k))
@@ -107,7 +110,9 @@ def plot_estimator_bias(rows, ax=None, title=None):
 def plot_enumeration_cost(n_values, ax=None):
     """Log-scale work of enumeration vs the closed form at k = n // 2, c = n // 4."""
     n_values = list(n_values)
-    if not n_values or any(type(n) is not int or n < 2 for n in n_values):
+    if any(type(n) is not int for n in n_values):
+        raise ArgumentTypeError(f"n_values must be ints >= 2, got {n_values!r}")
+    if not n_values or any(n < 2 for n in n_values):
         raise ValueError(f"n_values must be ints >= 2, got {n_values!r}")
     ax = _new_axes(ax)
     work = [estimator_work(n, max(1, n // 4), n // 2) for n in n_values]

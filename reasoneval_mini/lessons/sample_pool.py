@@ -10,16 +10,30 @@ import random
 
 from reasoneval_mini.lessons.synthetic_completions import DEFAULT_WEIGHTS, VARIANTS, build_completion
 from reasoneval_mini.datasets.humaneval import build_humaneval_program
+from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.text import cut
 
 
-def _check_problems(problems):
+#: Longest text of a refused argument shown in an error message.
+SHOWN_CHARS = 80
+#: What each problem dict must hold (HumanEval's keys).
+PROBLEM_KEYS = ("task_id", "prompt", "canonical_solution", "test", "entry_point")
+
+
+def check_problems(problems):
+    """Raise unless *problems* is a non-empty list of HumanEval problem dicts with unique task ids.
+
+    A value of the wrong type raises :class:`ArgumentTypeError` (a
+    ``ValueError``); a repeated task id raises ``ValueError``.
+    """
     if not isinstance(problems, list) or not problems:
-        raise ValueError(f"problems must be a non-empty list of problem dicts, got {problems!r:.80}")
+        raise ArgumentTypeError(f"problems must be a non-empty list of problem dicts, "
+                                f"got {cut(repr(problems), SHOWN_CHARS)}")
     seen = set()
     for index, problem in enumerate(problems):
-        needed = ("task_id", "prompt", "canonical_solution", "test", "entry_point")
-        if not isinstance(problem, dict) or any(key not in problem for key in needed):
-            raise ValueError(f"problems[{index}] must be a dict with keys {needed}, got {problem!r:.80}")
+        if not isinstance(problem, dict) or any(key not in problem for key in PROBLEM_KEYS):
+            raise ArgumentTypeError(f"problems[{index}] must be a dict with keys {PROBLEM_KEYS}, "
+                                    f"got {cut(repr(problem), SHOWN_CHARS)}")
         if problem["task_id"] in seen:
             raise ValueError(f"problems[{index}] repeats task_id {problem['task_id']!r}")
         seen.add(problem["task_id"])
@@ -30,7 +44,9 @@ def _check_weights(weights):
     if unknown:
         raise ValueError(f"unknown variant(s) in weights: {sorted(unknown)}; expected {list(VARIANTS)}")
     for variant, weight in weights.items():
-        if type(weight) is not int or weight < 0:
+        if type(weight) is not int:
+            raise ArgumentTypeError(f"weight of {variant!r} must be an int >= 0, got {weight!r}")
+        if weight < 0:
             raise ValueError(f"weight of {variant!r} must be an int >= 0, got {weight!r}")
     if not any(weights.values()):
         raise ValueError(f"weights must not all be zero, got {weights!r}")
@@ -65,8 +81,10 @@ def build_sample_pool(problems, *, n=8, seed=0, weights=None):
     >>> build_sample_pool([other, problem], n=3, seed=1)[3:] == build_sample_pool([problem], n=3, seed=1)
     True
     """
-    _check_problems(problems)
-    if type(n) is not int or n < 1:
+    check_problems(problems)
+    if type(n) is not int:
+        raise ArgumentTypeError(f"n must be an int >= 1 (samples per problem), got {n!r}")
+    if n < 1:
         raise ValueError(f"n must be an int >= 1 (samples per problem), got {n!r}")
     weights = DEFAULT_WEIGHTS if weights is None else weights
     _check_weights(weights)

@@ -16,7 +16,7 @@ from reasoneval_mini.exercises.registry import (
     EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
     exercise_state, get_exercise, load_hidden_checks, run_checks)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FEEDBACK_CALL = re.compile(r"^\s*(check|hint|progress)\(.*\)\s*$")
 
 
@@ -99,6 +99,14 @@ def test_a_non_callable_answer_gives_one_clear_failure():
 def test_unknown_exercise_id_lists_the_valid_ones():
     with pytest.raises(ValueError, match="unknown exercise id 'kp9'.*kp1_practice_verdicts"):
         run_checks("kp9", print)
+
+
+@pytest.mark.parametrize("exercise_id", [7, None, ["kp2_two_subsets"]])
+def test_an_exercise_id_of_the_wrong_type_is_an_argument_type_error_showing_it(exercise_id):
+    from reasoneval_mini.support.arguments import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError, match=re.escape(repr(exercise_id))):
+        get_exercise(exercise_id)
 
 
 HIDDEN = '''

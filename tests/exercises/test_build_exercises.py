@@ -10,7 +10,7 @@ from reasoneval_mini.exercises.build import (
     MarkerError, build_exercises, dumps_notebook, strip_notebook, strip_solution_source)
 from reasoneval_mini.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_region_becomes_stub_at_the_indentation_of_begin():
@@ -182,3 +182,121 @@ def test_task_texts_come_from_the_registry_in_both_folders(tmp_path):
         task = next(c for c in cells
                     if c["metadata"]["nbgrader"]["grade_id"] == f"{exercise.id}_task")
         assert "".join(task["source"]) == render_task_markdown(exercise.id)
+
+
+def _copy_course(tmp_path):
+    masters, exercises = tmp_path / "solutions", tmp_path / "exercises"
+    shutil.copytree(ROOT / "solutions", masters)
+    shutil.copytree(ROOT / "exercises", exercises)
+    return masters, exercises
+
+
+def _snapshot(*folders):
+    return {path: path.read_bytes() for folder in folders for path in sorted(folder.iterdir())}
+
+
+def test_check_on_the_committed_tree_exits_0(capsys):
+    assert main(["build-exercises", "--check", "--solutions", str(ROOT / "solutions"),
+                 "--exercises", str(ROOT / "exercises")]) == 0
+    assert "out of date" not in capsys.readouterr().out
+
+
+def test_check_names_a_stale_exercise_exits_1_and_writes_nothing(tmp_path, capsys):
+    masters, exercises = _copy_course(tmp_path)
+    stale = exercises / "ex02_pass_at_k.ipynb"
+    stale.write_text(stale.read_text(encoding="utf-8").replace("raise NotImplementedError()",
+                                                               "return 42", 1), encoding="utf-8")
+    before = _snapshot(masters, exercises)
+    assert main(["build-exercises", "--check", "--solutions", str(masters),
+                 "--exercises", str(exercises)]) == 1
+    out = capsys.readouterr().out
+    assert f"out of date: {stale}" in out
+    assert "ex01_answer_equivalence" not in out and "ex03_execution_states" not in out
+    assert _snapshot(masters, exercises) == before
+
+
+def test_check_names_a_missing_exercise(tmp_path, capsys):
+    masters, exercises = _copy_course(tmp_path)
+    (exercises / "ex01_answer_equivalence.ipynb").unlink()
+    assert main(["build-exercises", "--check", "--solutions", str(masters),
+                 "--exercises", str(exercises)]) == 1
+    assert "ex01_answer_equivalence.ipynb" in capsys.readouterr().out
+    assert not (exercises / "ex01_answer_equivalence.ipynb").exists()
+
+
+def _make_task_cell_stale(path, exercise_id):
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == f"{exercise_id}_task":
+            cell["source"] = ["## stale wording edited by hand\n"]
+    path.write_text(dumps_notebook(notebook), encoding="utf-8")
+
+
+def test_check_names_a_master_with_stale_task_cells_and_leaves_it(tmp_path, capsys):
+    from reasoneval_mini.exercises.registry import EXERCISES
+
+    masters, exercises = _copy_course(tmp_path)
+    exercise = next(iter(EXERCISES.values()))
+    _make_task_cell_stale(masters / exercise.notebook, exercise.id)
+    before = _snapshot(masters, exercises)
+    assert main(["build-exercises", "--check", "--solutions", str(masters),
+                 "--exercises", str(exercises)]) == 1
+    assert f"out of date: {masters / exercise.notebook}" in capsys.readouterr().out
+    assert _snapshot(masters, exercises) == before
+
+
+def test_build_says_when_it_updates_task_cells_in_a_master(tmp_path, capsys):
+    from reasoneval_mini.exercises.registry import EXERCISES
+
+    masters, exercises = _copy_course(tmp_path)
+    exercise = next(iter(EXERCISES.values()))
+    _make_task_cell_stale(masters / exercise.notebook, exercise.id)
+    assert main(["build-exercises", "--solutions", str(masters),
+                 "--exercises", str(exercises)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if line.startswith("updated task cells in ")] == [
+        f"updated task cells in {masters / exercise.notebook} "
+        "(its task texts differed from the registry)"]
+
+
+def test_rebuilding_changes_no_byte(tmp_path):
+    masters, exercises = _copy_course(tmp_path)
+    before = _snapshot(masters, exercises)
+    build_exercises(masters, exercises)
+    assert _snapshot(masters, exercises) == before
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path, capsys):
+    masters, exercises = _copy_course(tmp_path)
+    target = exercises / "ex03_execution_states.ipynb"
+    target.unlink()
+    target.mkdir()  # a folder where the notebook should go: the final rename fails
+    assert main(["build-exercises", "--solutions", str(masters),
+                 "--exercises", str(exercises)]) == 2
+    assert "build-exercises: error:" in capsys.readouterr().err
+    assert sorted(path.name for path in exercises.iterdir()) == sorted(
+        path.name for path in (ROOT / "exercises").glob("*.ipynb"))
+    assert target.is_dir() and not list(target.iterdir())
+
+
+def test_a_notebook_that_fails_nbformat_validation_is_reported_by_name(tmp_path, capsys):
+    (tmp_path / "solutions").mkdir()
+    notebook = _notebook({"cell_type": "code", "id": "c", "metadata": {}, "source": "x = 1"})
+    (tmp_path / "solutions" / "odd.ipynb").write_text(json.dumps(notebook))
+    assert main(["build-exercises", "--solutions", str(tmp_path / "solutions"),
+                 "--exercises", str(tmp_path / "out")]) == 2
+    assert "odd.ipynb is not a valid nbformat 4 notebook" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_importing_the_builder_does_not_import_nbformat():
+    import subprocess
+    import sys
+
+    finished = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import reasoneval_mini.exercises.build"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    imported = [line.rsplit("|", 1)[-1].strip() for line in finished.stderr.splitlines()]
+    assert "reasoneval_mini.exercises.build" in imported
+    assert not [name for name in imported if name.split(".")[0] == "nbformat"]

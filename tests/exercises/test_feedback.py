@@ -12,7 +12,7 @@ from reasoneval_mini.exercises.checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
 from reasoneval_mini.exercises.registry import EXERCISES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)

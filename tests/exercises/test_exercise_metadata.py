@@ -8,7 +8,7 @@ import pytest
 
 from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GRADE_ID = re.compile(r"^[a-zA-Z0-9_-]*$")  # nbgrader's rule
 FOLDERS = ("solutions", "exercises")
 
