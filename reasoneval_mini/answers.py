@@ -123,11 +123,13 @@ def parse_reference(reference):
     ...
     ValueError: reference '1,080' is not a rational number in the declared answer space ...
     """
-    if not isinstance(reference, str) or not reference.strip():
-        raise ValueError(
+    if not isinstance(reference, str):
+        raise ArgumentTypeError(
             f"reference must be a non-empty str, got {reference!r} "
             f"({type(reference).__name__})"
         )
+    if not reference.strip():
+        raise ValueError(f"reference must be a non-empty str, got {reference!r}")
     value = parse_rational(reference)
     if value is None:
         raise ValueError(
@@ -178,7 +180,7 @@ def numeric_equivalence(prediction, reference):
 def _as_tolerance(name, value):
     # bool is an int subclass; True as a tolerance is almost surely a bug.
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-        raise ValueError(f"{name} must be an int, float or Fraction, got {value!r}")
+        raise ArgumentTypeError(f"{name} must be an int, float or Fraction, got {value!r}")
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"{name} must be finite, got {value!r}")

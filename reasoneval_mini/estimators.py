@@ -20,6 +20,8 @@ import statistics
 from dataclasses import dataclass
 from fractions import Fraction
 
+from reasoneval_mini.support.arguments import ArgumentTypeError
+
 
 # 1 - x rounds to exactly 1.0 for every 0 <= x <= 2**-54, so once the ratio
 # C(n-c, k) / C(n, k) is known to be far below that, the correctly rounded
@@ -31,7 +33,7 @@ _LOG_RATIO_CERTAINLY_NEGLIGIBLE = -40.0
 def _check_count(name, value):
     # type() rather than isinstance(): True is an int, but a bool count is a bug.
     if type(value) is not int:
-        raise ValueError(
+        raise ArgumentTypeError(
             f"{name} must be an int, got {type(value).__name__}: {value!r}"
         )
 
@@ -193,7 +195,7 @@ def pass_at_k_by_enumeration(outcomes, k):
 def _per_problem_estimates(counts, k):
     """``{problem: pass_at_k(n, c, k)}`` for a mapping of problem id to ``(n, c)``, validated."""
     if not hasattr(counts, "items"):
-        raise ValueError(
+        raise ArgumentTypeError(
             f"counts must map problem id to (n, c), got {type(counts).__name__}"
         )
     if not counts:
@@ -231,7 +233,7 @@ class PassAtKInterval:
 
 def _check_confidence(confidence):
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        raise ValueError(
+        raise ArgumentTypeError(
             f"confidence must be a number in (0, 1), got {confidence!r} "
             f"({type(confidence).__name__})")
     if not 0 < confidence < 1:

@@ -5,6 +5,8 @@
 success rate and attempted success rate.
 """
 
+from reasoneval_mini.support.arguments import ArgumentTypeError
+
 
 PASSED = "passed"
 ASSERTION_FAILED = "assertion_failed"
@@ -48,14 +50,14 @@ def execution_summary(records):
     None
     """
     if not isinstance(records, list):
-        raise ValueError(f"records must be a list, got {type(records).__name__}")
+        raise ArgumentTypeError(f"records must be a list, got {type(records).__name__}")
     if not records:
         raise ValueError("records is empty: a summary needs at least one planned sample")
     counts = dict.fromkeys(STATUSES, 0)
     seen = set()
     for index, row in enumerate(records):
         if not isinstance(row, dict):
-            raise ValueError(f"records[{index}] must be a dict, got {row!r}")
+            raise ArgumentTypeError(f"records[{index}] must be a dict, got {row!r}")
         sample_id = row.get("sample_id")
         if not isinstance(sample_id, str) or not sample_id:
             raise ValueError(

@@ -26,7 +26,8 @@ from exercise id to a list of checks built with the same constructors::
         ],
     }
 
-:func:`load_hidden_checks` reads and validates such a file.
+The grader reads and validates such a file with
+:func:`reasoneval_mini.grading.instructor_checks.load_hidden_checks`.
 
 >>> results = run_checks("kp2_two_subsets", lambda: [(0, 1)])
 >>> exercise_state(results)
@@ -48,7 +49,7 @@ from reasoneval_mini.support.text import cut, plural
 __all__ = [
     "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
     "STATE_FAILED", "STATE_NOT_ATTEMPTED", "STATE_PASSED", "exercise_state",
-    "get_exercise", "load_hidden_checks", "render_task_markdown", "run_checks",
+    "get_exercise", "render_task_markdown", "run_checks",
 ]
 
 STATE_PASSED = "passed"
@@ -158,18 +159,3 @@ def exercise_state(results):
     if results and not any(result.attempted for result in results):
         return STATE_NOT_ATTEMPTED
     return STATE_FAILED
-
-
-def load_hidden_checks(path):
-    """Run the Python file at *path* and return its validated ``HIDDEN_CHECKS``.
-
-    The same loader the grader uses (one implementation, in
-    :mod:`reasoneval_mini.grading.instructor_checks`), checked against this
-    registry. Raises ``ValueError`` naming *path* if the file cannot be run,
-    does not define a dict, names an unknown exercise id, or holds something
-    other than a list of callables.
-    """
-    from reasoneval_mini.grading.instructor_checks import load_hidden_checks as load_checked
-
-    return load_checked(path, EXERCISES)
-

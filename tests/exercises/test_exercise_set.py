@@ -14,7 +14,8 @@ import pytest
 
 from reasoneval_mini.exercises.registry import (
     EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
-    exercise_state, get_exercise, load_hidden_checks, run_checks)
+    exercise_state, get_exercise, run_checks)
+from reasoneval_mini.grading.instructor_checks import load_hidden_checks as load_checks_file
 
 ROOT = Path(__file__).resolve().parents[2]
 FEEDBACK_CALL = re.compile(r"^\s*(check|hint|progress)\(.*\)\s*$")
@@ -126,7 +127,7 @@ HIDDEN_CHECKS = {
 def test_hidden_checks_file_adds_checks(tmp_path, defined):
     path = tmp_path / "hidden.py"
     path.write_text(HIDDEN)
-    hidden = load_hidden_checks(path)
+    hidden = load_checks_file(path, EXERCISES)
     solution = _answer(defined, "solutions", get_exercise("kp2_exact_pass_at_k"))
     public = run_checks("kp2_exact_pass_at_k", solution)
     both = run_checks("kp2_exact_pass_at_k", solution, hidden["kp2_exact_pass_at_k"])
@@ -146,7 +147,7 @@ def test_bad_hidden_checks_files_are_refused(tmp_path, text, words):
     path = tmp_path / "hidden.py"
     path.write_text(text)
     with pytest.raises(ValueError, match=words):
-        load_hidden_checks(path)
+        load_checks_file(path, EXERCISES)
 
 
 
