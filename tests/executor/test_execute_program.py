@@ -410,7 +410,7 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
                                                              tmp_path, missing):
     # Linux has pidfd; macOS has neither pidfd nor (in some builds) waitid.
     from reasoneval_mini.executor import fork_server as _fork_server
-    from reasoneval_mini.executor.program import build_request, classify_run
+    from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
 
     for name in missing:
         monkeypatch.delattr(os, name, raising=False)
@@ -418,9 +418,9 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
     cases = [("assert 1 + 1 == 2", PASSED), ("import os\nos._exit(3)", RUNTIME_ERROR),
              ("while True:\n    pass", TIMEOUT)]
     for source, expected in cases:
-        request = dict(build_request(source, 0.5, 512), tempdir=str(tmp_path))
+        request = dict(build_request(source, 0.5, DEFAULT_MEMORY_MB), tempdir=str(tmp_path))
         started = time.monotonic()
-        result = classify_run(_fork_server.run_request(request), 0.5, 512)
+        result = classify_run(_fork_server.run_request(request), 0.5, DEFAULT_MEMORY_MB)
         assert (source, result.status) == (source, expected)
         assert time.monotonic() - started < 0.5 + RETURN_SLACK
     # The child gets HOME and TMPDIR = its working directory; the server keeps its own.
