@@ -56,8 +56,8 @@ def run_parallel(work, items, *, threads, on_done=None, cancel=None):
 
     Items are handed out in order, one at a time, to whichever thread is free.
     Returns a list with one :class:`Done` per item, in the order of *items*.
-    An ``Exception`` (or any other exception) raised by ``work`` is kept in
-    that item's ``Done.error``; the other items go on.
+    Whatever ``work`` raises is kept in that item's ``Done.error``; the
+    other items go on.
 
     *on_done*, if given, is called in the calling thread with each
     :class:`Done` as soon as it finishes (finishing order, not item order):

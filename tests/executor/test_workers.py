@@ -1,4 +1,4 @@
-"""The worker interface: both kinds implement it, return the same raw facts, reach the same states."""
+"""The worker interface: both kinds implement it, give the same raw facts and states."""
 
 import os
 
