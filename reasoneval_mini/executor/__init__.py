@@ -10,11 +10,14 @@ Behind them, in the order a request travels:
 
 * ``program``: the request, the classification of a finished run into one of
   the five states;
-* ``samples``: plan validation, the parallel run, Ctrl-C;
-* ``workers``: the parent's handles on the processes that run programs (the
-  worker interface both kinds implement);
+* ``samples``: plan validation, the parallel run (through
+  :mod:`reasoneval_mini.support.parallel`), Ctrl-C;
+* ``pool``: warm workers kept between calls, lent out and given back;
+* ``workers``: the worker interface both kinds implement (``Worker``), and
+  the one home of the worker outcomes (``OUTCOMES``: ``EXITED``,
+  ``TIMED_OUT``, ``CANCELLED``);
 * ``fork_server`` (POSIX) and ``fresh_interpreter`` (everywhere): the two
-  kinds of worker;
+  kinds of worker, each with its parent-side handle;
 * ``watch_child``: one forked child's output, exit and deadline;
 * ``child``: what runs inside the child: limits, the program, its report;
 * ``output_buffer``: the head and tail of a stream, in bounded memory.

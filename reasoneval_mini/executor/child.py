@@ -1,9 +1,9 @@
 """What runs inside the child process: limits, the program, the end-of-program report.
 
-Private to the executor (see ``execute_program``). Stdlib only and importable
-without the package: the fork server imports it by file, and a fresh
-interpreter runs it as a script (``python -I child.py REQUEST_FILE``, the
-fallback where ``fork`` is missing, e.g. Windows).
+Private to the executor (see ``execute_program``). Stdlib only and runnable
+without the package: the fork server imports it, and a fresh interpreter
+runs it as a script (``python -I child.py REQUEST_FILE``, the fallback where
+``fork`` is missing, e.g. Windows).
 
 The report is the executor's own end-of-program signal: a JSON object carrying
 a per-run random nonce, sent on a private channel (an inherited pipe, or a file

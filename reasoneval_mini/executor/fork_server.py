@@ -1,8 +1,10 @@
 """The fork server: a pre-warmed worker process that forks one clean child per program.
 
-Private to the executor. Started once per worker as ``python -I -c ...`` by
-``execute_program``; it imports the package from the folder the caller's copy
-lives in, pre-imports modules that test programs commonly use, and then serves
+Private to the executor. Both ends live here: :class:`ForkServerWorker`, the
+parent's handle (a :class:`~reasoneval_mini.executor.workers.Worker`), and
+:func:`serve`, the server. The handle starts the server as
+``python -I -c ...``; the server imports the package from the folder the
+caller's copy lives in, pre-imports modules that test programs commonly use, and then serves
 requests read from its stdin, one at a time, answering on its stdout (framed
 as :mod:`reasoneval_mini.support.messages` says).
 
@@ -23,9 +25,10 @@ import linecache
 import os
 import secrets
 import select
-import shutil
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from reasoneval_mini.executor.child import (
@@ -36,7 +39,21 @@ from reasoneval_mini.executor.child import (
 )
 from reasoneval_mini.executor.output_buffer import HeadTailBuffer
 from reasoneval_mini.executor.watch_child import PARENT_CHECK_SECONDS, parent_gone, watch_child
-from reasoneval_mini.support.messages import parse_report, read_message, write_all, write_message
+from reasoneval_mini.executor.workers import (
+    CANCELLED,
+    EXECUTOR_ERROR,
+    MINIMAL_ENV,
+    Worker,
+    remove_tree,
+    working_directory_base,
+)
+from reasoneval_mini.support.messages import (
+    CANCEL_BYTE,
+    parse_report,
+    read_message,
+    write_all,
+    write_message,
+)
 
 REPORT_FD = 3
 _PARENT = {"pid": None}  # the process that started this server, set by serve()
@@ -132,19 +149,6 @@ def _fork_child(request, workdir, nonce):
     return pid, out_r, err_r, report_r
 
 
-def remove_tree(path):
-    """Remove *path*, even where the program took away its own permissions."""
-    shutil.rmtree(path, ignore_errors=True)
-    if os.path.exists(path):
-        for root, dirs, _ in os.walk(path):
-            for name in dirs:
-                try:
-                    os.chmod(os.path.join(root, name), 0o700)
-                except OSError:
-                    pass
-        shutil.rmtree(path, ignore_errors=True)
-
-
 def _next_request():
     """The next request, or None when stdin closes or the parent has gone.
 
@@ -179,13 +183,131 @@ def serve():
         try:
             answer = run_request(request)
         except Exception as error:  # report, do not die: the parent records it
-            answer = {"executor_error": f"{type(error).__name__}: {error}"}
+            answer = {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
         try:
             write_message(1, answer)
         except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
             return
-        if answer.get("outcome") == "cancelled":
+        if answer.get("outcome") == CANCELLED:
             return
+
+
+# --- The parent's side: a handle on one server -------------------------------
+
+# The folder that holds the package: ``python -I`` ignores PYTHONPATH, and an
+# instructor may run the course from a checkout that is not installed.
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SERVER_BOOT = (
+    "import sys; sys.path.insert(0, {dir!r}); "
+    "from reasoneval_mini.executor import fork_server; "
+    "del sys.path[0]; fork_server.serve()"
+)
+GUARD_SECONDS = 5.0  # extra wait for the server before declaring it broken
+
+
+class ForkServerWorker(Worker):
+    """One fork-server process; runs one program at a time (see :class:`Worker`)."""
+
+    def __init__(self):
+        self.process = None
+        self.lock = threading.Lock()  # one program at a time
+        self.state_lock = threading.Lock()  # guards process and cancelled against cancel()
+        self.cancelled = False
+
+    def _start(self):
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-X", "utf8", "-c", SERVER_BOOT.format(dir=PACKAGE_PARENT)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
+            start_new_session=True,  # a Ctrl-C in the terminal must not reach it
+            close_fds=True,
+        )
+
+    def run(self, request):
+        request = dict(request, tempdir=working_directory_base())
+        with self.lock:
+            with self.state_lock:
+                if self.cancelled:
+                    return {"outcome": CANCELLED}
+                if self.process is None or self.process.poll() is not None:
+                    self._start()
+            try:
+                write_message(self.process.stdin.fileno(), request)
+                answer = self._read_answer(request["timeout"] + GUARD_SECONDS)
+            except (OSError, ValueError) as error:
+                answer = {EXECUTOR_ERROR: f"fork server failed: {error}"}
+            except BaseException:  # e.g. KeyboardInterrupt: kill the program, then re-raise
+                self._close_stdin()
+                self._stop()
+                raise
+            if answer is None:
+                answer = {EXECUTOR_ERROR: "fork server stopped without an answer"}
+            if "outcome" not in answer or answer["outcome"] == CANCELLED:
+                self._stop()
+            return answer
+
+    def _read_answer(self, wait_s):
+        fd = self.process.stdout.fileno()
+        if not _wait_readable(fd, wait_s):
+            return {EXECUTOR_ERROR: f"fork server silent for {wait_s:g} s"}
+        return read_message(fd)
+
+    def reusable(self):
+        """True if the server is alive and was never cancelled."""
+        with self.state_lock:
+            return (not self.cancelled and self.process is not None
+                    and self.process.poll() is None)
+
+    def cancel(self):
+        """Kill the running program, refuse new ones (callable from any thread)."""
+        with self.state_lock:
+            self.cancelled = True
+            self._close_stdin()
+
+    def _close_stdin(self):
+        # The server reads anything on its stdin while a program runs as: kill
+        # it, then stop. A byte, not only end of file: a process forked from
+        # ours may hold a copy of the pipe's write end, and then no EOF comes.
+        process = self.process
+        if process is not None and process.stdin and not process.stdin.closed:
+            try:
+                os.write(process.stdin.fileno(), CANCEL_BYTE)
+            except (OSError, ValueError):
+                pass
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+
+    def _stop(self):
+        with self.state_lock:
+            process, self.process = self.process, None
+        if process is None:
+            return
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        try:
+            process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def close(self):
+        """Stop the server (waits for a running program to be cancelled)."""
+        self.cancel()
+        with self.lock:
+            self._stop()
+
+
+def _wait_readable(fd, wait_s):
+    """True once *fd* can be read; poll() where it exists (select() fails above fd 1023)."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(wait_s * 1000))
+    return bool(select.select([fd], [], [], wait_s)[0])
 
 
 if __name__ == "__main__":

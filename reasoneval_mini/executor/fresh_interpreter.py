@@ -10,24 +10,30 @@ program is never given.
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-from reasoneval_mini.executor.fork_server import remove_tree
-from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
-from reasoneval_mini.executor.watch_child import DRAIN_SECONDS
 from reasoneval_mini.executor.output_buffer import HeadTailBuffer
+from reasoneval_mini.executor.watch_child import DRAIN_SECONDS
+from reasoneval_mini.executor.workers import (
+    CANCELLED,
+    EXITED,
+    TIMED_OUT,
+    Worker,
+    remove_tree,
+)
+from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
+from reasoneval_mini.support.processes import kill_process_tree
 
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child.py")
 POLL_SECONDS = 0.02
 
 
-class FreshInterpreterWorker:
-    """Runs each program in a new interpreter; one program at a time."""
+class FreshInterpreterWorker(Worker):
+    """Runs each program in a new interpreter; one program at a time (see :class:`Worker`)."""
 
     def __init__(self, env):
         self.env = dict(env)
@@ -37,7 +43,7 @@ class FreshInterpreterWorker:
 
     def run(self, request):
         if self.cancelled.is_set():
-            return {"outcome": "cancelled"}
+            return {"outcome": CANCELLED}
         private = tempfile.mkdtemp(prefix="reasoneval-private-")
         workdir = tempfile.mkdtemp(prefix="reasoneval-run-")
         try:
@@ -59,10 +65,10 @@ class FreshInterpreterWorker:
         try:
             outcome = self._wait(process, started + request["timeout"])
         except BaseException:  # e.g. KeyboardInterrupt: leave nothing running
-            _kill_tree(process)
+            kill_process_tree(process)
             raise
         duration = time.monotonic() - started
-        _kill_tree(process)
+        kill_process_tree(process)
         for reader in readers:
             reader.join(DRAIN_SECONDS)
         returncode = process.returncode
@@ -97,13 +103,13 @@ class FreshInterpreterWorker:
     def _wait(self, process, deadline):
         while True:
             if self.cancelled.is_set():
-                return "cancelled"
+                return CANCELLED
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return "timed_out"
+                return TIMED_OUT
             try:
                 process.wait(min(remaining, POLL_SECONDS))
-                return "exited"
+                return EXITED
             except subprocess.TimeoutExpired:
                 pass
 
@@ -133,18 +139,3 @@ def _read_report(path):
     except OSError:
         return b""
 
-
-def _kill_tree(process):
-    """Kill the child and everything it started (its group, or its tree on Windows)."""
-    if os.name == "nt":
-        subprocess.run(["taskkill", "/F", "/T", "/PID", str(process.pid)],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    else:
-        # The leader may already be reaped; its group lives on while members do.
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    if process.poll() is None:
-        process.kill()
-    process.wait()

@@ -1,8 +1,10 @@
 """Keep the head and the tail of a byte stream of any length, in bounded memory.
 
-Stdlib only, and importable on its own: the executor's worker process loads
-this file without importing the rest of the package.
+Used in the fork server (for each child's stdout and stderr) and by the
+fresh-interpreter worker.
 """
+
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 
 class HeadTailBuffer:
@@ -13,7 +15,8 @@ class HeadTailBuffer:
     ``text()`` decodes what was kept as UTF-8 (bad bytes replaced) and, when
     something was dropped, puts a marker saying how many bytes in between.
     ``total`` counts every byte ever fed. *head* and *tail* must be
-    non-negative ints, else ``ValueError``.
+    non-negative ints, else ``ValueError`` (``ArgumentTypeError`` for a
+    wrong type).
 
     >>> buffer = HeadTailBuffer(head=3, tail=4)
     >>> for chunk in (b"abc", b"defgh", b"ijklmnop"):
@@ -36,7 +39,10 @@ class HeadTailBuffer:
 
     def __init__(self, head=4096, tail=4096):
         for name, value in (("head", head), ("tail", tail)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            if type(value) is not int:
+                raise ArgumentTypeError(
+                    f"{name} must be an int >= 0, got {value!r} ({type(value).__name__})")
+            if value < 0:
                 raise ValueError(f"{name} must be an int >= 0, got {value!r}")
         self.head_limit = head
         self.tail_limit = tail

@@ -24,19 +24,24 @@ timeout; fork bombs (no limit on the number of processes). macOS does not enforc
 """
 
 import math
-import signal
 import sys
 import warnings
 from dataclasses import dataclass
 
-from reasoneval_mini.executor.workers import borrow_workers, return_workers
+from reasoneval_mini.executor.pool import borrow_workers, return_workers
+from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
+from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int, positive_seconds
+from reasoneval_mini.support.processes import signal_name
+from reasoneval_mini.support.text import MESSAGE_CHARS, cut
 
+#: The defaults of ``execute_program`` and ``execute_samples``, written once.
+DEFAULT_TIMEOUT_S = 3.0
+DEFAULT_MEMORY_MB = 512
 OUTPUT_HEAD_BYTES = 2048
 OUTPUT_TAIL_BYTES = 2048
 MIN_MEMORY_MB = 64
 MAX_TIMEOUT_S = 3600.0
-MAX_DETAIL_MESSAGE = 300  # characters of an exception message kept in detail
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,7 @@ class ExecutionResult:
     warnings: tuple = ()
 
 
-def execute_program(program, *, timeout=3.0, memory_mb=512):
+def execute_program(program, *, timeout=DEFAULT_TIMEOUT_S, memory_mb=DEFAULT_MEMORY_MB):
     """Run *program* (Python source, a ``str``) and return an :class:`ExecutionResult`.
 
     States: ``passed`` only when the executor's own end-of-program report
@@ -81,11 +86,19 @@ def execute_program(program, *, timeout=3.0, memory_mb=512):
     code), death by a signal, ``MemoryError`` under *memory_mb*, reading the
     empty stdin. ``not_run`` only if the executor itself failed.
 
-    Raises ``TypeError`` for a non-str *program*, ``ValueError`` for a
-    *timeout* outside (0, 3600] s or an int *memory_mb* below 64.
-
     >>> execute_program("assert 1 + 1 == 2").status
     'passed'
+
+    Raises ``ValueError`` for an invalid argument: a *program* that is not a
+    ``str``, a *timeout* that is not a number of seconds in (0, 3600], a
+    *memory_mb* that is not an ``int`` >= 64. A wrong type is raised as
+    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is
+    also a ``TypeError``.
+
+    >>> execute_program(1)
+    Traceback (most recent call last):
+    ...
+    reasoneval_mini.support.arguments.ArgumentTypeError: program must be a str of Python source, got 1 (int)
 
     Surprising: a program that exits with code 0 before its end is not a pass.
 
@@ -104,16 +117,13 @@ def execute_program(program, *, timeout=3.0, memory_mb=512):
 
 
 def build_request(program, timeout, memory_mb):
-    """Validate the arguments and return the request a worker accepts."""
+    """Validate the arguments as :func:`execute_program` says; return a worker's request."""
     if not isinstance(program, str):
-        raise TypeError(f"program must be a str of Python source, got {type(program).__name__}")
-    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
-            or not 0 < timeout <= MAX_TIMEOUT_S or math.isnan(timeout)):
-        raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT_S:g}], "
-                         f"got {timeout!r}")
-    if not isinstance(memory_mb, int) or isinstance(memory_mb, bool) or memory_mb < MIN_MEMORY_MB:
-        raise ValueError(f"memory_mb must be an int >= {MIN_MEMORY_MB}, got {memory_mb!r}")
-    return {"program": program, "timeout": float(timeout), "memory_mb": memory_mb,
+        raise ArgumentTypeError(f"program must be a str of Python source, got {program!r:.80} "
+                                f"({type(program).__name__})")
+    timeout = positive_seconds(timeout, "timeout", maximum=MAX_TIMEOUT_S)
+    positive_int(memory_mb, "memory_mb", minimum=MIN_MEMORY_MB)
+    return {"program": program, "timeout": timeout, "memory_mb": memory_mb,
             "head_bytes": OUTPUT_HEAD_BYTES, "tail_bytes": OUTPUT_TAIL_BYTES}
 
 
@@ -130,14 +140,14 @@ def classify_run(raw, timeout, memory_mb):
 
 
 def _state_of(raw, timeout, memory_mb):
-    if "executor_error" in raw:
-        return NOT_RUN, f"executor failure, the program's state is unknown: {raw['executor_error']}"
-    if raw["outcome"] == "cancelled":
+    if EXECUTOR_ERROR in raw:
+        return NOT_RUN, f"executor failure, the program's state is unknown: {raw[EXECUTOR_ERROR]}"
+    if raw["outcome"] == CANCELLED:
         return NOT_RUN, "cancelled before the program finished"
     report = raw.get("report")
     if report is not None:
         return _state_from_report(report, memory_mb)
-    if raw["outcome"] == "timed_out":
+    if raw["outcome"] == TIMED_OUT:
         return TIMEOUT, f"still running after {timeout:g} s; its process group was killed"
     if raw.get("signal") is not None:
         return RUNTIME_ERROR, _describe_signal(raw["signal"], timeout)
@@ -166,20 +176,20 @@ def _state_from_report(report, memory_mb):
 
 def _one_line(message):
     """A multi-line exception message folded into one line, at most 300 characters."""
+    # Lines joined by a space (not support.text.shorten's " / "): an exception
+    # message wrapped over lines reads as one sentence.
     if "\n" in message:
         message = " ".join(line.strip() for line in message.splitlines() if line.strip())
-    return message if len(message) <= MAX_DETAIL_MESSAGE else message[:MAX_DETAIL_MESSAGE] + "..."
+    return cut(message, MESSAGE_CHARS)
 
 
 def _describe_signal(number, timeout):
-    try:
-        name = signal.Signals(number).name
-    except ValueError:
-        name = "unknown signal"
+    name = signal_name(number)
     why = {"SIGXCPU": f"; CPU time limit ({math.ceil(timeout) + 1} s) exceeded",
            "SIGXFSZ": "; file size limit exceeded",
            "SIGSEGV": "; a crash, e.g. a C-level stack overflow"}.get(name, "")
-    return f"killed by signal {number} ({name}){why}"
+    known = f" ({name})" if name != f"signal {number}" else ""  # not "signal 99 (signal 99)"
+    return f"killed by signal {number}{known}{why}"
 
 
 def warn_about_platform_once():

@@ -2,17 +2,26 @@
 
 import os
 import queue
-import threading
 import warnings
 
-from reasoneval_mini.executor.workers import borrow_workers, return_workers
-from reasoneval_mini.executor.program import build_request, classify_run, warn_about_platform_once
+from reasoneval_mini.executor.pool import borrow_workers, return_workers
+from reasoneval_mini.executor.program import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT_S,
+    build_request,
+    classify_run,
+    warn_about_platform_once,
+)
+from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR
 from reasoneval_mini.records import NOT_RUN
+from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
+from reasoneval_mini.support.parallel import Interrupted, run_parallel
 
-RESULT_POLL_SECONDS = 0.1  # the main thread wakes this often, so Ctrl-C is seen quickly
+#: The keys every plan item needs.
+PLAN_KEYS = ("sample_id", "task_id", "program")
 
 
-def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
+def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=True):
     """Run every program of *plan*; return one record per item, in plan order.
 
     *plan* is a ``list`` of dicts with ``sample_id`` (a unique non-empty
@@ -20,12 +29,14 @@ def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
     ``None`` for a sample that has no program, e.g. the model gave no
     answer). Each record has ``sample_id``, ``task_id``, ``status``,
     ``detail`` and ``duration_s``, and is accepted as is by
-    :func:`~reasoneval_mini.records`. A ``None`` program is recorded
-    as ``not_run`` with its reason, never dropped. Programs run as in
-    :func:`~reasoneval_mini.executor.program` (same *timeout*; 512 MB), over
-    *workers* worker processes (default: the number of CPUs). Idle workers
-    are kept warm for the next call (at most two per CPU) and stop when
-    Python exits.
+    :func:`~reasoneval_mini.records.execution_summary`. A ``None`` program
+    is recorded as ``not_run`` with its reason, never dropped. Programs run
+    as in :func:`~reasoneval_mini.executor.program.execute_program` (same
+    *timeout*; its default memory limit, 512 MB), over *workers* worker
+    processes (default: the number of CPUs), through
+    :func:`~reasoneval_mini.support.parallel.run_parallel`. Idle workers are
+    kept warm for the next call (at most two per CPU) and stop when Python
+    exits.
 
     *progress* shows a tqdm bar (terminal or notebook); without tqdm
     installed it runs silently. Ctrl-C (``KeyboardInterrupt``) cancels: the
@@ -35,7 +46,11 @@ def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
 
     Raises ``ValueError`` naming the item for a plan that is not a list of
     such dicts, a duplicate ``sample_id``, or a program that is neither
-    ``str`` nor ``None``; ``ValueError`` for a bad *timeout* or *workers*.
+    ``str`` nor ``None``; ``ValueError`` for a bad *timeout* (as in
+    ``execute_program``) or *workers* (an ``int`` >= 1, or ``None``). A
+    wrong type is raised as
+    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is
+    also a ``TypeError``. Nothing runs before the arguments are checked.
 
     >>> records = execute_samples([
     ...     {"sample_id": "a", "task_id": "t", "program": "assert 2 + 2 == 4"},
@@ -44,7 +59,7 @@ def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
     [('a', 'passed'), ('b', 'not_run')]
     """
     validate_plan(plan)
-    build_request("", timeout, 512)  # validates timeout before anything runs
+    build_request("", timeout, DEFAULT_MEMORY_MB)  # validates timeout before anything runs
     warn_about_platform_once()
     records = [None] * len(plan)
     to_run = []
@@ -65,35 +80,36 @@ def execute_samples(plan, *, timeout=3.0, workers=None, progress=True):
 def validate_plan(plan):
     """Raise ``ValueError`` naming the first bad item of *plan*."""
     if not isinstance(plan, list):
-        raise ValueError(f"plan must be a list of dicts, got {type(plan).__name__}")
+        raise ArgumentTypeError(f"plan must be a list of dicts, got {plan!r:.80} "
+                                f"({type(plan).__name__})")
     seen = set()
     for index, item in enumerate(plan):
         if not isinstance(item, dict):
-            raise ValueError(f"plan[{index}] must be a dict, got {item!r:.80}")
-        missing = [key for key in ("sample_id", "task_id", "program") if key not in item]
+            raise ArgumentTypeError(f"plan[{index}] must be a dict, got {item!r:.80}")
+        missing = [key for key in PLAN_KEYS if key not in item]
         if missing:
             raise ValueError(f"plan[{index}] is missing {', '.join(missing)}; "
                              "each item needs sample_id, task_id and program")
         sample_id = item["sample_id"]
         if not isinstance(sample_id, str) or not sample_id:
-            raise ValueError(f"plan[{index}] needs a non-empty str sample_id, got {sample_id!r}")
+            error = ValueError if isinstance(sample_id, str) else ArgumentTypeError
+            raise error(f"plan[{index}] needs a non-empty str sample_id, got {sample_id!r:.80}")
         if sample_id in seen:
             raise ValueError(f"plan[{index}] repeats sample_id {sample_id!r}")
         seen.add(sample_id)
         if not isinstance(item["task_id"], str):
-            raise ValueError(f"plan[{index}] (sample_id {sample_id!r}) needs a str task_id, "
-                             f"got {item['task_id']!r}")
+            raise ArgumentTypeError(f"plan[{index}] (sample_id {sample_id!r}) needs a str "
+                                    f"task_id, got {item['task_id']!r:.80}")
         if item["program"] is not None and not isinstance(item["program"], str):
-            raise ValueError(f"plan[{index}] (sample_id {sample_id!r}) needs a str program "
-                             f"or None, got {type(item['program']).__name__}")
+            raise ArgumentTypeError(f"plan[{index}] (sample_id {sample_id!r}) needs a str "
+                                    f"program or None, got {item['program']!r:.80} "
+                                    f"({type(item['program']).__name__})")
 
 
 def _check_workers(workers, jobs):
     if workers is None:
         return max(1, min(os.cpu_count() or 1, jobs))
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1 or None, got {workers!r}")
-    return max(1, min(workers, jobs))
+    return max(1, min(positive_int(workers, "workers"), jobs))
 
 
 def _record(item, status, detail, duration_s):
@@ -103,30 +119,46 @@ def _record(item, status, detail, duration_s):
 
 def _run_all(plan, to_run, records, timeout, workers, progress):
     """Fill *records* for the indexes in *to_run*; return how many were cancelled."""
-    todo, done = queue.Queue(), queue.Queue()
-    for index in to_run:
-        todo.put(index)
-    stop = threading.Event()
     pool = borrow_workers(workers)
-    threads = [threading.Thread(target=_work, args=(worker, plan, todo, done, stop, timeout),
-                                daemon=True) for worker in pool]
-    for thread in threads:
-        thread.start()
-    bar = _progress_bar(len(to_run), progress)
-    try:
-        _collect(plan, done, records, len(to_run), timeout, bar, stop)
-    except KeyboardInterrupt:
-        stop.set()
+    free = queue.Queue()  # each running program holds one worker; never more than the pool
+    for worker in pool:
+        free.put(worker)
+
+    def run_one(index):
+        worker = free.get()
+        try:
+            return worker.run(build_request(plan[index]["program"], timeout, DEFAULT_MEMORY_MB))
+        except Exception as error:  # the batch goes on; the record says what broke
+            return {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
+        finally:
+            free.put(worker)
+
+    def record(done):
+        result = classify_run(_raw(done), timeout, DEFAULT_MEMORY_MB)
+        index = to_run[done.index]
+        records[index] = _record(plan[index], result.status, result.detail, result.duration_s)
+        if bar is not None:
+            bar.update(1)
+
+    def cancel_all():
         for worker in pool:
             worker.cancel()
+
+    bar = _progress_bar(len(to_run), progress)
+    try:
+        run_parallel(run_one, to_run, threads=len(pool), on_done=record, cancel=cancel_all)
+    except Interrupted as interrupted:
+        # Results that arrived after the interrupt count, unless the cancel
+        # itself ended them: those are recorded as not_run below.
+        for done in interrupted.results:
+            if (done is not None and records[to_run[done.index]] is None
+                    and _raw(done).get("outcome") != CANCELLED
+                    and EXECUTOR_ERROR not in _raw(done)):
+                record(done)
     finally:
-        for thread in threads:
-            thread.join()
         return_workers(pool)  # cancelled ones are closed, the rest stay warm
         if bar is not None:
             bar.close()
-    # Results that arrived after the interrupt; cancelled runs stay unrecorded.
-    _collect(plan, done, records, done.qsize(), timeout, None, stop)
     cancelled = 0
     for index in to_run:
         if records[index] is None:
@@ -136,33 +168,11 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
     return cancelled
 
 
-def _work(worker, plan, todo, done, stop, timeout):
-    while not stop.is_set():
-        try:
-            index = todo.get_nowait()
-        except queue.Empty:
-            return
-        try:
-            raw = worker.run(build_request(plan[index]["program"], timeout, 512))
-        except Exception as error:  # the batch goes on; the record says what broke
-            raw = {"executor_error": f"{type(error).__name__}: {error}"}
-        done.put((index, raw))
-
-
-def _collect(plan, done, records, expected, timeout, bar, stop):
-    received = 0
-    while received < expected:
-        try:
-            index, raw = done.get(timeout=RESULT_POLL_SECONDS)
-        except queue.Empty:
-            continue
-        received += 1
-        if stop.is_set() and (raw.get("outcome") == "cancelled" or "executor_error" in raw):
-            continue  # killed by the cancel: recorded as not_run later
-        result = classify_run(raw, timeout, 512)
-        records[index] = _record(plan[index], result.status, result.detail, result.duration_s)
-        if bar is not None:
-            bar.update(1)
+def _raw(done):
+    """A worker's raw result from a :class:`~reasoneval_mini.support.parallel.Done`."""
+    if done.error is not None:  # not an Exception (those run_one turns into a result)
+        return {EXECUTOR_ERROR: f"{type(done.error).__name__}: {done.error}"}
+    return done.value
 
 
 def _progress_bar(total, progress):

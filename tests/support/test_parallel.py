@@ -1,0 +1,145 @@
+"""run_parallel: item order, finishing order, kept exceptions, Ctrl-C without lost results."""
+
+import _thread
+import threading
+import time
+
+import pytest
+
+from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.parallel import Done, Interrupted, run_parallel
+
+
+def test_results_come_back_in_item_order_whatever_the_finishing_order():
+    # The first item sleeps longest, so it finishes last.
+    delays = [0.3, 0.2, 0.1, 0.0]
+
+    def work(delay):
+        time.sleep(delay)
+        return delay * 10
+
+    results = run_parallel(work, delays, threads=4)
+    assert [done.value for done in results] == [3.0, 2.0, 1.0, 0.0]
+    assert [done.index for done in results] == [0, 1, 2, 3]
+
+
+def test_on_done_sees_each_result_in_the_calling_thread_as_it_finishes():
+    seen = []
+
+    def work(delay):
+        time.sleep(delay)
+        return delay
+
+    run_parallel(work, [0.3, 0.0], threads=2,
+                 on_done=lambda done: seen.append((done.value, threading.current_thread())))
+    assert [value for value, _ in seen] == [0.0, 0.3]
+    assert all(thread is threading.main_thread() for _, thread in seen)
+
+
+def test_an_exception_is_kept_in_its_item_and_the_others_go_on():
+    results = run_parallel(lambda n: 10 // n, [5, 0, 2], threads=1)
+    assert [done.value for done in results] == [2, None, 5]
+    assert isinstance(results[1].error, ZeroDivisionError)
+    assert results[0].error is None and results[2].error is None
+
+
+def test_never_more_than_threads_items_run_at_once():
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def work(_):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+
+    run_parallel(work, range(8), threads=3)
+    assert peak[0] == 3
+
+
+def test_no_items_give_no_results_and_start_no_thread():
+    before = threading.active_count()
+    assert run_parallel(lambda item: item, [], threads=4) == []
+    assert threading.active_count() == before
+
+
+def test_ctrl_c_cancels_the_running_items_and_keeps_every_finished_result():
+    release = threading.Event()
+    cancels = []
+
+    def work(item):
+        if item == "slow":
+            release.wait(10)  # until cancelled
+            return "cancelled slow"
+        return item.upper()
+
+    def cancel():
+        cancels.append(1)
+        release.set()
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    before = threading.active_count()
+    with pytest.raises(Interrupted) as caught:
+        run_parallel(work, ["a", "slow"], threads=2, cancel=cancel)
+    timer.cancel()
+    results = caught.value.results
+    assert cancels == [1]
+    assert results[0] == Done(0, value="A")
+    # Finished after the interrupt, through the cancel: kept, not lost.
+    assert results[1] == Done(1, value="cancelled slow")
+    assert threading.active_count() <= before  # no thread outlives the call
+
+
+def test_after_ctrl_c_no_new_item_is_handed_out():
+    started = []
+    release = threading.Event()
+
+    def work(item):
+        started.append(item)
+        release.wait(10)
+        return item
+
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(Interrupted) as caught:
+        run_parallel(work, [1, 2, 3, 4], threads=1, cancel=release.set)
+    timer.cancel()
+    assert started == [1]
+    assert caught.value.results[1:] == [None, None, None]
+
+
+def test_interrupted_is_a_keyboard_interrupt_for_callers_that_do_not_catch_it():
+    assert issubclass(Interrupted, KeyboardInterrupt)
+
+
+def test_an_error_from_on_done_cancels_the_rest_and_is_raised_as_it_is():
+    cancels = []
+
+    def on_done(done):
+        raise RuntimeError("bar broke")
+
+    with pytest.raises(RuntimeError, match="bar broke"):
+        run_parallel(lambda item: item, [1, 2, 3], threads=1, on_done=on_done,
+                     cancel=lambda: cancels.append(1))
+    assert cancels == [1]
+
+
+@pytest.mark.parametrize("arguments, words", [
+    ({"work": None}, "work must be callable, got None"),
+    ({"on_done": 3}, "on_done must be callable or None, got 3"),
+    ({"cancel": "no"}, "cancel must be callable or None, got 'no'"),
+    ({"items": 5}, "items must be iterable, got 5"),
+    ({"threads": 1.5}, r"threads must be a positive int, got 1.5 \(float\)"),
+])
+def test_a_wrong_type_is_an_argument_type_error_showing_the_value(arguments, words):
+    call = dict({"work": str, "items": [1], "threads": 1}, **arguments)
+    with pytest.raises(ArgumentTypeError, match=words):
+        run_parallel(call.pop("work"), call.pop("items"), **call)
+
+
+@pytest.mark.parametrize("threads", [0, -2])
+def test_threads_below_one_is_a_value_error(threads):
+    with pytest.raises(ValueError, match=f"threads must be an int >= 1, got {threads}"):
+        run_parallel(str, [1], threads=threads)
