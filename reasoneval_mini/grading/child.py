@@ -27,10 +27,12 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
+from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import (
-    NotebookError, explain_missing_answer, read_cells, run_code_cells, shorten)
+    CELL_ERROR_CHARS, NotebookError, explain_missing_answer, read_cells, run_code_cells)
 from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_TIMEOUT
 from reasoneval_mini.grading.instructor_checks import load_hidden_checks, load_registry
 
@@ -94,18 +96,33 @@ def restore_modules(snapshot):
         namespace.update(saved)
 
 
+@dataclass(frozen=True)
+class Grader:
+    """The child's side of grading, set up before any learner code runs.
+
+    *run_checks*: the registry's ``run_checks``; *hidden*: ``{exercise_id:
+    checks}``; *watchdog*: the per-step time limit; *snapshot*: the grader's
+    module namespaces, restored before each exercise's checks.
+    """
+
+    run_checks: object
+    hidden: dict
+    watchdog: Watchdog
+    snapshot: dict
+
+
 def grade_exercise(exercise, namespace, cells, failures, grader):
     """Return the result dict of one exercise, from the learner's namespace."""
     answer = namespace.get(exercise.answer_name)
     if not callable(answer):
         message = explain_missing_answer(exercise.answer_name, *cells, failures)
         return {"status": GRADE_MISSING, "message": message, "checks": []}
-    restore_modules(grader["snapshot"])
+    restore_modules(grader.snapshot)
     outcome = {}
-    extra = grader["hidden"].get(exercise.id, ())
-    error = grader["watchdog"].run(
-        lambda: outcome.setdefault("checks", grader["run_checks"](exercise.id, answer, extra)))
-    if grader["watchdog"].fired:
+    extra = grader.hidden.get(exercise.id, ())
+    error = grader.watchdog.run(
+        lambda: outcome.setdefault("checks", grader.run_checks(exercise.id, answer, extra)))
+    if grader.watchdog.fired:
         return {"status": GRADE_TIMEOUT, "message": f"the checks {error}", "checks": []}
     if error is not None:
         return {"status": GRADE_ERROR, "message": shorten(f"the checks crashed: {error}"),
@@ -121,8 +138,8 @@ def run_job(job, emit):
     exercises = dict(registry.EXERCISES)
     hidden = load_hidden_checks(job["hidden_tests"], exercises) if job["hidden_tests"] else {}
     prefixes = ("reasoneval_mini", registry.__name__)
-    grader = {"run_checks": registry.run_checks, "hidden": hidden,
-              "watchdog": Watchdog(job["step_timeout"]), "snapshot": snapshot_modules(prefixes)}
+    grader = Grader(registry.run_checks, hidden, Watchdog(job["step_timeout"]),
+                    snapshot_modules(prefixes))
     for task in job["tasks"]:
         path = Path(task["notebook"])
         emit({"event": "notebook", "notebook": path.name})
@@ -138,10 +155,10 @@ def run_job(job, emit):
         failures = []
         for number, source in cells[0]:
             if number in skipped:  # it stopped an earlier grading process
-                failures.append(f"cell {number}: {shorten(skipped[number], 150)}")
+                failures.append(f"cell {number}: {shorten(skipped[number], CELL_ERROR_CHARS)}")
                 continue
             emit({"event": "cell", "cell": number})  # progress: the time limit is per step
-            failures += run_code_cells([(number, source)], namespace, grader["watchdog"].run,
+            failures += run_code_cells([(number, source)], namespace, grader.watchdog.run,
                                        path.stem)
         for exercise_id in task["exercises"]:
             emit({"event": "exercise", "exercise": exercise_id})
