@@ -2,8 +2,11 @@
 
 The parent side of :mod:`reasoneval_mini.grading.child`. The child gets its
 own process group (POSIX), so a timeout kills learner code *and* anything it
-started; on Windows only the child itself is killed. Events are read on a
-thread so the time limit works the same way on every platform.
+started; on Windows only the child itself is killed. Parent and child talk
+in framed JSON messages (:mod:`reasoneval_mini.support.messages`, the
+executor's protocol); each run has a random nonce, and an event without it is
+dropped, so nothing learner code writes can pass for the grader. Events are
+read on a thread so the time limit works the same way on every platform.
 
 How a child run ends is one of :data:`ENDINGS`:
 
@@ -13,7 +16,6 @@ How a child run ends is one of :data:`ENDINGS`:
 * ``died``: it stopped without saying so; :attr:`ChildRun.how` says how.
 """
 
-import json
 import os
 import queue
 import secrets
@@ -25,13 +27,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 
 #: Extra seconds the parent waits past the child's own watchdog before killing it.
 KILL_GRACE_SECONDS = 1.0
-#: Longest event line accepted from the child, in bytes (more is not a grader event).
-MAX_EVENT_BYTES = 1_000_000
-
 ENDING_DONE = "done"
 ENDING_TIMEOUT = "timeout"
 ENDING_DIED = "died"
@@ -71,13 +71,27 @@ def child_environment():
     return env
 
 
-def _read_lines(stream, lines):
+def _read_events(stream, events):
+    """Put each message of *stream* on *events*, then None; owns and closes *stream*.
+
+    Closing it here, not in the parent, keeps its descriptor number from being
+    reused while this thread may still read it (a process that escaped the
+    group can hold the pipe open).
+    """
     try:
-        for line in iter(lambda: stream.readline(MAX_EVENT_BYTES), b""):
-            lines.put(line)
-    except (OSError, ValueError):  # the parent closed the pipe after a kill
+        while True:
+            try:
+                message = read_message(stream.fileno())
+            except (ValueError, RecursionError):  # a well-framed body that is not JSON: not ours
+                continue
+            if message is None:
+                break
+            events.put(message)
+    except OSError:
         pass
-    lines.put(None)
+    finally:
+        stream.close()
+        events.put(None)
 
 
 def describe_exit(returncode):
@@ -104,29 +118,30 @@ def run_grading_process(job, tasks):
     :class:`ChildRun`; it is ``timeout`` when the child made no progress for
     ``job.step_timeout + KILL_GRACE_SECONDS`` seconds.
     """
-    token = secrets.token_hex(16)
+    nonce = secrets.token_hex(16)
     message = {"registry": job.registry, "hidden_tests": job.hidden_tests,
-               "step_timeout": job.step_timeout, "tasks": tasks, "token": token}
+               "step_timeout": job.step_timeout, "tasks": tasks, "nonce": nonce}
     with tempfile.TemporaryDirectory(prefix="reasoneval-grade-") as workdir:
         process = subprocess.Popen(
             [sys.executable, "-m", "reasoneval_mini.grading.child"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=workdir, env=child_environment(), start_new_session=os.name == "posix")
-        lines = queue.Queue()
-        reader = threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True)
+            cwd=workdir, env=child_environment(), start_new_session=os.name == "posix",
+            bufsize=0)
+        received = queue.Queue()
+        reader = threading.Thread(target=_read_events, args=(process.stdout, received),
+                                  daemon=True)
         reader.start()
         try:
-            return _collect_events(process, message, token, lines, job.step_timeout)
+            return _collect_events(process, message, nonce, received, job.step_timeout)
         finally:
             kill_process_tree(process)
             reader.join(timeout=KILL_GRACE_SECONDS)  # EOF once the group is dead
-            process.stdout.close()
 
 
-def _collect_events(process, message, token, lines, step_timeout):
+def _collect_events(process, message, nonce, received, step_timeout):
     try:
-        process.stdin.write(json.dumps(message).encode("utf-8"))
-        process.stdin.close()
+        with process.stdin:
+            write_message(process.stdin.fileno(), message)
     except OSError:
         pass  # the child died at once; its exit code tells why
     events = []
@@ -134,12 +149,12 @@ def _collect_events(process, message, token, lines, step_timeout):
     deadline = time.monotonic() + limit
     while True:
         try:
-            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            message = received.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             return ChildRun(tuple(events), ENDING_TIMEOUT)
-        if line is None:
+        if message is None:
             break
-        event = _parse_event(line, token)
+        event = _authentic(message, nonce)
         if event is None:
             continue
         events.append(event)
@@ -153,12 +168,8 @@ def _collect_events(process, message, token, lines, step_timeout):
     return ChildRun(tuple(events), ENDING_DIED, describe_exit(returncode))
 
 
-def _parse_event(line, token):
-    """The event dict, or ``None`` for anything not signed by this job's token."""
-    try:
-        event = json.loads(line)
-    except ValueError:
+def _authentic(message, nonce):
+    """The event of *message* without its nonce, or ``None`` if it is not this run's."""
+    if not isinstance(message, dict) or message.pop("nonce", None) != nonce:
         return None
-    if not isinstance(event, dict) or event.pop("token", None) != token:
-        return None
-    return event if isinstance(event.get("event"), str) else None
+    return message if isinstance(message.get("event"), str) else None

@@ -41,6 +41,19 @@ def totals_path(out):
     return out.with_name(f"{out.stem}_totals{out.suffix or '.csv'}")
 
 
+def prepare_outputs(out, feedback_dir=None):
+    """Make the folders the reports go to, before grading; ``ValueError`` if *out* is a folder.
+
+    *out* is the grades CSV file (its folder is made); *feedback_dir*, if
+    given, is made too. Checked first so that a bad path costs no grading.
+    """
+    if Path(out).is_dir():
+        raise ValueError(f"--out {str(out)!r} is a folder; expected a CSV file name")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    if feedback_dir:
+        Path(feedback_dir).mkdir(parents=True, exist_ok=True)
+
+
 def _csv_text(columns, rows):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
