@@ -2,15 +2,13 @@
 
 Exit code 0 when the batch completed, failing students included; a usage
 error (2) naming the bad value when the arguments are unusable (no such
-folder, no student folders, a broken hidden tests file).
+folder, no student folders, a broken hidden tests file, ``--out`` a folder).
 """
-
-from pathlib import Path
 
 from reasoneval_mini.cli import UsageError
 from reasoneval_mini.grading.grader import grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
-from reasoneval_mini.grading.reports import write_feedback, write_grades
+from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
 from reasoneval_mini.grading.statuses import GRADE_STATUSES
 
 
@@ -18,13 +16,7 @@ def run(args):
     """Grade ``args.submissions_dir``, write the reports, print a summary."""
     registry = args.registry or DEFAULT_REGISTRY
     try:
-        for target in filter(None, (args.out, args.feedback)):  # fail before grading
-            if args.feedback == target:
-                Path(target).mkdir(parents=True, exist_ok=True)
-            elif Path(target).is_dir():
-                raise ValueError(f"--out {target!r} is a folder; expected a CSV file name")
-            else:
-                Path(target).parent.mkdir(parents=True, exist_ok=True)
+        prepare_outputs(args.out, args.feedback)  # fail before grading
         grades = grade_class(args.submissions_dir, registry=registry,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress)

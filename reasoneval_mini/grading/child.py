@@ -1,42 +1,49 @@
 """The grading child process: run one student's notebooks, then the instructor's checks.
 
-``python -m reasoneval_mini.grading.child`` reads a JSON job on stdin::
+``python -m reasoneval_mini.grading.child`` reads one framed message
+(:mod:`reasoneval_mini.support.messages`) on stdin, its job::
 
     {"registry": "pkg.module" or "/path/registry.py", "hidden_tests": path or null,
-     "step_timeout": seconds, "token": "...",
+     "step_timeout": seconds, "nonce": "...",
      "tasks": [{"notebook": "/abs/path.ipynb", "exercises": ["id", ...],
                 "skip_cells": [[cell_number, reason], ...]}, ...]}
 
-and writes JSON event lines to a *private copy* of its stdout taken before any
-learner code runs; the real stdout and stderr then point to the null device, so
-nothing a learner prints (``"passed"`` included) reaches the grader, and a huge
-output costs no memory. Every event carries the job's random token.
+and writes framed event messages to a *private copy* of its stdout taken
+before any learner code runs; the real stdout and stderr then point to the
+null device, so nothing a learner prints (``"passed"`` included) reaches the
+grader, and a huge output costs no memory. Every event carries the job's
+random nonce; the parent drops anything without it.
 
 The instructor's checks and ``run_checks`` are loaded *before* learner code runs,
 and the grader's modules are restored before each exercise, so a learner who
-redefines ``check`` or monkeypatches the course package changes nothing. A
-watchdog (``SIGALRM``, POSIX only) stops each cell and each exercise's checks
-after ``step_timeout`` seconds; the parent's hard timeout covers the rest.
-This protects against mistakes, not against a deliberate attack on the grader.
+redefines ``check`` or monkeypatches the course package changes nothing; the
+modules the message protocol calls (``json``, ``struct``, ``os.write``) are
+restored before each event, so a learner who patches ``json.dumps`` cannot
+rewrite one. A watchdog (``SIGALRM``, POSIX only) stops each cell and each
+exercise's checks after ``step_timeout`` seconds; the parent's hard timeout
+covers the rest. This protects against mistakes, not against a deliberate
+attack on the grader.
 """
 
 import builtins
 import importlib
-import json
 import os
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
+from reasoneval_mini.support.messages import read_message, write_message
+from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import (
-    NotebookError, explain_missing_answer, read_cells, run_code_cells, shorten)
+    CELL_ERROR_CHARS, NotebookError, explain_missing_answer, read_cells, run_code_cells)
 from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_TIMEOUT
 from reasoneval_mini.grading.instructor_checks import load_hidden_checks, load_registry
 
-# Bound before learner code runs: a notebook that mocks json.dumps must not
-# break (or rewrite) the grader's events.
-_encode_event = json.JSONEncoder(default=str).encode
+#: Modules :func:`write_message` calls into, put back before each event: a
+#: notebook that mocks ``json.dumps`` must not break (or rewrite) the grader's events.
+_PROTOCOL_MODULES = ("json", "struct", "reasoneval_mini.support.messages")
 
 #: Address-space ceiling of a grading process (POSIX); a runaway list gets MemoryError.
 MEMORY_LIMIT_BYTES = 4 * 2**30
@@ -94,24 +101,46 @@ def restore_modules(snapshot):
         namespace.update(saved)
 
 
+@dataclass(frozen=True)
+class Grader:
+    """The child's side of grading, set up before any learner code runs.
+
+    *run_checks*: the registry's ``run_checks``; *hidden*: ``{exercise_id:
+    checks}``; *watchdog*: the per-step time limit; *snapshot*: the grader's
+    module namespaces, restored before each exercise's checks.
+    """
+
+    run_checks: object
+    hidden: dict
+    watchdog: Watchdog
+    snapshot: dict
+
+
+def _plain(value):
+    """*value* as a JSON scalar: a check built by hand may hold any object."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return shorten(value)
+
+
 def grade_exercise(exercise, namespace, cells, failures, grader):
     """Return the result dict of one exercise, from the learner's namespace."""
     answer = namespace.get(exercise.answer_name)
     if not callable(answer):
         message = explain_missing_answer(exercise.answer_name, *cells, failures)
         return {"status": GRADE_MISSING, "message": message, "checks": []}
-    restore_modules(grader["snapshot"])
+    restore_modules(grader.snapshot)
     outcome = {}
-    extra = grader["hidden"].get(exercise.id, ())
-    error = grader["watchdog"].run(
-        lambda: outcome.setdefault("checks", grader["run_checks"](exercise.id, answer, extra)))
-    if grader["watchdog"].fired:
+    extra = grader.hidden.get(exercise.id, ())
+    error = grader.watchdog.run(
+        lambda: outcome.setdefault("checks", grader.run_checks(exercise.id, answer, extra)))
+    if grader.watchdog.fired:
         return {"status": GRADE_TIMEOUT, "message": f"the checks {error}", "checks": []}
     if error is not None:
         return {"status": GRADE_ERROR, "message": shorten(f"the checks crashed: {error}"),
                 "checks": []}
-    checks = [{key: shorten(value) if isinstance(value, str) else value
-               for key, value in result.to_dict().items()} for result in outcome["checks"]]
+    checks = [{key: _plain(value) for key, value in result.to_dict().items()}
+              for result in outcome["checks"]]
     return {"status": GRADE_FAILED, "message": "", "checks": checks}  # parent decides passed
 
 
@@ -121,8 +150,8 @@ def run_job(job, emit):
     exercises = dict(registry.EXERCISES)
     hidden = load_hidden_checks(job["hidden_tests"], exercises) if job["hidden_tests"] else {}
     prefixes = ("reasoneval_mini", registry.__name__)
-    grader = {"run_checks": registry.run_checks, "hidden": hidden,
-              "watchdog": Watchdog(job["step_timeout"]), "snapshot": snapshot_modules(prefixes)}
+    grader = Grader(registry.run_checks, hidden, Watchdog(job["step_timeout"]),
+                    snapshot_modules(prefixes))
     for task in job["tasks"]:
         path = Path(task["notebook"])
         emit({"event": "notebook", "notebook": path.name})
@@ -138,10 +167,10 @@ def run_job(job, emit):
         failures = []
         for number, source in cells[0]:
             if number in skipped:  # it stopped an earlier grading process
-                failures.append(f"cell {number}: {shorten(skipped[number], 150)}")
+                failures.append(f"cell {number}: {shorten(skipped[number], CELL_ERROR_CHARS)}")
                 continue
             emit({"event": "cell", "cell": number})  # progress: the time limit is per step
-            failures += run_code_cells([(number, source)], namespace, grader["watchdog"].run,
+            failures += run_code_cells([(number, source)], namespace, grader.watchdog.run,
                                        path.stem)
         for exercise_id in task["exercises"]:
             emit({"event": "exercise", "exercise": exercise_id})
@@ -151,17 +180,19 @@ def run_job(job, emit):
 
 
 def main():
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    channel = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)
     os.dup2(null, 2)
-    job = json.load(sys.stdin)
+    job = read_message(0)
     sys.stdin = open(os.devnull, encoding="utf-8")
-    token = job["token"]
+    nonce = job["nonce"]
+    protocol, os_write = snapshot_modules(_PROTOCOL_MODULES), os.write
 
     def emit(event):
-        channel.write(_encode_event({**event, "token": token}) + "\n")
-        channel.flush()
+        restore_modules(protocol)
+        os.write = os_write
+        write_message(channel, {**event, "nonce": nonce})
 
     try:  # POSIX only: no core files from crashes, a memory ceiling for runaway lists
         import resource
@@ -175,7 +206,7 @@ def main():
         run_job(job, emit)
     except BaseException as error:  # report the grader's own failure, then stop
         emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
-    channel.close()
+    os.close(channel)
     os._exit(0)  # skip learner atexit handlers and non-daemon threads
 
 

@@ -15,18 +15,19 @@ Scores: an exercise worth P points with n instructor checks (public plus
 hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
 """
 
-import math
 import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from reasoneval_mini.grading.notebooks import shorten
+from reasoneval_mini.support.arguments import positive_int, positive_seconds
+from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.submissions import discover_students, plan_notebooks
 from reasoneval_mini.grading.statuses import (
-    GRADE_ERROR, GRADE_FAILED, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
-from reasoneval_mini.grading.process import run_grading_process
+    GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
+from reasoneval_mini.grading.process import (
+    ENDING_DONE, ENDING_TIMEOUT, GradingJob, run_grading_process)
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 
 DEFAULT_TIMEOUT = 10.0
@@ -60,6 +61,11 @@ def partial_score(points, passed, total):
     return Fraction(points * passed, total) if total else Fraction(0)
 
 
+def unscored(student, exercise, status, message):
+    """The :class:`Grade` of an exercise no check ran to the end for (timeout, error, missing)."""
+    return Grade(student, exercise.id, Fraction(0), exercise.points, status, message)
+
+
 def _graded(student, exercise, expected_checks, result):
     """Turn one child result into a :class:`Grade`, validating it."""
     status, message = result.get("status"), shorten(result.get("message", ""))
@@ -67,11 +73,11 @@ def _graded(student, exercise, expected_checks, result):
     if status not in GRADE_STATUSES or not isinstance(checks, list):
         status, message, checks = GRADE_ERROR, f"malformed result {status!r} from the grader", []
     if status != GRADE_FAILED:  # timeout, error, missing: no check ran to the end
-        return Grade(student, exercise.id, Fraction(0), points, status, message)
+        return unscored(student, exercise, status, message)
     if len(checks) != expected_checks or not all(
             isinstance(c, dict) and isinstance(c.get("passed"), bool) for c in checks):
-        return Grade(student, exercise.id, Fraction(0), points, GRADE_ERROR,
-                     f"the grader got {len(checks)} check results, expected {expected_checks}")
+        return unscored(student, exercise, GRADE_ERROR,
+                        f"the grader got {len(checks)} check results, expected {expected_checks}")
     passed = sum(c["passed"] for c in checks)
     score = partial_score(points, passed, expected_checks)
     if passed == expected_checks:
@@ -99,62 +105,96 @@ def _last_step(events):
     return notebook, exercise, cell
 
 
-def _blame(events, ending, tasks, timeout):
-    """What to record for the step a stopped child was on.
+@dataclass(frozen=True)
+class Blame:
+    """What a stopped child costs, decided by :func:`blame`; the caller applies it.
 
-    ``{exercise_id: (status, message)}`` when it was checking an exercise or
-    reading a notebook, else ``{}`` after adding the cell it was running to
-    its task's ``skip_cells`` (``[[cell_number, reason], ...]``).
+    *exercises* get ``(status, message)``; or, when the child was running a
+    notebook cell, *skip_cell* is ``(notebook path, cell number)``: the next
+    child skips that cell and records *message* as its failure. Neither when
+    the step is unknown.
     """
-    notebook, current, cell = _last_step(events)
-    if ending == "timeout":
-        status, how = GRADE_TIMEOUT, f"made no progress for over {timeout:g} s and was stopped"
+
+    status: str
+    message: str
+    exercises: tuple = ()
+    skip_cell: tuple | None = None
+
+
+def blame(run, tasks, step_timeout):
+    """The :class:`Blame` for the step the stopped child of *run* was on (pure)."""
+    notebook, current, cell = _last_step(run.events)
+    if run.ending == ENDING_TIMEOUT:
+        status, how = GRADE_TIMEOUT, f"made no progress for over {step_timeout:g} s and was stopped"
     else:
-        status, how = GRADE_ERROR, f"crashed ({ending}; os._exit or a crash in learner code?)"
+        status, how = GRADE_ERROR, f"crashed ({run.how}; os._exit or a crash in learner code?)"
     if current is not None:
-        return {current: (status, f"the grading process {how} while checking this exercise")}
+        return Blame(status, f"the grading process {how} while checking this exercise", (current,))
     for task in tasks:
         if Path(task["notebook"]).name != notebook:
             continue
-        skipped = task.setdefault("skip_cells", [])
-        if isinstance(cell, int) and cell not in (number for number, _ in skipped):
-            skipped.append([cell, f"not run: the grading process {how} while running it"])
-            return {}
-        message = f"the grading process {how} while running the cells of {notebook}"
-        return dict.fromkeys(task["exercises"], (status, message))
-    return {}
+        skipped = [number for number, _ in task.get("skip_cells", ())]
+        if isinstance(cell, int) and cell not in skipped:
+            return Blame(status, f"not run: the grading process {how} while running it",
+                         skip_cell=(task["notebook"], cell))
+        return Blame(status, f"the grading process {how} while running the cells of {notebook}",
+                     tuple(task["exercises"]))
+    return Blame(status, f"the grading process {how}")
 
 
-def grade_student(student_dir, exercises, job, timeout, expected_counts):
-    """Return one :class:`Grade` per exercise (course order) for one student folder."""
+def _skipping(tasks, notebook, cell, reason):
+    """New tasks in which *notebook*'s task also skips *cell* (recorded as *reason*)."""
+    return [{**task, "skip_cells": [*task.get("skip_cells", ()), [cell, reason]]}
+            if task["notebook"] == notebook else task for task in tasks]
+
+
+def _progress_mark(grades, tasks):
+    return len(grades), sum(len(task.get("skip_cells", ())) for task in tasks)
+
+
+def grade_student(student_dir, exercises, job, expected_checks):
+    """Return one :class:`Grade` per exercise (course order) for one student folder.
+
+    *job* is a :class:`~reasoneval_mini.grading.process.GradingJob`;
+    *expected_checks* maps each exercise id to its number of checks (public
+    plus hidden).
+    """
     student_dir = Path(student_dir)
-    student, outcomes = student_dir.name, {}
-    tasks = plan_notebooks(student_dir, exercises, outcomes)
+    student = student_dir.name
+    tasks, missing = plan_notebooks(student_dir, exercises)
+    grades = {i: unscored(student, exercises[i], GRADE_MISSING, message)
+              for i, message in missing.items()}
     while tasks:
-        before = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
-        events, ending = run_grading_process({**job, "tasks": tasks}, timeout)
+        before = _progress_mark(grades, tasks)
+        run = run_grading_process(job, tasks)
         pending = {i for task in tasks for i in task["exercises"]}
-        for event in events:
+        for event in run.events:
             if event["event"] == "result" and event.get("exercise") in pending:
                 exercise = exercises[event["exercise"]]
-                outcomes.setdefault(exercise.id, _graded(
-                    student, exercise, expected_counts[exercise.id], event))
-        fatal = next((e.get("message", "") for e in events if e["event"] == "fatal"), None)
-        if ending != "done":
-            for exercise_id, verdict in _blame(events, ending, tasks, timeout).items():
-                outcomes.setdefault(exercise_id, verdict)
-        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in outcomes]}
+                grades.setdefault(exercise.id, _graded(
+                    student, exercise, expected_checks[exercise.id], event))
+        fatal = next((e.get("message", "") for e in run.events if e["event"] == "fatal"), None)
+        if run.ending != ENDING_DONE:
+            verdict = blame(run, tasks, job.step_timeout)
+            for exercise_id in verdict.exercises:
+                if exercise_id in pending:
+                    grades.setdefault(exercise_id, unscored(
+                        student, exercises[exercise_id], verdict.status, verdict.message))
+            if verdict.skip_cell is not None:
+                tasks = _skipping(tasks, *verdict.skip_cell, verdict.message)
+        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in grades]}
                  for task in tasks]
         tasks = [task for task in tasks if task["exercises"]]
-        now = (len(outcomes), sum(len(task.get("skip_cells", ())) for task in tasks))
-        if tasks and (ending == "done" or now == before):
+        if tasks and (run.ending == ENDING_DONE or _progress_mark(grades, tasks) == before):
             # No further progress is possible: record why, never loop forever.
-            reason = f"the grader failed: {fatal}" if fatal else f"not graded: {ending}"
+            reason = shorten(f"the grader failed: {fatal}" if fatal
+                             else f"not graded: {run.how or run.ending}")
             for task in tasks:
-                outcomes.update(dict.fromkeys(task["exercises"], (GRADE_ERROR, shorten(reason))))
+                for exercise_id in task["exercises"]:
+                    grades[exercise_id] = unscored(student, exercises[exercise_id],
+                                                   GRADE_ERROR, reason)
             break
-    return [outcomes[i] if isinstance(outcomes[i], Grade) else
-            Grade(student, i, Fraction(0), exercises[i].points, *outcomes[i]) for i in exercises]
+    return [grades[i] for i in exercises]
 
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
@@ -162,26 +202,24 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     """Grade every student folder; return grades sorted by student, then course order.
 
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
-    file) before grading anything if the arguments are unusable.
+    file) before grading anything if the arguments are unusable: *timeout*
+    must be a positive, finite number of seconds, *workers* ``None`` (the
+    number of CPUs) or a positive int.
     """
     students = discover_students(submissions_dir)
-    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
-            or not 0 < timeout < math.inf):
-        raise ValueError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
-    workers = (os.cpu_count() or 1) if workers is None else workers
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    timeout = positive_seconds(timeout, "timeout")
+    workers = positive_int((os.cpu_count() or 1) if workers is None else workers, "workers")
     registry_module = load_registry(registry)
     exercises = dict(registry_module.EXERCISES)
     hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
     hidden = load_hidden_checks(hidden_path, exercises) if hidden_path else {}
     counts = {i: len(e.checks) + len(hidden.get(i, ())) for i, e in exercises.items()}
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
-    job = {"registry": spec, "hidden_tests": hidden_path, "step_timeout": timeout}
+    job = GradingJob(spec, hidden_path, timeout)
     root = Path(submissions_dir)
     by_student = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(grade_student, root / name, exercises, job, timeout, counts): name
+        futures = {pool.submit(grade_student, root / name, exercises, job, counts): name
                    for name in students}
         finished = as_completed(futures)
         if progress:
@@ -198,6 +236,6 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
             except Exception as error:  # a grader bug or an unreadable folder: keep the student
                 message = shorten(f"the grader failed on this student: "
                                   f"{type(error).__name__}: {error}")
-                by_student[name] = [Grade(name, i, Fraction(0), e.points, GRADE_ERROR, message)
-                                    for i, e in exercises.items()]
+                by_student[name] = [unscored(name, e, GRADE_ERROR, message)
+                                    for e in exercises.values()]
     return [grade for name in students for grade in by_student[name]]

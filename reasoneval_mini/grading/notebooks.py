@@ -13,35 +13,18 @@ import ast
 import json
 import re
 
+from reasoneval_mini.support.text import shorten
+
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
-#: Longest error text kept per cell or message, in characters.
-MAX_MESSAGE_CHARS = 300
+#: Longest error text kept per failed cell, in characters (a message names up to three).
+CELL_ERROR_CHARS = 150
 
 _MAGIC_LINE = re.compile(r"^(\s*)[%!].*$", re.MULTILINE)
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 class NotebookError(ValueError):
     """The file is not a readable notebook; the message names it and why."""
-
-
-def shorten(text, limit=MAX_MESSAGE_CHARS):
-    """One line of at most *limit* characters, without memory addresses.
-
-    >>> shorten("a\\nb")
-    'a / b'
-    >>> len(shorten("x" * 1000))
-    300
-
-    Addresses differ from run to run; grades must not.
-
-    >>> shorten("<function f at 0x7f3a2c1d0e50>")
-    '<function f>'
-    """
-    text = _ADDRESS.sub("", str(text))
-    line = " / ".join(part.strip() for part in text.splitlines() if part.strip())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def read_cells(path):
@@ -153,7 +136,7 @@ def run_code_cells(code_cells, namespace, run_step, filename="notebook"):
 
         error = run_step(execute)
         if error is not None:
-            failures.append(f"cell {number}: {shorten(error, 150)}")
+            failures.append(f"cell {number}: {shorten(error, CELL_ERROR_CHARS)}")
     return failures
 
 

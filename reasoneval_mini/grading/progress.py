@@ -34,16 +34,17 @@ Surprising: a grader's ``failed`` whose every check met an untouched stub is
 ProgressRow(exercise_id='kp1_x', notebook='', state='not attempted', message='...')
 """
 
-import math
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from reasoneval_mini.support.arguments import positive_seconds
+from reasoneval_mini.exercises.registry import (
+    EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
 from reasoneval_mini.grading.notebooks import NotebookError, read_cells
 from reasoneval_mini.grading.submissions import plan_notebooks
 from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
+from reasoneval_mini.grading.process import GradingJob
 from reasoneval_mini.grading.grader import DEFAULT_TIMEOUT, Grade, grade_student
-from reasoneval_mini.exercises.registry import EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY
 
 MISSING_NOTEBOOK = "missing notebook"
@@ -51,6 +52,10 @@ INVALID_NOTEBOOK = "invalid notebook"
 MISSING_ANSWER = "missing answer"
 TIMEOUT = "timeout"
 ERROR = "error"
+#: Every state of the progress table, defined once: the registry's three
+#: (passed, failed, not attempted), then the ones only a saved notebook can have.
+PROGRESS_STATES = EXERCISE_STATES + (MISSING_NOTEBOOK, INVALID_NOTEBOOK, MISSING_ANSWER,
+                                     TIMEOUT, ERROR)
 
 #: The grader's status -> the progress table's state (``failed`` may become not attempted).
 _STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING: MISSING_ANSWER,
@@ -59,6 +64,8 @@ _STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING
 
 @dataclass(frozen=True)
 class ProgressRow:
+    """One exercise's line of the progress table; *state* is one of :data:`PROGRESS_STATES`."""
+
     exercise_id: str
     notebook: str
     state: str
@@ -97,21 +104,19 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
 
     *timeout* is the limit in seconds per step (a cell, or one exercise's
     checks). Raises ``ValueError`` if *directory* is not a folder or
-    *timeout* is not a positive, finite number.
+    *timeout* is not a positive, finite number (a wrong type included).
     """
     directory = Path(directory)
     if not directory.is_dir():
-        raise ValueError(f"{directory} is not a folder of exercise notebooks")
-    if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
-            or not 0 < timeout < math.inf):
-        raise ValueError(f"timeout must be a positive, finite number of seconds, got {timeout!r}")
-    missing = {}  # the same plan grade_student makes: absent notebooks are recorded here
-    invalid = _unreadable_notebooks(plan_notebooks(directory, EXERCISES, missing))
+        raise ValueError(f"{str(directory)!r} is not a folder of exercise notebooks")
+    timeout = positive_seconds(timeout, "timeout")
+    tasks, missing = plan_notebooks(directory, EXERCISES)  # the plan grade_student makes
+    invalid = _unreadable_notebooks(tasks)
     # Unreadable notebooks are reported here, so the grader's "error" means a crash only.
     to_grade = {i: e for i, e in EXERCISES.items() if i not in invalid}
-    job = {"registry": DEFAULT_REGISTRY, "hidden_tests": None, "step_timeout": timeout}
+    job = GradingJob(DEFAULT_REGISTRY, None, timeout)
     counts = {i: len(e.checks) for i, e in to_grade.items()}
-    grades = {g.exercise: g for g in grade_student(directory, to_grade, job, timeout, counts)}
+    grades = {g.exercise: g for g in grade_student(directory, to_grade, job, counts)}
     rows = []
     for exercise_id, exercise in EXERCISES.items():
         if exercise_id in invalid:

@@ -3,17 +3,16 @@
 Outputs depend only on the grades: rows in the order given (students sorted,
 exercises in course order), no timestamps, ``\\n`` line endings, so grading
 the same submissions twice gives byte-identical files. Each file is written
-to a temporary file in the same folder and moved into place with
-:func:`os.replace`: a reader never sees half a file, and an interrupted run
-leaves the previous file intact.
+with :func:`reasoneval_mini.support.files.write_atomically` (a temporary file
+in the same folder, then ``os.replace``): a reader never sees half a file, and
+an interrupted run leaves the previous file intact.
 """
 
 import csv
 import io
-import os
-import tempfile
 from pathlib import Path
 
+from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.grading.statuses import GRADE_PASSED, GRADE_STATUSES
 
 GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
@@ -42,19 +41,17 @@ def totals_path(out):
     return out.with_name(f"{out.stem}_totals{out.suffix or '.csv'}")
 
 
-def write_atomically(path, text):
-    """Write *text* (UTF-8) to *path* via a temporary file and ``os.replace``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o644)  # mkstemp makes 0600; reports are for sharing
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+def prepare_outputs(out, feedback_dir=None):
+    """Make the folders the reports go to, before grading; ``ValueError`` if *out* is a folder.
+
+    *out* is the grades CSV file (its folder is made); *feedback_dir*, if
+    given, is made too. Checked first so that a bad path costs no grading.
+    """
+    if Path(out).is_dir():
+        raise ValueError(f"--out {str(out)!r} is a folder; expected a CSV file name")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    if feedback_dir:
+        Path(feedback_dir).mkdir(parents=True, exist_ok=True)
 
 
 def _csv_text(columns, rows):

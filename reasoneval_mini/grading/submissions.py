@@ -15,19 +15,17 @@ Surprising: a notebook nested once in a subfolder is found (download tools
 do that), while a missing one is recorded, not raised.
 
 >>> exercises = {"e1": types.SimpleNamespace(id="e1", notebook="ex01.ipynb")}
->>> outcomes = {}
->>> [Path(t["notebook"]).relative_to(root.resolve()).as_posix()
-...  for t in plan_notebooks(root / "ada", exercises, outcomes)]
-['ada/download/ex01.ipynb']
->>> plan_notebooks(root / "zoe", exercises, outcomes), outcomes
-([], {'e1': ('missing', 'no notebook ex01.ipynb in zoe/')})
+>>> tasks, missing = plan_notebooks(root / "ada", exercises)
+>>> [Path(t["notebook"]).relative_to(root.resolve()).as_posix() for t in tasks], missing
+(['ada/download/ex01.ipynb'], {})
+>>> plan_notebooks(root / "zoe", exercises)
+([], {'e1': 'no notebook ex01.ipynb in zoe/'})
 >>> import shutil; shutil.rmtree(root)
 """
 
 from pathlib import Path
 
-from reasoneval_mini.grading.notebooks import shorten
-from reasoneval_mini.grading.statuses import GRADE_MISSING
+from reasoneval_mini.support.text import shorten
 
 
 def discover_students(submissions_dir):
@@ -46,14 +44,17 @@ def discover_students(submissions_dir):
     return students
 
 
-def plan_notebooks(student_dir, exercises, outcomes):
-    """Tasks for the grading child: ``[{"notebook": absolute path, "exercises": [id, ...]}]``.
+def plan_notebooks(student_dir, exercises):
+    """``(tasks, missing)`` for one student folder.
 
-    *exercises* maps ids to objects with a ``notebook`` file name. A notebook
-    is found at the top of *student_dir* or, if only one copy exists, in a
-    subfolder. Exercises whose notebook is absent, or present more than once,
-    get ``(GRADE_MISSING, message)`` in *outcomes* instead of a task.
+    *tasks* are for the grading child: ``[{"notebook": absolute path,
+    "exercises": [id, ...]}]``. *exercises* maps ids to objects with a
+    ``notebook`` file name. A notebook is found at the top of *student_dir*
+    or, if only one copy exists, in a subfolder. Exercises whose notebook is
+    absent, or present more than once, are in *missing* instead,
+    ``{exercise_id: message}`` (the grader records them as ``missing``).
     """
+    student_dir = Path(student_dir)
     by_notebook = {}
     for exercise in exercises.values():
         by_notebook.setdefault(Path(exercise.notebook).name, []).append(exercise.id)
@@ -63,7 +64,7 @@ def plan_notebooks(student_dir, exercises, outcomes):
             found.setdefault(path.name, []).append(path)
     others = sorted(set(found) - set(by_notebook))
     hint = f" (found instead: {', '.join(others)}; renamed?)" if others else ""
-    tasks = []
+    tasks, missing = [], {}
     for notebook, ids in by_notebook.items():
         paths = found.get(notebook, [])
         top = student_dir / notebook
@@ -76,5 +77,5 @@ def plan_notebooks(student_dir, exercises, outcomes):
             message = f"{len(paths)} copies of {notebook} in {student_dir.name}/ ({where}); keep one"
         else:
             message = f"no notebook {notebook} in {student_dir.name}/{hint}"
-        outcomes.update(dict.fromkeys(ids, (GRADE_MISSING, shorten(message))))
-    return tasks
+        missing.update(dict.fromkeys(ids, shorten(message)))
+    return tasks, missing

@@ -11,9 +11,11 @@ from process_checks import assert_gone_soon
 from reasoneval_mini.feedback import progress
 from reasoneval_mini.cli import main
 from reasoneval_mini.exercises.registry import EXERCISES
-from reasoneval_mini.grading.progress import evaluate_folder
+from reasoneval_mini.grading.progress import PROGRESS_STATES, evaluate_folder, row_from_grade
+from reasoneval_mini.grading.grader import Grade
+from reasoneval_mini.grading.statuses import GRADE_STATUSES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _copy(tmp_path, source):
@@ -118,3 +120,9 @@ def test_progress_command_refuses_a_missing_folder(tmp_path, capsys):
 def test_a_bad_timeout_is_refused_naming_the_value(timeout):
     with pytest.raises(ValueError, match="timeout must be a positive"):
         evaluate_folder(ROOT / "exercises", timeout=timeout)
+
+
+def test_every_grade_status_maps_to_a_declared_progress_state():
+    states = {row_from_grade(Grade("me", "x", 0, 1, status, "")).state for status in GRADE_STATUSES}
+    assert states <= set(PROGRESS_STATES)
+    assert len(set(PROGRESS_STATES)) == len(PROGRESS_STATES) == 8

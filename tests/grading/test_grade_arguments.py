@@ -1,0 +1,72 @@
+"""Unusable arguments to ``grade``, ``progress`` and ``grade_class`` stop before grading, naming the value."""
+
+import pytest
+from submission_class import FAKE_REGISTRY, grade
+
+from reasoneval_mini import cli
+from reasoneval_mini.grading.grader import discover_students
+
+
+@pytest.mark.parametrize("hidden_text, words", [
+    ("HIDDEN_CHECKS = {'shout': [}\n", "SyntaxError"),
+    ("CHECKS = {}\n", "must define HIDDEN_CHECKS"),
+    ("HIDDEN_CHECKS = {'nope': []}\n", "unknown exercise 'nope'"),
+    ("HIDDEN_CHECKS = {'shout': 3}\n", "must be a list"),
+])
+def test_bad_hidden_tests_file_stops_before_grading_with_a_clear_error(
+        tmp_path, capsys, hidden_text, words):
+    (tmp_path / "submissions" / "ann").mkdir(parents=True)
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text(hidden_text, encoding="utf-8")
+    assert grade(tmp_path / "submissions", tmp_path, "--hidden-tests", str(hidden)) == 2
+    error = capsys.readouterr().err
+    assert words in error and str(hidden) in error
+    assert not (tmp_path / "grades.csv").exists()
+
+
+def test_missing_or_empty_submissions_dir_is_an_error(tmp_path, capsys):
+    assert grade(tmp_path / "nowhere", tmp_path) == 2
+    assert "is not a directory" in capsys.readouterr().err
+    (tmp_path / "empty" / ".ipynb_checkpoints").mkdir(parents=True)
+    assert grade(tmp_path / "empty", tmp_path) == 2
+    assert "has no student folders" in capsys.readouterr().err
+
+
+def test_bad_timeout_and_workers_are_refused_by_the_parser(tmp_path, capsys):
+    for option, value in (("--timeout", "0"), ("--timeout", "inf"), ("--timeout", "nan"),
+                          ("--workers", "zero"), ("--workers", "0")):
+        with pytest.raises(SystemExit) as info:
+            grade(tmp_path, tmp_path, option, value)
+        assert info.value.code == 2
+        assert repr(value) in capsys.readouterr().err
+
+
+def test_discover_students_ignores_hidden_folders_and_files(tmp_path):
+    for name in ("zoe", "adam", ".git"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "notes.txt").write_text("x")
+    assert discover_students(tmp_path) == ["adam", "zoe"]
+
+
+def test_out_that_is_a_folder_is_refused_before_grading(tmp_path, capsys):
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    (tmp_path / "grades.csv").mkdir()
+    assert grade(tmp_path / "subs", tmp_path) == 2
+    assert "is a folder; expected a CSV file name" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options", [{"timeout": float("inf")}, {"timeout": True},
+                                     {"timeout": -1}, {"workers": 0}, {"workers": True}])
+def test_grade_class_refuses_bad_timeout_and_workers_naming_the_value(tmp_path, options):
+    from reasoneval_mini.grading.grader import grade_class
+
+    (tmp_path / "ann").mkdir()
+    name, value = next(iter(options.items()))
+    with pytest.raises(ValueError, match=f"{name} must be .*got {value!r}"):
+        grade_class(tmp_path, registry=str(FAKE_REGISTRY), progress=False, **options)
+
+
+def test_progress_refuses_a_timeout_that_is_not_a_positive_number(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["progress", "exercises", "--timeout", "-1"])
+    assert info.value.code == 2 and "'-1'" in capsys.readouterr().err

@@ -1,0 +1,118 @@
+"""``reasoneval-course grade`` on the fixture class (see submission_class.py): grades and reports."""
+
+import os
+from fractions import Fraction
+
+import pytest
+from submission_class import (
+    CLASS, EXPECTED, REGISTRY, SHOUT, build_class, grade, read_csv, words_notebook,
+    write_notebook)
+
+from reasoneval_mini.grading.reports import GRADE_COLUMNS, TOTAL_COLUMNS
+from reasoneval_mini.grading.statuses import GRADE_FAILED, GRADE_PASSED, GRADE_STATUSES
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("grading")
+    submissions = build_class(root / "submissions")
+    out_dir = root / "out"
+    assert grade(submissions, out_dir) == 0
+    return submissions, out_dir
+
+
+def test_fixture_expectations_are_not_trivial():
+    # The independent path must give partial credit where the class says so.
+    assert 0 < EXPECTED["partial"]["add"][1] < REGISTRY.EXERCISES["add"].points
+    assert 0 < EXPECTED["partial"]["count_words"][1] < REGISTRY.EXERCISES["count_words"].points
+
+
+def test_every_student_and_exercise_has_one_row_in_sorted_order(graded):
+    rows = read_csv(graded[1] / "grades.csv")
+    assert tuple(rows[0]) == GRADE_COLUMNS
+    keys = [(row[0], row[1]) for row in rows[1:]]
+    assert keys == [(s, e) for s in sorted(CLASS) for e in REGISTRY.EXERCISES]
+
+
+@pytest.mark.parametrize("student", sorted(CLASS))
+def test_status_and_score_of_each_case(graded, student):
+    rows = {row[1]: row for row in read_csv(graded[1] / "grades.csv")[1:] if row[0] == student}
+    for exercise_id, (status, score) in EXPECTED[student].items():
+        row = rows[exercise_id]
+        assert (row[4], Fraction(row[2]).limit_denominator(100)) == (status, score), row
+        assert int(row[3]) == REGISTRY.EXERCISES[exercise_id].points
+        assert row[4] in GRADE_STATUSES and row[5], row
+
+
+@pytest.mark.parametrize("student, exercise_id, words", [
+    ("blank", "add", "not attempted"),
+    ("invalid_json", "add", "not valid notebook JSON"),
+    ("missing_notebook", "shout", "no notebook ex02_words.ipynb"),
+    ("renamed_notebook", "shout", "ex02_words (1).ipynb; renamed?"),
+    ("deleted_cell", "add", "no code cell defines it"),
+    ("retyped_cell", "add", "non-code cell"),
+    ("infinite_loop", "count_words", "did not finish within 2 s"),
+    ("stubborn_loop", "count_words", "was stopped while checking this exercise"),
+    ("crash", "add", "exited with code 3"),
+    ("cheater", "add", "0 of 2 checks passed"),
+    ("stubborn_cell", "shout", "not run: the grading process made no progress for over 2 s"),
+    ("two_copies", "shout", "2 copies of ex02_words.ipynb in two_copies/ (new/ex02_words.ipynb, "
+                            "old/ex02_words.ipynb); keep one"),
+    pytest.param("segfault", "shout", "killed by signal SIGSEGV", marks=pytest.mark.skipif(
+        os.name != "posix", reason="signals are POSIX only")),
+    pytest.param("memory_hog", "add", "MemoryError", marks=pytest.mark.skipif(
+        os.name != "posix", reason="the memory ceiling is an rlimit")),
+])
+def test_messages_explain_the_status(graded, student, exercise_id, words):
+    rows = read_csv(graded[1] / "grades.csv")
+    message = next(r[5] for r in rows if r[0] == student and r[1] == exercise_id)
+    assert words in message
+
+
+def test_totals_add_up_per_student(graded):
+    rows = read_csv(graded[1] / "grades_totals.csv")
+    assert tuple(rows[0]) == TOTAL_COLUMNS
+    assert [row[0] for row in rows[1:]] == sorted(CLASS)
+    max_total = sum(e.points for e in REGISTRY.EXERCISES.values())
+    for row in rows[1:]:
+        expected = EXPECTED[row[0]]
+        assert Fraction(row[1]).limit_denominator(100) == sum(s for _, s in expected.values())
+        assert int(row[2]) == max_total
+        counts = [sum(got == s for got, _ in expected.values()) for s in GRADE_STATUSES]
+        assert [int(n) for n in row[3:]] == counts
+
+
+def test_feedback_file_per_student_shows_checks_and_hints(graded):
+    feedback = graded[1] / "feedback"
+    assert sorted(p.name for p in feedback.iterdir()) == sorted(f"{s}.md" for s in CLASS)
+    text = (feedback / "partial.md").read_text(encoding="utf-8")
+    assert "- [ ] `add_numbers(-1, 1)`: expected `0`, got `2`" in text
+    assert "- [x] `add_numbers(1, 2)`: expected `3`, got `3`" in text
+    assert f"Hint: {REGISTRY.EXERCISES['add'].hint}" in text
+    assert f"Hint: {REGISTRY.EXERCISES['shout'].hint}" not in text  # shout passed
+
+
+def test_regrading_gives_byte_identical_files_and_leaves_no_temporary_files(graded):
+    submissions, out_dir = graded
+    before = {p: p.read_bytes() for p in out_dir.rglob("*") if p.is_file()}
+    assert grade(submissions, out_dir) == 0
+    after = {p: p.read_bytes() for p in out_dir.rglob("*") if p.is_file()}
+    assert after == before
+    names = {p.name for p in out_dir.iterdir()}
+    assert names == {"grades.csv", "grades_totals.csv", "feedback"}
+
+
+def test_hidden_tests_count_towards_the_score(tmp_path):
+    submissions = tmp_path / "submissions"
+    write_hardcoded = "def shout(text):\n    return 'HI'\n"
+    for student, shout in (("honest", SHOUT), ("hardcoded", write_hardcoded)):
+        (submissions / student).mkdir(parents=True)
+        write_notebook(submissions / student / "ex02_words.ipynb", words_notebook(shout=shout))
+    hidden = tmp_path / "hidden.py"
+    hidden.write_text("from grading_registry import case\n"
+                      "HIDDEN_CHECKS = {'shout': [case(\"shout('ok')\", ('ok',), 'OK')]}\n")
+    assert grade(submissions, tmp_path, "--hidden-tests", str(hidden)) == 0
+    rows = {(r[0], r[1]): r for r in read_csv(tmp_path / "grades.csv")[1:]}
+    assert rows["honest", "shout"][2:5] == ["1", "1", GRADE_PASSED]
+    assert rows["hardcoded", "shout"][2:5] == ["0.5", "1", GRADE_FAILED]
+    assert rows["hardcoded", "shout"][5].startswith("1 of 2 checks passed")

@@ -1,0 +1,138 @@
+"""The grading loop: child processes, time limits, what a stopped child costs."""
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from process_checks import assert_gone_soon
+from submission_class import (
+    FAKE_REGISTRY, REGISTRY, STUBBORN_LOOP, add_notebook, cell, grade, main, read_csv,
+    words_notebook, write_notebook)
+
+from reasoneval_mini.grading.grader import Blame, Grade, blame, grade_student
+from reasoneval_mini.grading.process import (
+    ENDING_DIED, ENDING_DONE, ENDING_TIMEOUT, ENDINGS, ChildRun, GradingJob, run_grading_process)
+from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX only")
+def test_a_timeout_kills_processes_the_learner_started(tmp_path):
+    pid_file = tmp_path / "grandchild.pid"
+    spawn = ("import subprocess, sys\n"
+             "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+             f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n")
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    write_notebook(tmp_path / "subs" / "ann" / "ex02_words.ipynb",
+                   words_notebook(STUBBORN_LOOP, top=[cell("code", spawn)]))
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
+                 "--registry", str(FAKE_REGISTRY), "--timeout", "1", "--no-progress"]) == 0
+    assert_gone_soon(int(pid_file.read_text()))
+    rows = {r[1]: r[4] for r in read_csv(tmp_path / "g.csv")[1:]}
+    assert rows == {"add": GRADE_MISSING, "count_words": GRADE_TIMEOUT, "shout": GRADE_PASSED}
+
+
+def test_the_time_limit_is_per_step_not_per_notebook(tmp_path):
+    slow_cells = [cell("code", f"import time\ntime.sleep(0.6)  # {n}") for n in range(4)]
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    write_notebook(tmp_path / "subs" / "ann" / "ex01_add.ipynb", add_notebook(extra=slow_cells))
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
+                 "--registry", str(FAKE_REGISTRY), "--timeout", "1", "--no-progress"]) == 0
+    rows = {r[1]: r[4] for r in read_csv(tmp_path / "g.csv")[1:]}
+    assert rows["add"] == GRADE_PASSED  # 2.4 s of cells, none over 1 s
+
+
+def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch):
+    from reasoneval_mini.grading import grader as grade_submissions
+
+    real = grade_submissions.grade_student
+
+    def flaky(student_dir, *args):
+        if Path(student_dir).name == "bea":
+            raise PermissionError("cannot read bea/")
+        return real(student_dir, *args)
+
+    monkeypatch.setattr(grade_submissions, "grade_student", flaky)
+    for name in ("ann", "bea"):
+        (tmp_path / "subs" / name).mkdir(parents=True)
+        write_notebook(tmp_path / "subs" / name / "ex01_add.ipynb", add_notebook())
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    rows = {(r[0], r[1]): (r[4], r[5]) for r in read_csv(tmp_path / "grades.csv")[1:]}
+    assert rows["ann", "add"][0] == GRADE_PASSED
+    assert rows["bea", "add"] == (
+        GRADE_ERROR, "the grader failed on this student: PermissionError: cannot read bea/")
+
+
+def test_the_progress_bar_is_optional_without_tqdm(tmp_path):
+    # A Python where tqdm cannot be imported: a package of that name that refuses to load.
+    (tmp_path / "no_tqdm" / "tqdm").mkdir(parents=True)
+    (tmp_path / "no_tqdm" / "tqdm" / "__init__.py").write_text("raise ImportError('no tqdm')\n")
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    script = ("from reasoneval_mini.grading.grader import grade_class\n"
+              f"grades = grade_class({str(tmp_path / 'subs')!r}, registry={str(FAKE_REGISTRY)!r}, "
+              "progress=True)\n"
+              "print(sorted({(g.student, g.status) for g in grades}), len(grades))\n")
+    path = os.pathsep.join([str(tmp_path / "no_tqdm"), str(ROOT)])
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=path), timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[('ann',", "'missing')]", "3"]
+
+
+def test_blame_for_a_stuck_cell_skips_the_cell_without_changing_the_tasks():
+    tasks = [{"notebook": "/class/ann/ex01_add.ipynb", "exercises": ["add"]},
+             {"notebook": "/class/ann/ex02_words.ipynb", "exercises": ["count_words", "shout"],
+              "skip_cells": [[2, "earlier"]]}]
+    before = copy.deepcopy(tasks)
+    run = ChildRun(({"event": "notebook", "notebook": "ex02_words.ipynb"},
+                    {"event": "cell", "cell": 4}), ENDING_TIMEOUT)
+    verdict = blame(run, tasks, 2.0)
+    assert tasks == before
+    assert verdict == Blame(GRADE_TIMEOUT, "not run: the grading process made no progress for "
+                            "over 2 s and was stopped while running it",
+                            skip_cell=("/class/ann/ex02_words.ipynb", 4))
+
+
+def test_blame_for_a_crash_during_checks_costs_that_exercise_only():
+    tasks = [{"notebook": "/class/ann/ex02_words.ipynb", "exercises": ["count_words", "shout"]}]
+    run = ChildRun(({"event": "notebook", "notebook": "ex02_words.ipynb"},
+                    {"event": "exercise", "exercise": "shout"}), ENDING_DIED,
+                   "it was killed by signal SIGSEGV")
+    verdict = blame(run, tasks, 2.0)
+    assert (verdict.status, verdict.exercises, verdict.skip_cell) == (GRADE_ERROR, ("shout",), None)
+    assert "crashed (it was killed by signal SIGSEGV; " in verdict.message
+
+
+def test_blame_for_a_cell_already_skipped_costs_the_notebook():
+    tasks = [{"notebook": "/c/a/ex02_words.ipynb", "exercises": ["shout"], "skip_cells": [[4, "x"]]}]
+    run = ChildRun(({"event": "notebook", "notebook": "ex02_words.ipynb"},
+                    {"event": "cell", "cell": 4}), ENDING_TIMEOUT)
+    verdict = blame(run, tasks, 1.0)
+    assert (verdict.exercises, verdict.skip_cell) == (("shout",), None)
+    assert verdict.message.endswith("while running the cells of ex02_words.ipynb")
+
+
+def test_grade_student_gives_one_grade_per_exercise_in_course_order(tmp_path):
+    (tmp_path / "ann").mkdir()
+    write_notebook(tmp_path / "ann" / "ex02_words.ipynb", words_notebook())
+    exercises = dict(REGISTRY.EXERCISES)
+    job = GradingJob(str(FAKE_REGISTRY), None, 2.0)
+    counts = {i: len(e.checks) for i, e in exercises.items()}
+    grades = grade_student(tmp_path / "ann", exercises, job, counts)
+    assert all(isinstance(g, Grade) for g in grades)
+    assert [(g.exercise, g.status) for g in grades] == [
+        ("add", GRADE_MISSING), ("count_words", GRADE_PASSED), ("shout", GRADE_PASSED)]
+
+
+def test_every_child_run_ends_in_a_declared_ending(tmp_path):
+    (tmp_path / "ann").mkdir()
+    write_notebook(tmp_path / "ann" / "ex01_add.ipynb", add_notebook())
+    task = {"notebook": str(tmp_path / "ann" / "ex01_add.ipynb"), "exercises": ["add"]}
+    run = run_grading_process(GradingJob(str(FAKE_REGISTRY), None, 2.0), [task])
+    assert (run.ending, run.how) == (ENDING_DONE, "")
+    assert ENDINGS == (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED)
+    assert [e["event"] for e in run.events][-1] == "done"
