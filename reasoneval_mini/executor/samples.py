@@ -15,7 +15,7 @@ from reasoneval_mini.executor.program import (
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR
 from reasoneval_mini.records import NOT_RUN
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
-from reasoneval_mini.support.parallel import Interrupted, run_parallel
+from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 
 #: The keys every plan item needs.
 PLAN_KEYS = ("sample_id", "task_id", "program")
@@ -144,7 +144,7 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
         for worker in pool:
             worker.cancel()
 
-    bar = _progress_bar(len(to_run), progress)
+    bar = progress_bar(len(to_run), "executing", "sample", progress)
     try:
         run_parallel(run_one, to_run, threads=len(pool), on_done=record, cancel=cancel_all)
     except Interrupted as interrupted:
@@ -174,12 +174,3 @@ def _raw(done):
         return {EXECUTOR_ERROR: f"{type(done.error).__name__}: {done.error}"}
     return done.value
 
-
-def _progress_bar(total, progress):
-    if not progress:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc="executing", unit="sample")

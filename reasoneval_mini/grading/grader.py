@@ -16,12 +16,12 @@ hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
 """
 
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
+from reasoneval_mini.support.parallel import progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.submissions import discover_students, plan_notebooks
 from reasoneval_mini.grading.statuses import (
@@ -217,25 +217,21 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
     job = GradingJob(spec, hidden_path, timeout)
     root = Path(submissions_dir)
+    bar = progress_bar(len(students), "grading", "student", progress)
+    try:
+        done = run_parallel(lambda name: grade_student(root / name, exercises, job, counts),
+                            students, threads=workers,
+                            on_done=(lambda _: bar.update(1)) if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
     by_student = {}
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(grade_student, root / name, exercises, job, counts): name
-                   for name in students}
-        finished = as_completed(futures)
-        if progress:
-            try:
-                from tqdm.auto import tqdm
-            except ImportError:  # no bar without tqdm, as in execute_samples
-                pass
-            else:
-                finished = tqdm(finished, total=len(futures), desc="grading", unit="student")
-        for future in finished:
-            name = futures[future]
-            try:
-                by_student[name] = future.result()
-            except Exception as error:  # a grader bug or an unreadable folder: keep the student
-                message = shorten(f"the grader failed on this student: "
-                                  f"{type(error).__name__}: {error}")
-                by_student[name] = [unscored(name, e, GRADE_ERROR, message)
-                                    for e in exercises.values()]
+    for name, result in zip(students, done):
+        if result.error is None:
+            by_student[name] = result.value
+        else:  # a grader bug or an unreadable folder: keep the student
+            message = shorten(f"the grader failed on this student: "
+                              f"{type(result.error).__name__}: {result.error}")
+            by_student[name] = [unscored(name, e, GRADE_ERROR, message)
+                                for e in exercises.values()]
     return [grade for name in students for grade in by_student[name]]

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from reasoneval_mini.support.messages import read_message, write_message
+from reasoneval_mini.support.messages import MessageTooLarge, read_message, write_message
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 
 #: Extra seconds the parent waits past the child's own watchdog before killing it.
@@ -37,6 +37,8 @@ ENDING_TIMEOUT = "timeout"
 ENDING_DIED = "died"
 #: How a grading child run ends, defined once.
 ENDINGS = (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED)
+#: Largest event the parent accepts; a real one (a check's shortened values) is a few KB.
+MAX_EVENT_BYTES = 4 << 20
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 
@@ -81,7 +83,11 @@ def _read_events(stream, events):
     try:
         while True:
             try:
-                message = read_message(stream.fileno())
+                message = read_message(stream.fileno(), max_bytes=MAX_EVENT_BYTES)
+            except MessageTooLarge:  # a garbled frame: the rest of the stream is not ours
+                while os.read(stream.fileno(), 1 << 16):  # drain it, so the writer never blocks
+                    pass
+                break
             except (ValueError, RecursionError):  # a well-framed body that is not JSON: not ours
                 continue
             if message is None:

@@ -1,7 +1,10 @@
-"""How the executor's processes talk: framed JSON messages and the child's report.
+"""How the package's processes talk: framed JSON messages, and the executor child's report.
 
-Private to the executor; stdlib only. A message is an 8-byte big-endian length followed by that
-many bytes of UTF-8 JSON.
+The one child-process protocol of the package: the executor's fork server and
+the grader's child both use it. A message is an 8-byte big-endian length
+followed by that many bytes of UTF-8 JSON. The functions the writer needs are
+bound when this module is imported, so code that later replaces
+``json.dumps``, ``struct.pack`` or ``os.write`` cannot change what is sent.
 
 >>> read_end, write_end = os.pipe()
 >>> write_message(write_end, {"program": "print('é')"})
@@ -29,16 +32,32 @@ CANCEL_BYTE = b"!"
 MAX_REPORT_BYTES = 1 << 20
 MAX_FIELD_CHARS = 2000
 
+# Bound now (see the module docstring).
+_dumps, _pack, _write = json.dumps, struct.pack, os.write
 
-def read_message(fd):
-    """The next message from *fd* as a dict; None at end of file or on :data:`CANCEL_BYTE`."""
+
+class MessageTooLarge(ValueError):
+    """A frame claims more bytes than the reader accepts; the rest of the stream is not read."""
+
+
+def read_message(fd, max_bytes=None):
+    """The next message from *fd* as a dict; None at end of file or on :data:`CANCEL_BYTE`.
+
+    With *max_bytes*, a frame that claims a longer body raises
+    :class:`MessageTooLarge` before anything of it is read, so a garbled or
+    hostile writer cannot make the reader hold more than that in memory.
+    A body that is not JSON raises ``ValueError``.
+    """
     first = os.read(fd, 1)
     if first in (b"", CANCEL_BYTE):
         return None
     rest = _read_exact(fd, 7)
     if rest is None:
         return None
-    body = _read_exact(fd, struct.unpack(">Q", first + rest)[0])
+    size = struct.unpack(">Q", first + rest)[0]
+    if max_bytes is not None and size > max_bytes:
+        raise MessageTooLarge(f"a message of {size} bytes claimed; at most {max_bytes} accepted")
+    body = _read_exact(fd, size)
     return None if body is None else json.loads(body)
 
 
@@ -47,8 +66,8 @@ def write_message(fd, message):
     # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
     # character. A lone surrogate (from an exception message) becomes a \uXXXX
     # escape through backslashreplace, which is still valid JSON.
-    data = json.dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    write_all(fd, struct.pack(">Q", len(data)) + data)
+    data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
+    write_all(fd, _pack(">Q", len(data)) + data)
 
 
 def _read_exact(fd, size):
@@ -66,7 +85,10 @@ def write_all(fd, data):
     """Write all of *data* to *fd*."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        written = _write(fd, view)
+        if not written:  # a write that moves nothing would loop forever
+            raise OSError(f"no progress writing to descriptor {fd}")
+        view = view[written:]
 
 
 def parse_report(data, nonce):

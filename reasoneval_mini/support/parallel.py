@@ -16,6 +16,7 @@ kept in that item's result, and the caller decides what it means.
 """
 
 import queue
+import sys
 import threading
 from dataclasses import dataclass
 
@@ -141,3 +142,32 @@ def _serve(work, todo, finished, stop):
         except BaseException as error:  # noqa: BLE001 - kept for the caller, never lost
             done = Done(index, error=error)
         finished.put(done)
+
+
+def progress_bar(total, description, unit, enabled=True):
+    """A tqdm bar for *total* items, or ``None`` (no bar) when it would not help.
+
+    No bar when *enabled* is false, when tqdm is not installed (it is an
+    optional dependency), or when standard error is neither a terminal nor a
+    Jupyter kernel's stream: in a log file a bar is only ``\\r`` frames. In a
+    notebook, ``tqdm.auto`` draws a widget.
+    """
+    if not enabled or not (_is_terminal(sys.stderr) or _in_jupyter_kernel()):
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=description, unit=unit)
+
+
+def _is_terminal(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # None, or a closed stream
+        return False
+
+
+def _in_jupyter_kernel():
+    # The kernel's streams are not terminals, but tqdm.auto draws a widget there.
+    return "ipykernel" in sys.modules

@@ -61,8 +61,11 @@ def test_an_empty_plan_gives_no_records():
     assert execute_samples([], progress=False) == []
 
 
-def test_the_progress_bar_runs_when_asked(capsys):
+def test_the_progress_bar_runs_when_asked_on_a_terminal(capsys, monkeypatch):
     pytest.importorskip("tqdm")
+    from reasoneval_mini.support import parallel
+
+    monkeypatch.setattr(parallel, "_is_terminal", lambda stream: True)
     records = execute_samples([item("a", PROGRAMS[PASSED])], progress=True)
     assert records[0]["status"] == PASSED
     assert "1/1" in capsys.readouterr().err

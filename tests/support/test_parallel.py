@@ -143,3 +143,29 @@ def test_a_wrong_type_is_an_argument_type_error_showing_the_value(arguments, wor
 def test_threads_below_one_is_a_value_error(threads):
     with pytest.raises(ValueError, match=f"threads must be an int >= 1, got {threads}"):
         run_parallel(str, [1], threads=threads)
+
+
+def test_a_progress_bar_is_drawn_on_a_terminal_only(monkeypatch):
+    pytest.importorskip("tqdm")
+    from reasoneval_mini.support import parallel
+
+    monkeypatch.setattr(parallel, "_in_jupyter_kernel", lambda: False)
+    monkeypatch.setattr(parallel, "_is_terminal", lambda stream: False)
+    assert parallel.progress_bar(3, "x", "item") is None  # a log file gets no \r frames
+    monkeypatch.setattr(parallel, "_is_terminal", lambda stream: True)
+    bar = parallel.progress_bar(3, "x", "item")
+    try:
+        assert bar is not None and bar.total == 3
+    finally:
+        bar.close()
+    assert parallel.progress_bar(3, "x", "item", enabled=False) is None
+
+
+def test_the_terminal_check_survives_streams_without_isatty():
+    from reasoneval_mini.support.parallel import _is_terminal
+
+    class Closed:
+        def isatty(self):
+            raise ValueError("I/O operation on closed file")
+
+    assert _is_terminal(None) is False and _is_terminal(Closed()) is False
