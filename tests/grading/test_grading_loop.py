@@ -47,16 +47,16 @@ def test_the_time_limit_is_per_step_not_per_notebook(tmp_path):
 
 
 def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch):
-    from reasoneval_mini.grading import grader as grade_submissions
+    from reasoneval_mini.grading import grader
 
-    real = grade_submissions.grade_student
+    real = grader.grade_student
 
     def flaky(student_dir, *args):
         if Path(student_dir).name == "bea":
             raise PermissionError("cannot read bea/")
         return real(student_dir, *args)
 
-    monkeypatch.setattr(grade_submissions, "grade_student", flaky)
+    monkeypatch.setattr(grader, "grade_student", flaky)
     for name in ("ann", "bea"):
         (tmp_path / "subs" / name).mkdir(parents=True)
         write_notebook(tmp_path / "subs" / name / "ex01_add.ipynb", add_notebook())
