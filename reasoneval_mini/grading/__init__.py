@@ -1,0 +1,15 @@
+"""Grading a class: one folder of notebooks per student, one grade per (student, exercise).
+
+In the order a grading run goes:
+
+* ``submissions``: which students there are and which notebook is whose;
+* ``grader``: the class loop (students in parallel, one grade per exercise);
+* ``process`` (parent) and ``child``: one grading process per student,
+  talking over :mod:`reasoneval_mini.support.messages`;
+* ``notebooks``: reading a notebook and running its code cells in the child;
+* ``instructor_checks``: the registry and the hidden tests, loaded before any
+  student code runs;
+* ``statuses``: the closed set of grade statuses;
+* ``reports``: ``grades.csv``, the totals and the Markdown feedback;
+* ``progress``: the same machinery for one learner's own folder.
+"""

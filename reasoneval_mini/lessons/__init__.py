@@ -1,0 +1,15 @@
+"""What the lesson notebooks call: explorers, plots, simulations, synthetic samples, tables.
+
+Lessons import these and define no library code of their own. By lesson:
+
+* 00: ``doctor`` (is this machine ready);
+* 01: ``answer_pipelines`` (three scorers side by side, GSM8K-style scoring),
+  ``answer_explorer``;
+* 02: ``pass_at_k_plots``, ``pass_at_k_explorer``, ``estimator_bias`` (the
+  plug-in's bias, exactly and by simulation), ``uncertainty`` (intervals and
+  paired comparisons on synthetic runs);
+* 03: ``synthetic_completions`` and ``sample_pool`` (what a model might have
+  written, drawn reproducibly), ``execution_explorer``, ``harnesses`` (how weak
+  harnesses misname states);
+* 04: ``evaluation_report`` (per-problem pass@k, the budget, the hand-in report).
+"""
