@@ -6,6 +6,8 @@ wires three sliders to them, so it can be tested headlessly by setting
 ``.value`` on the sliders and reading ``box.result``.
 """
 
+import html
+
 from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
 from reasoneval_mini.support.arguments import ArgumentTypeError
 
@@ -49,11 +51,19 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
     """Build the widget: sliders for n, c, k, a summary line and the curve.
 
     Returns an ``ipywidgets.VBox`` with extra attributes ``n_slider``,
-    ``c_slider``, ``k_slider``, ``summary`` (an ``HTML`` widget showing
-    ``result["text"]``), ``plot_output`` and ``result`` (the latest
-    :func:`describe_pass_at_k` dict). The c and k sliders never exceed n,
-    so the explorer cannot ask for an invalid k. With ``draw=False`` no
-    figure is made (faster in tests). Needs ``ipywidgets``.
+    ``c_slider``, ``k_slider``, ``summary`` (an ``HTML`` widget), ``figure``
+    (an ``Image`` widget holding the curve as PNG), ``result`` (the latest
+    :func:`describe_pass_at_k` dict, or ``None`` while the sliders ask for
+    something invalid), ``error`` (that ``ValueError``'s message, or ``None``)
+    and ``updates`` (how many times the explorer recomputed).
+
+    Every slider ranges up to *max_n*, and nothing is clamped: when c or k
+    exceeds n the explorer shows the library's refusal (for ``k > n``: no
+    subset of k to draw, generate more samples) instead of quietly computing
+    something else, and leaves the last figure dimmed. Each slider change
+    recomputes exactly once, and the figure is sent as image data, so a change
+    writes nothing outside the widget (JupyterLab's log stays empty). With
+    ``draw=False`` no figure is made (faster in tests). Needs ``ipywidgets``.
     """
     try:
         import ipywidgets as widgets
@@ -65,36 +75,48 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
     if max_n < n:
         raise ValueError(f"max_n must be an int >= n={n}, got {max_n!r}")
     n_slider = widgets.IntSlider(value=n, min=1, max=max_n, description="n samples")
-    c_slider = widgets.IntSlider(value=correct, min=0, max=n, description="c correct")
-    k_slider = widgets.IntSlider(value=k, min=1, max=n, description="k")
+    c_slider = widgets.IntSlider(value=correct, min=0, max=max_n, description="c correct")
+    k_slider = widgets.IntSlider(value=k, min=1, max=max_n, description="k")
     summary = widgets.HTML()
-    plot_output = widgets.Output()
-    box = widgets.VBox([n_slider, c_slider, k_slider, summary, plot_output])
+    figure = widgets.Image(format="png")
+    box = widgets.VBox([n_slider, c_slider, k_slider, summary, figure])
+    box.updates = 0
 
     def update(_change=None):
-        # Lowering n first clamps c and k (ipywidgets keeps value <= max).
-        c_slider.max = k_slider.max = n_slider.value
-        box.result = describe_pass_at_k(n_slider.value, c_slider.value, k_slider.value)
-        summary.value = f"<code>{box.result['text']}</code>"
+        box.updates += 1
+        try:
+            box.result = describe_pass_at_k(n_slider.value, c_slider.value, k_slider.value)
+        except ValueError as error:
+            box.result, box.error = None, str(error)
+            summary.value = f"<code>refused: {html.escape(box.error)}</code>"
+            figure.layout.opacity = "0.3"
+            return
+        box.error = None
+        summary.value = f"<code>{html.escape(box.result['text'])}</code>"
+        figure.layout.opacity = "1"
         if draw:
-            _draw(plot_output, box.result)
+            figure.value = _curve_png(box.result)
 
     for slider in (n_slider, c_slider, k_slider):
         slider.observe(update, names="value")
     box.n_slider, box.c_slider, box.k_slider = n_slider, c_slider, k_slider
-    box.summary, box.plot_output = summary, plot_output
+    box.summary, box.figure = summary, figure
     update()
     return box
 
 
-def _draw(output, result):
-    import matplotlib.pyplot as plt
-    from IPython.display import display
+def _curve_png(result):
+    """The curve of :func:`plot_pass_at_k_curve` as PNG bytes, drawn off pyplot."""
+    import io
 
-    from reasoneval_mini.lessons.pass_at_k_plots import plot_pass_at_k_curve
+    from matplotlib.figure import Figure
 
-    with output:
-        output.clear_output(wait=True)
-        figure = plot_pass_at_k_curve(result["n"], result["c"], result["k"])
-        display(figure)
-        plt.close(figure)
+    from reasoneval_mini.lessons.pass_at_k_plots import DPI, FIGSIZE, plot_pass_at_k_curve
+
+    # A bare Figure is never registered with pyplot, so nothing is shown or
+    # queued for display behind the widget's back.
+    figure = Figure(figsize=FIGSIZE, dpi=DPI)
+    plot_pass_at_k_curve(result["n"], result["c"], result["k"], ax=figure.subplots())
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()

@@ -10,7 +10,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from reasoneval_mini import pass_at_k_by_enumeration  # noqa: E402
+from reasoneval_mini import pass_at_k, pass_at_k_by_enumeration  # noqa: E402
 from reasoneval_mini.lessons.pass_at_k_explorer import (  # noqa: E402
     describe_pass_at_k,
     make_pass_at_k_explorer,
@@ -159,15 +159,41 @@ def test_explorer_recomputes_when_sliders_move():
     assert box.result["text"] in box.summary.value
 
 
-def test_explorer_clamps_c_and_k_when_n_shrinks():
+def test_explorer_refuses_k_above_n_with_the_library_message_instead_of_clamping():
+    box = make_pass_at_k_explorer(n=10, correct=2, k=9, draw=False)
+    box.n_slider.value = 5
+    assert (box.c_slider.value, box.k_slider.value) == (2, 9)  # nothing was moved for you
+    assert box.result is None
+    with pytest.raises(ValueError) as raised:
+        pass_at_k(5, 2, 9)
+    assert box.error == str(raised.value)
+    assert "refused" in box.summary.value and "generate at least 9 samples" in box.summary.value
+    box.k_slider.value = 5  # a valid request again
+    assert box.error is None and box.result == describe_pass_at_k(5, 2, 5)
+
+
+def test_explorer_refuses_c_above_n():
+    box = make_pass_at_k_explorer(n=10, correct=8, k=2, draw=False)
+    box.n_slider.value = 6
+    assert box.result is None and "correct must be in 0..n=6" in box.error
+
+
+def test_explorer_recomputes_exactly_once_per_slider_change():
     box = make_pass_at_k_explorer(n=10, correct=8, k=9, draw=False)
-    box.n_slider.value = 4
-    assert (box.c_slider.value, box.k_slider.value) == (4, 4)
-    assert box.result == describe_pass_at_k(4, 4, 4)
+    before = box.updates
+    box.n_slider.value = 4   # would have clamped c and k (three updates) before
+    box.k_slider.value = 2
+    box.c_slider.value = 1
+    assert box.updates - before == 3
 
 
-def test_explorer_draws_the_curve():
+def test_explorer_draws_the_curve_as_image_data_without_pyplot():
+    plt.close("all")
     box = make_pass_at_k_explorer(n=6, correct=1, k=3, draw=True)
+    first = bytes(box.figure.value)
     box.k_slider.value = 6
     assert box.result["estimate"] == 1.0
-    plt.close("all")
+    second = bytes(box.figure.value)
+    assert first.startswith(b"\x89PNG") and second.startswith(b"\x89PNG")
+    assert second != first  # the marked k moved
+    assert plt.get_fignums() == []  # nothing left for pyplot to show later
