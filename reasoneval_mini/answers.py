@@ -129,7 +129,7 @@ def parse_reference(reference):
             f"({type(reference).__name__})"
         )
     if not reference.strip():
-        raise ValueError(f"reference must be a non-empty str, got {reference!r}")
+        raise ValueError(f"reference must be a non-empty str, got {reference!r} (str)")
     value = parse_rational(reference)
     if value is None:
         raise ValueError(
