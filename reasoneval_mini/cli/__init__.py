@@ -132,10 +132,22 @@ COMMAND_MODULES = {
 }
 
 
+def _subparser(parser, name):
+    for action in parser._subparsers._group_actions:
+        if name in getattr(action, "choices", {}):
+            return action.choices[name]
+    return parser
+
+
 def main(argv=None):
     """Run the command line; return the process exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # parse_args would blame the top-level parser and print its usage; the
+        # stray words belong to the command that was typed.
+        command = _subparser(parser, args.command) if args.command else parser
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return USAGE_ERROR

@@ -200,12 +200,27 @@ def plan_exercises(solutions_dir, exercises_dir):
     masters, exercises = [], []
     for path in sources:
         notebook = read_notebook(path)
+        if not _is_master(notebook):
+            raise ValueError(
+                f"{path} is not an exercise master: it has no solution region and no "
+                f"exercise task cell; --solutions must name the folder of master notebooks "
+                f"(default: solutions)")
         master = refresh_task_cells(notebook)
         if master != notebook:
             masters.append((path, dumps_notebook(_validated(master, path.name))))
         exercise = _validated(strip_notebook(master, path.name), path.name)
         exercises.append((exercises_dir / path.name, dumps_notebook(exercise)))
     return masters + exercises
+
+
+def _is_master(notebook):
+    # Lesson notebooks have neither; building from them would "succeed" and
+    # write lessons into exercises/.
+    for cell in notebook.get("cells", []):
+        grade_id = str(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
+        if grade_id.endswith("_task") or "BEGIN SOLUTION" in _source_text(cell):
+            return True
+    return False
 
 
 def build_exercises(solutions_dir, exercises_dir):

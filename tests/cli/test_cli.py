@@ -149,3 +149,13 @@ def test_no_public_name_is_shadowed_by_a_submodule_of_the_same_name():
     shadowed = [name for name in reasoneval_mini.__all__
                 if isinstance(getattr(reasoneval_mini, name), types.ModuleType)]
     assert shadowed == []
+
+
+@pytest.mark.parametrize("argv", [["doctor", "extra"], ["progress", "a", "b"]])
+def test_stray_arguments_are_blamed_on_the_command_with_its_usage(argv, capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"usage: reasoneval-course {argv[0]}")
+    assert f"reasoneval-course {argv[0]}: error: unrecognized arguments: {argv[-1]}" in error

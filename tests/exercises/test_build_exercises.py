@@ -300,3 +300,13 @@ def test_importing_the_builder_does_not_import_nbformat():
     imported = [line.rsplit("|", 1)[-1].strip() for line in finished.stderr.splitlines()]
     assert "reasoneval_mini.exercises.build" in imported
     assert not [name for name in imported if name.split(".")[0] == "nbformat"]
+
+
+def test_building_from_lesson_notebooks_is_refused_naming_the_first_one(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["build-exercises", "--solutions", str(ROOT / "notebooks"),
+                 "--exercises", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("reasoneval-course build-exercises: error: ")
+    assert "00_start_here.ipynb is not an exercise master" in error
+    assert not out.exists()
