@@ -65,6 +65,7 @@ def build_parser():
         prog=PROG, description="Course tools for scoring LLM reasoning and code answers.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+    parser.commands = commands  # main() finds a command's own parser here
 
     _add_command(
         commands, "doctor", "check Python, packages and isolation support",
@@ -132,13 +133,6 @@ COMMAND_MODULES = {
 }
 
 
-def _subparser(parser, name):
-    for action in parser._subparsers._group_actions:
-        if name in getattr(action, "choices", {}):
-            return action.choices[name]
-    return parser
-
-
 def main(argv=None):
     """Run the command line; return the process exit code."""
     parser = build_parser()
@@ -146,7 +140,7 @@ def main(argv=None):
     if extra:
         # parse_args would blame the top-level parser and print its usage; the
         # stray words belong to the command that was typed.
-        command = _subparser(parser, args.command) if args.command else parser
+        command = parser.commands.choices[args.command] if args.command else parser
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
