@@ -79,7 +79,8 @@ def build_parser():
         "Grade SUBMISSIONS_DIR/<student>/<notebook>.ipynb with the instructor's checks; "
         "writes one row per (student, exercise) and per-student totals.",
         ["grade submissions/ --out grades.csv --feedback feedback/",
-         "grade submissions/ --hidden-tests hidden_checks.py --workers 4 --timeout 10"])
+         "grade submissions/ --hidden-tests hidden_checks.py --workers 4 --timeout 10",
+         "grade submissions/ --roster roster.csv --export canvas --class-report report/"])
     grade.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR",
                        help="one folder per student, named after the student")
     grade.add_argument("--out", default="grades.csv",
@@ -95,6 +96,20 @@ def build_parser():
     # Undocumented: the tests grade against a small fake registry.
     grade.add_argument("--registry", default=None, help=argparse.SUPPRESS)
     grade.add_argument("--no-progress", action="store_true", help="no progress bar")
+    # Spelled here, not imported, so that --help loads nothing of the library;
+    # tests/grading/test_gradebook.py checks they are gradebook.EXPORT_FORMATS.
+    grade.add_argument("--export", choices=("canvas", "moodle"),
+                       help="also write the scores per exercise notebook as a CSV that this "
+                            "platform's gradebook imports; needs --roster")
+    grade.add_argument("--roster", metavar="CSV",
+                       help="maps student folders to the platform: columns folder, name, id, "
+                            "sis_user_id, sis_login_id, section, email (README: Instructor guide)")
+    grade.add_argument("--export-out", metavar="FILE",
+                       help="where --export writes (default: <out>_<platform>.csv, "
+                            "e.g. grades_canvas.csv)")
+    grade.add_argument("--class-report", metavar="DIR",
+                       help="write DIR/class_report.md and its figures: scores, statuses per "
+                            "exercise, hardest checks, similar answers")
 
     build = _add_command(
         commands, "build-exercises", "generate exercises/ from the solutions/ notebooks",

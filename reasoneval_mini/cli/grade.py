@@ -2,8 +2,13 @@
 
 Exit code 0 when the batch completed, failing students included; a usage
 error (2) naming the bad value when the arguments are unusable (no such
-folder, no student folders, a broken hidden tests file, ``--out`` a folder).
+folder, no student folders, a broken hidden tests file, ``--out`` a folder,
+``--export`` without ``--roster`` or the reverse, a roster with a bad line).
+Every argument is checked, the roster read, before any grading.
 """
+
+import importlib.util
+from pathlib import Path
 
 from reasoneval_mini.cli import UsageError
 from reasoneval_mini.grading.grader import grade_class
@@ -12,9 +17,41 @@ from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, wri
 from reasoneval_mini.grading.statuses import GRADE_STATUSES
 
 
+def _export_plan(args):
+    """``(roster, export path)`` for ``--export``, or ``(None, None)``; checked before grading."""
+    from reasoneval_mini.grading.gradebook import default_export_path, read_roster
+
+    if bool(args.export) != bool(args.roster):
+        given, needed = ("--export", "--roster") if args.export else ("--roster", "--export")
+        raise UsageError(f"{given} needs {needed}; e.g. --roster roster.csv --export canvas")
+    if args.export_out and not args.export:
+        raise UsageError(f"--export-out {args.export_out!r} needs --export canvas or --export moodle")
+    if not args.export:
+        return None, None
+    out = Path(args.export_out or default_export_path(args.out, args.export))
+    if out.is_dir():
+        raise UsageError(f"--export-out {str(out)!r} is a folder; expected a CSV file name")
+    if out.resolve() == Path(args.out).resolve():
+        raise UsageError(f"--export-out {str(out)!r} is also --out; choose another file name")
+    try:
+        return read_roster(args.roster, args.export), out
+    except ValueError as error:
+        raise UsageError(error) from None
+
+
+def _names(folders):
+    return ", ".join(folders) if folders else "none"
+
+
 def run(args):
     """Grade ``args.submissions_dir``, write the reports, print a summary."""
     registry = args.registry or DEFAULT_REGISTRY
+    roster, export_out = _export_plan(args)
+    if args.class_report and Path(args.class_report).is_file():
+        raise UsageError(f"--class-report {args.class_report!r} is a file; expected a folder")
+    if args.class_report and importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--class-report draws its figures with matplotlib, which is not "
+                         "installed; pip install 'reasoneval-course[course]'")
     try:
         prepare_outputs(args.out, args.feedback)  # fail before grading
         grades = grade_class(args.submissions_dir, registry=registry,
@@ -24,12 +61,24 @@ def run(args):
         raise UsageError(error) from None
     out, totals = write_grades(grades, args.out)
     written = [str(out), str(totals)]
+    exercises = dict(load_registry(registry).EXERCISES)
     if args.feedback:
-        exercises = dict(load_registry(registry).EXERCISES)
         paths = write_feedback(grades, exercises, args.feedback)
         written.append(f"{len(paths)} feedback files in {args.feedback}")
     students = len({g.student for g in grades})
     counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in GRADE_STATUSES)
     print(f"graded {students} students, {len(grades)} exercise grades ({counts})")
+    if roster is not None:
+        from reasoneval_mini.grading.gradebook import write_gradebook
+
+        export = write_gradebook(grades, roster, exercises, args.export, export_out)
+        written.append(f"{export.path} ({args.export}, {export.exported} students)")
+        print(f"on the roster but no folder (exported with 0): {_names(export.without_folder)}")
+        print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
+    if args.class_report:
+        from reasoneval_mini.grading.class_report import write_class_report
+
+        report = write_class_report(grades, exercises, args.class_report, args.submissions_dir)
+        written.append(f"{report} and its figures")
     print("wrote " + "; ".join(written))
     return 0

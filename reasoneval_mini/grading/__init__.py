@@ -11,5 +11,7 @@ In the order a grading run goes:
   student code runs;
 * ``statuses``: the closed set of grade statuses;
 * ``reports``: ``grades.csv``, the totals and the Markdown feedback;
+* ``gradebook``: the roster and the Canvas or Moodle gradebook CSV;
+* ``class_report``: the Markdown class report and its two figures;
 * ``progress``: the same machinery for one learner's own folder.
 """

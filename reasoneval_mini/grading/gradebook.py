@@ -1,0 +1,232 @@
+"""Gradebook exports: the class's scores as a CSV that Canvas or Moodle imports as it is.
+
+One column per exercise notebook (the platform's assignment or grade item),
+holding the sum of that notebook's exercise scores; notebooks in the
+registry's order (for the course registry, the course map's order). The
+*roster* maps each student folder to the platform's identity of the student.
+
+The roster is a UTF-8 CSV with a header row; columns, in any order
+(:data:`ROSTER_COLUMNS`; ``folder`` and ``name`` are required, the others
+may be left out or blank unless the export needs them):
+
+* ``folder``: the student's folder name in ``SUBMISSIONS_DIR``;
+* ``name``: the name the platform shows (Canvas: ``Last, First``);
+* ``id``: the Canvas user ID (a number, from a Canvas gradebook export);
+* ``sis_user_id``, ``sis_login_id``, ``section``: as in Canvas; Moodle's
+  ``ID number`` is taken from ``sis_user_id``;
+* ``email``: the e-mail address; Moodle matches students by it.
+
+Canvas (:data:`CANVAS_IDENTITY`) needs ``id``, ``sis_user_id`` or
+``sis_login_id`` on every row; Moodle needs ``email``. A second row
+``Points Possible`` is written for Canvas, as in Canvas's own gradebook
+export: Canvas skips it when it matches existing assignments and takes the
+points from it for assignments the import creates. Assignment columns carry
+no ``(number)`` suffix: Canvas reads such a number as an assignment id.
+
+A roster student without a folder is exported with 0 in every column; a
+folder not on the roster is not exported. Both are listed in the result.
+
+>>> from types import SimpleNamespace as NS
+>>> exercises = {"a": NS(notebook="ex01_x.ipynb", points=2),
+...              "b": NS(notebook="ex01_x.ipynb", points=1)}
+>>> notebook_columns(exercises)
+[('ex01_x', ('a', 'b'), 3)]
+
+Surprising: scores are added exactly, so three thirds make a whole point.
+
+>>> from fractions import Fraction
+>>> grades = [NS(student="ada", exercise=i, score=Fraction(1, 3)) for i in "aab"]
+>>> notebook_scores(grades, exercises)["ada"]["ex01_x"]
+Fraction(1, 1)
+"""
+
+import csv
+import io
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from reasoneval_mini.support.files import write_atomically
+from reasoneval_mini.grading.reports import format_score
+
+EXPORT_CANVAS = "canvas"
+EXPORT_MOODLE = "moodle"
+#: The platforms ``grade --export`` writes for.
+EXPORT_FORMATS = (EXPORT_CANVAS, EXPORT_MOODLE)
+
+#: Every column a roster may have; the first two are required.
+ROSTER_COLUMNS = ("folder", "name", "id", "sis_user_id", "sis_login_id", "section", "email")
+ROSTER_REQUIRED = ("folder", "name")
+#: Roster columns of which Canvas needs at least one per student.
+CANVAS_IDENTITY = ("id", "sis_user_id", "sis_login_id")
+
+CANVAS_HEADER = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+#: The first cell of the second row of a Canvas gradebook export (its spaces included).
+CANVAS_POINTS_ROW = "    Points Possible"
+MOODLE_HEADER = ("Email address", "ID number", "Full name")
+
+
+class RosterError(ValueError):
+    """The roster cannot be used; the message names the file, the line and the column."""
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One student of the roster; ``line`` is its line in the file."""
+
+    folder: str
+    name: str
+    id: str = ""
+    sis_user_id: str = ""
+    sis_login_id: str = ""
+    section: str = ""
+    email: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class GradebookExport:
+    """What :func:`write_gradebook` did: the file, who had no folder, which folders were unknown."""
+
+    path: Path
+    exported: int
+    without_folder: tuple
+    not_on_roster: tuple
+
+
+def _check_format(export_format):
+    if export_format not in EXPORT_FORMATS:
+        raise ValueError(f"unknown export format {export_format!r}; expected one of: "
+                         f"{', '.join(EXPORT_FORMATS)}")
+
+
+def _check_entry(where, entry, export_format, seen):
+    for column in ROSTER_REQUIRED:
+        if not getattr(entry, column):
+            raise RosterError(f"{where}, column {column!r}: empty; every student needs a {column}")
+    if entry.folder in seen:
+        raise RosterError(f"{where}, column 'folder': {entry.folder!r} is already on "
+                          f"line {seen[entry.folder]}; one line per student")
+    if entry.id and not entry.id.isdigit():
+        raise RosterError(f"{where}, column 'id': {entry.id!r} is not a Canvas user ID "
+                          "(a whole number, as in a Canvas gradebook export)")
+    if entry.email and "@" not in entry.email:
+        raise RosterError(f"{where}, column 'email': {entry.email!r} is not an e-mail address")
+    if export_format == EXPORT_CANVAS and not any(getattr(entry, c) for c in CANVAS_IDENTITY):
+        raise RosterError(f"{where}: Canvas needs one of the columns "
+                          f"{', '.join(CANVAS_IDENTITY)} filled in to find {entry.name!r}")
+    if export_format == EXPORT_MOODLE and not entry.email:
+        raise RosterError(f"{where}, column 'email': empty; Moodle finds {entry.name!r} "
+                          "by e-mail address")
+
+
+def read_roster(path, export_format):
+    """Return the roster at *path* as a tuple of :class:`RosterEntry`, in file order.
+
+    Raises :class:`RosterError` (a ``ValueError``) naming the line and the
+    column for an unknown or missing column, a row with the wrong number of
+    fields, an empty ``folder`` or ``name``, a folder listed twice, a
+    non-numeric Canvas ``id`` or what *export_format* needs but is blank.
+    Blank lines are skipped; a byte-order mark (Excel) is accepted.
+    """
+    _check_format(export_format)
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RosterError(f"roster {str(path)!r} cannot be read: {error}") from None
+    rows = [(number, row) for number, row in
+            enumerate(csv.reader(io.StringIO(text, newline="")), start=1)
+            if any(field.strip() for field in row)]
+    if not rows:
+        raise RosterError(f"roster {str(path)!r} is empty; expected a header line with the "
+                          f"columns {', '.join(ROSTER_COLUMNS)}")
+    header_line, header = rows[0]
+    header = [name.strip() for name in header]
+    where = f"roster {path.name} line {header_line}"
+    for name in header:
+        if name not in ROSTER_COLUMNS or header.count(name) > 1:
+            problem = "appears twice" if name in ROSTER_COLUMNS else "is not a roster column"
+            raise RosterError(f"{where}, column {name!r} {problem}; expected columns: "
+                              f"{', '.join(ROSTER_COLUMNS)}")
+    for name in ROSTER_REQUIRED:
+        if name not in header:
+            raise RosterError(f"{where}: no column {name!r}; the header needs at least "
+                              f"{', '.join(ROSTER_REQUIRED)}")
+    entries, seen = [], {}
+    for number, row in rows[1:]:
+        where = f"roster {path.name} line {number}"
+        if len(row) != len(header):
+            raise RosterError(f"{where}: {len(row)} fields, expected {len(header)} "
+                              f"({', '.join(header)}); quote a name that holds a comma")
+        entry = RosterEntry(**{name: value.strip() for name, value in zip(header, row)},
+                            line=number)
+        _check_entry(where, entry, export_format, seen)
+        seen[entry.folder] = number
+        entries.append(entry)
+    if not entries:
+        raise RosterError(f"roster {str(path)!r} lists no students, only a header")
+    return tuple(entries)
+
+
+def notebook_columns(exercises):
+    """``[(notebook stem, exercise ids, points)]``, notebooks in the order of *exercises*."""
+    columns = {}
+    for exercise_id, exercise in exercises.items():
+        stem = Path(exercise.notebook).stem
+        ids, points = columns.get(stem, ((), 0))
+        columns[stem] = (ids + (exercise_id,), points + exercise.points)
+    return [(stem, ids, points) for stem, (ids, points) in columns.items()]
+
+
+def notebook_scores(grades, exercises):
+    """``{student: {notebook stem: exact score}}``: each notebook's exercise scores added."""
+    notebook_of = {i: Path(e.notebook).stem for i, e in exercises.items()}
+    scores = {}
+    for grade in grades:
+        row = scores.setdefault(grade.student, dict.fromkeys(
+            (stem for stem, _, _ in notebook_columns(exercises)), Fraction(0)))
+        row[notebook_of[grade.exercise]] += Fraction(grade.score)
+    return scores
+
+
+def gradebook_rows(grades, roster, exercises, export_format):
+    """``(rows, without_folder, not_on_roster)``: the CSV rows (header first) and the mismatches."""
+    _check_format(export_format)
+    columns = notebook_columns(exercises)
+    scores = notebook_scores(grades, exercises)
+    zero = dict.fromkeys((stem for stem, _, _ in columns), Fraction(0))
+    if export_format == EXPORT_CANVAS:
+        rows = [[*CANVAS_HEADER, *(stem for stem, _, _ in columns)],
+                [CANVAS_POINTS_ROW, "", "", "", "", *(str(points) for _, _, points in columns)]]
+    else:
+        rows = [[*MOODLE_HEADER, *(stem for stem, _, _ in columns)]]
+    for entry in roster:
+        if export_format == EXPORT_CANVAS:
+            identity = [entry.name, entry.id, entry.sis_user_id, entry.sis_login_id, entry.section]
+        else:
+            identity = [entry.email, entry.sis_user_id, entry.name]
+        row = scores.get(entry.folder, zero)
+        rows.append(identity + [format_score(row[stem]) for stem, _, _ in columns])
+    on_roster = {entry.folder for entry in roster}
+    without_folder = tuple(e.folder for e in roster if e.folder not in scores)
+    not_on_roster = tuple(sorted(set(scores) - on_roster))
+    return rows, without_folder, not_on_roster
+
+
+def write_gradebook(grades, roster, exercises, export_format, out):
+    """Write the *export_format* gradebook CSV to *out* atomically; return a :class:`GradebookExport`.
+
+    Rows follow the roster's order; the file depends only on the arguments.
+    """
+    rows, without_folder, not_on_roster = gradebook_rows(grades, roster, exercises, export_format)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    write_atomically(out, buffer.getvalue())
+    return GradebookExport(Path(out), len(roster), without_folder, not_on_roster)
+
+
+def default_export_path(grades_out, export_format):
+    """Where an export goes without ``--export-out``: ``grades.csv`` -> ``grades_canvas.csv``."""
+    out = Path(grades_out)
+    return out.with_name(f"{out.stem}_{export_format}.csv")

@@ -1,0 +1,158 @@
+"""The class report: its numbers against counts made by hand, its figures, its determinism."""
+
+from fractions import Fraction
+
+import pytest
+from submission_class import REGISTRY, add_notebook, grade, words_notebook, write_notebook
+
+from reasoneval_mini.grading.class_report import (
+    DISTRIBUTION_FIGURE, REPORT_NAME, STATUS_FIGURE, check_stats, hardest_checks,
+    similar_answers, write_class_report)
+from reasoneval_mini.grading.grader import Grade
+from reasoneval_mini.grading.statuses import (
+    GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
+
+pytest.importorskip("matplotlib")
+
+EXERCISES = REGISTRY.EXERCISES  # add: 2 checks, 2 points; count_words: 3 checks; shout: 1
+
+
+def checks(*outcomes):
+    """outcomes: True (passed), a str (the wrong value returned), None (the untouched stub)."""
+    return tuple({"name": f"c{i}", "passed": outcome is True, "attempted": outcome is not None,
+                  "actual": "ok" if outcome is True else ("NotImplementedError"
+                                                          if outcome is None else outcome)}
+                 for i, outcome in enumerate(outcomes))
+
+
+# Four students, by hand:
+#   ann: add passed (2), count_words passed (3), shout passed (1)    -> 6
+#   bob: add 1 of 2 (1), count_words 1 of 3 (1), shout timeout (0)   -> 2
+#   cy:  add stub (0), count_words 0 of 3 (0), shout missing (0)     -> 0
+#   dee: add error (0), count_words 2 of 3 (2), shout passed (1)     -> 3
+GRADES = [
+    Grade("ann", "add", Fraction(2), 2, GRADE_PASSED, "", checks(True, True)),
+    Grade("ann", "count_words", Fraction(3), 3, GRADE_PASSED, "", checks(True, True, True)),
+    Grade("ann", "shout", Fraction(1), 1, GRADE_PASSED, "", checks(True)),
+    Grade("bob", "add", Fraction(1), 2, GRADE_FAILED, "", checks(True, "2")),
+    Grade("bob", "count_words", Fraction(1), 3, GRADE_FAILED, "", checks(True, "1", "6")),
+    Grade("bob", "shout", Fraction(0), 1, GRADE_TIMEOUT, ""),
+    Grade("cy", "add", Fraction(0), 2, GRADE_FAILED, "", checks(None, None)),
+    Grade("cy", "count_words", Fraction(0), 3, GRADE_FAILED, "", checks("-1", "1", "-1")),
+    Grade("cy", "shout", Fraction(0), 1, GRADE_MISSING, ""),
+    Grade("dee", "add", Fraction(0), 2, GRADE_ERROR, ""),
+    Grade("dee", "count_words", Fraction(2), 3, GRADE_FAILED, "", checks(True, "1", True)),
+    Grade("dee", "shout", Fraction(1), 1, GRADE_PASSED, "", checks(True)),
+]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    return folder, write_class_report(GRADES, EXERCISES, folder).read_text(encoding="utf-8")
+
+
+def test_the_summary_gives_mean_median_lowest_and_highest_of_the_totals(report):
+    # totals 6, 2, 0, 3: mean 11/4, median (2 + 3) / 2
+    assert "Total score: mean 2.75, median 2.5, lowest 0, highest 6 (of 6)." in report[1]
+
+
+def test_the_status_table_counts_each_status_per_exercise(report):
+    assert "| add | 2 | 1 | 2 | 0 | 1 | 0 | 25% |" in report[1]
+    assert "| count_words | 3 | 1 | 3 | 0 | 0 | 0 | 25% |" in report[1]
+    assert "| shout | 1 | 2 | 0 | 1 | 0 | 1 | 50% |" in report[1]
+
+
+def test_each_check_shows_how_many_of_all_students_pass_it(report):
+    # count_words c1: ann only; c2: ann and dee; add c0: ann and bob (cy's stub, dee's error fail)
+    assert "| count_words | c1 | 1 of 4 | 25% |" in report[1]
+    assert "| count_words | c2 | 2 of 4 | 50% |" in report[1]
+    assert "| add | c0 | 2 of 4 | 50% |" in report[1]
+
+
+def test_the_hardest_check_comes_first_with_its_most_common_wrong_values(report):
+    hardest = hardest_checks(check_stats(GRADES, EXERCISES))
+    assert (hardest[0].exercise, hardest[0].name) == ("add", "c1")  # 1 of 4, first in course order
+    assert ("count_words", "c1") == (hardest[1].exercise, hardest[1].name)
+    assert hardest[1].wrong_outputs == (("1", 3),)
+    assert "   - 3 × got `1`" in report[1]
+
+
+def test_stubs_and_unrun_exercises_are_counted_apart_from_wrong_values():
+    add_c0 = next(s for s in check_stats(GRADES, EXERCISES) if (s.exercise, s.position) == ("add", 0))
+    assert (add_c0.passed, add_c0.not_attempted, add_c0.not_run, add_c0.wrong_outputs) == (2, 1, 1, ())
+
+
+def test_both_figures_are_png_files_named_in_the_report(report):
+    folder, text = report
+    for name in (DISTRIBUTION_FIGURE, STATUS_FIGURE):
+        assert (folder / name).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+        assert f"]({name})" in text
+
+
+def test_every_figure_has_a_one_line_description_after_it(report):
+    lines = report[1].splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith("!["):
+            assert lines[number + 2].startswith("Figure: ")
+
+
+def test_the_same_grades_give_byte_identical_files(tmp_path):
+    write_class_report(GRADES, EXERCISES, tmp_path / "one")
+    write_class_report(GRADES, EXERCISES, tmp_path / "two")
+    for name in (REPORT_NAME, DISTRIBUTION_FIGURE, STATUS_FIGURE):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
+LONG_WORDS = ("def count_words(text):\n    words = []\n    for part in text.split(' '):\n"
+              "        if part != '':\n            words.append(part)\n    return len(words)\n")
+RENAMED = ("def count_words(sentence):\n    # my own version\n    found = []\n"
+           "    for piece in sentence.split(' '):\n        if piece != '':\n"
+           "            found.append(piece)\n\n    return len(found)\n")
+DIFFERENT = ("def count_words(text):\n    total, inside = 0, False\n    for char in text:\n"
+             "        if char.isspace():\n            inside = False\n"
+             "        elif not inside:\n            total, inside = total + 1, True\n"
+             "    return total\n")
+
+
+def test_similar_answers_pair_a_renamed_copy_and_not_a_different_solution(tmp_path):
+    for student, source in (("ann", LONG_WORDS), ("bob", RENAMED), ("cy", DIFFERENT)):
+        (tmp_path / student).mkdir()
+        write_notebook(tmp_path / student / "ex02_words.ipynb", words_notebook(source))
+    grades = [Grade(s, "count_words", Fraction(3), 3, GRADE_PASSED, "", checks(True, True, True))
+              for s in ("ann", "bob", "cy")]
+    pairs = similar_answers(tmp_path, grades, EXERCISES)
+    assert [(p.exercise, p.first, p.second, p.ratio) for p in pairs] == [
+        ("count_words", "ann", "bob", 1.0)]
+
+
+def test_untouched_stubs_are_never_listed_as_similar(tmp_path):
+    stub = "def count_words(text):\n    " + "\n    ".join(f"x{i} = {i}" for i in range(10)) \
+        + "\n    raise NotImplementedError\n"
+    for student in ("ann", "bob"):
+        (tmp_path / student).mkdir()
+        write_notebook(tmp_path / student / "ex02_words.ipynb", words_notebook(stub))
+    grades = [Grade(s, "count_words", Fraction(0), 3, GRADE_FAILED, "", checks(None, None, None))
+              for s in ("ann", "bob")]
+    assert similar_answers(tmp_path, grades, EXERCISES) == []
+
+
+def test_grade_with_class_report_writes_the_report_marking_similarity_as_a_hint(tmp_path, capsys):
+    for student in ("ann", "bob"):
+        (tmp_path / "submissions" / student).mkdir(parents=True)
+        write_notebook(tmp_path / "submissions" / student / "ex01_add.ipynb", add_notebook())
+        write_notebook(tmp_path / "submissions" / student / "ex02_words.ipynb",
+                       words_notebook(LONG_WORDS if student == "ann" else RENAMED))
+    assert grade(tmp_path / "submissions", tmp_path, "--class-report", str(tmp_path / "report")) == 0
+    text = (tmp_path / "report" / REPORT_NAME).read_text(encoding="utf-8")
+    assert "## Answers that look alike (a hint, not a verdict)" in text
+    assert "- `count_words`: ann and bob, 100% alike" in text
+    assert "class_report.md and its figures" in capsys.readouterr().out
+
+
+def test_a_class_report_path_that_is_a_file_is_refused_before_grading(tmp_path, capsys):
+    (tmp_path / "submissions" / "ann").mkdir(parents=True)
+    (tmp_path / "report.md").write_text("mine\n", encoding="utf-8")
+    assert grade(tmp_path / "submissions", tmp_path, "--class-report", str(tmp_path / "report.md")) == 2
+    assert "is a file; expected a folder" in capsys.readouterr().err
+    assert not (tmp_path / "grades.csv").exists()

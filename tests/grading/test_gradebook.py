@@ -1,0 +1,166 @@
+"""Gradebook exports: the CSV Canvas or Moodle imports, checked against their documented layouts.
+
+Expected files are written out by hand from the platforms' documentation:
+Canvas's gradebook export/import (``Student, ID, SIS User ID, SIS Login ID,
+Section``, one column per assignment, a ``Points Possible`` second row) and
+Moodle's grade import (a user identifier column such as ``Email address`` or
+``ID number``, then one column per grade item, as in Moodle's own
+``grade/import/csv`` test data).
+"""
+
+from fractions import Fraction
+
+import pytest
+from submission_class import REGISTRY, add_notebook, grade, words_notebook, write_notebook
+
+from reasoneval_mini import cli
+from reasoneval_mini.grading.gradebook import (
+    EXPORT_CANVAS, EXPORT_FORMATS, EXPORT_MOODLE, RosterError, read_roster, write_gradebook)
+from reasoneval_mini.grading.grader import Grade
+from reasoneval_mini.grading.statuses import GRADE_FAILED, GRADE_PASSED
+
+EXERCISES = REGISTRY.EXERCISES  # add (2 points) in ex01_add; count_words (3) + shout (1) in ex02_words
+HEADER = "folder,name,id,sis_user_id,sis_login_id,section,email\n"
+ROSTER = HEADER + (
+    'ada,"Lovelace, Ada",1001,S001,ada,Group A,ada@example.org\n'
+    'zoe,"Żółć, Zoë",1002,S002,zoe,Group B,zoe@example.org\n'
+    'ghost,"Nobody, Jo",1003,,,Group B,jo@example.org\n')
+
+
+def grades_of(student, add, words, shout, status=GRADE_FAILED):
+    return [Grade(student, "add", Fraction(add), 2, status, ""),
+            Grade(student, "count_words", Fraction(words), 3, status, ""),
+            Grade(student, "shout", Fraction(shout), 1, status, "")]
+
+
+CLASS = (grades_of("ada", 2, 3, 1, GRADE_PASSED)
+         + grades_of("zoe", 1, Fraction(2, 3), 0)
+         + grades_of("stranger", 2, 3, 1, GRADE_PASSED))
+
+
+def export(tmp_path, export_format, roster_text=ROSTER, grades=CLASS):
+    roster_path = tmp_path / "roster.csv"
+    roster_path.write_text(roster_text, encoding="utf-8")
+    out = tmp_path / f"{export_format}.csv"
+    result = write_gradebook(grades, read_roster(roster_path, export_format), EXERCISES,
+                             export_format, out)
+    return result, out.read_text(encoding="utf-8")
+
+
+def test_canvas_export_has_the_gradebook_columns_a_points_row_and_one_column_per_notebook(tmp_path):
+    _, text = export(tmp_path, EXPORT_CANVAS)
+    assert text == (
+        "Student,ID,SIS User ID,SIS Login ID,Section,ex01_add,ex02_words\n"
+        "    Points Possible,,,,,2,4\n"
+        '"Lovelace, Ada",1001,S001,ada,Group A,2,4\n'
+        '"Żółć, Zoë",1002,S002,zoe,Group B,1,0.67\n'
+        '"Nobody, Jo",1003,,,Group B,0,0\n')
+
+
+def test_moodle_export_has_an_email_identifier_then_one_column_per_grade_item(tmp_path):
+    _, text = export(tmp_path, EXPORT_MOODLE)
+    assert text == (
+        "Email address,ID number,Full name,ex01_add,ex02_words\n"
+        'ada@example.org,S001,"Lovelace, Ada",2,4\n'
+        'zoe@example.org,S002,"Żółć, Zoë",1,0.67\n'
+        'jo@example.org,,"Nobody, Jo",0,0\n')
+
+
+def test_a_roster_student_without_a_folder_is_exported_with_zero_and_listed(tmp_path):
+    result, text = export(tmp_path, EXPORT_CANVAS)
+    assert result.without_folder == ("ghost",)
+    assert text.splitlines()[-1].endswith(",0,0")
+
+
+def test_a_folder_not_on_the_roster_is_listed_and_not_exported(tmp_path):
+    result, text = export(tmp_path, EXPORT_MOODLE)
+    assert result.not_on_roster == ("stranger",)
+    assert "stranger" not in text and len(text.splitlines()) == 1 + 3
+
+
+def test_thirds_add_up_exactly_and_scores_show_at_most_two_decimals(tmp_path):
+    thirds = [Grade("ada", "count_words", Fraction(1, 3) * 3, 3, GRADE_FAILED, ""),
+              Grade("ada", "shout", Fraction(1, 3), 1, GRADE_FAILED, ""),
+              Grade("ada", "add", Fraction(1, 10) * 3 * 10 / 3, 2, GRADE_FAILED, "")]
+    roster = HEADER + "ada,Ada,1,,,,ada@example.org\n"
+    _, text = export(tmp_path, EXPORT_CANVAS, roster, thirds)
+    assert text.splitlines()[2] == "Ada,1,,,,1,1.33"
+
+
+def test_a_byte_order_mark_and_blank_lines_in_the_roster_are_accepted(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text("\ufeff" + HEADER + "\nada,Ada,1,,,,\n\n", encoding="utf-8")
+    assert [entry.folder for entry in read_roster(path, EXPORT_CANVAS)] == ["ada"]
+
+
+@pytest.mark.parametrize("text, export_format, words", [
+    ("folder,name,emial\nada,Ada,a@x\n", EXPORT_MOODLE, "line 1, column 'emial' is not a roster column"),
+    ("name,email\nAda,a@x\n", EXPORT_MOODLE, "line 1: no column 'folder'"),
+    (HEADER + "ada,Ada,1,,,,a@x\nbob,Bob,2,,,\n", EXPORT_CANVAS, "line 3: 6 fields, expected 7"),
+    (HEADER + "ada,Ada,1,,,,a@x\n,Bob,2,,,,b@x\n", EXPORT_CANVAS, "line 3, column 'folder': empty"),
+    (HEADER + "ada,Ada,1,,,,a@x\nada,Ann,2,,,,b@x\n", EXPORT_CANVAS, "line 3, column 'folder': 'ada' is already on line 2"),
+    (HEADER + "ada,Ada,u1001,,,,a@x\n", EXPORT_CANVAS, "line 2, column 'id': 'u1001' is not a Canvas user ID"),
+    (HEADER + "ada,Ada,,,,,a@x\n", EXPORT_CANVAS, "line 2: Canvas needs one of the columns id, sis_user_id, sis_login_id"),
+    (HEADER + "ada,Ada,1,,,,\n", EXPORT_MOODLE, "line 2, column 'email': empty; Moodle finds 'Ada' by e-mail"),
+    (HEADER + "ada,Ada,1,,,,ada.example.org\n", EXPORT_MOODLE, "column 'email': 'ada.example.org' is not an e-mail address"),
+    (HEADER, EXPORT_CANVAS, "lists no students"),
+])
+def test_a_bad_roster_is_refused_naming_the_line_and_the_column(tmp_path, text, export_format, words):
+    path = tmp_path / "roster.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RosterError) as raised:
+        read_roster(path, export_format)
+    assert words in str(raised.value)
+
+
+def test_an_unknown_export_format_is_a_value_error_naming_it(tmp_path):
+    with pytest.raises(ValueError, match=r"unknown export format 'blackboard'; expected one of: canvas, moodle"):
+        read_roster(tmp_path / "roster.csv", "blackboard")
+
+
+def test_the_command_line_offers_exactly_the_gradebook_formats():
+    choices = next(action.choices for action in cli.build_parser()._subparsers._group_actions[0]
+                   .choices["grade"]._actions if action.dest == "export")
+    assert tuple(choices) == EXPORT_FORMATS
+
+
+def small_class(root):
+    for student in ("ada", "stranger"):
+        (root / student).mkdir(parents=True)
+        write_notebook(root / student / "ex01_add.ipynb", add_notebook())
+        write_notebook(root / student / "ex02_words.ipynb", words_notebook())
+    return root
+
+
+def test_grade_with_export_writes_the_csv_and_lists_both_kinds_of_mismatch(tmp_path, capsys):
+    (tmp_path / "roster.csv").write_text(ROSTER, encoding="utf-8")
+    submissions = small_class(tmp_path / "submissions")
+    assert grade(submissions, tmp_path, "--roster", str(tmp_path / "roster.csv"),
+                 "--export", "canvas") == 0
+    output = capsys.readouterr().out
+    assert "on the roster but no folder (exported with 0): zoe, ghost" in output
+    assert "folders not on the roster (not exported): stranger" in output
+    rows = (tmp_path / "grades_canvas.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[2] == '"Lovelace, Ada",1001,S001,ada,Group A,2,4'
+
+
+@pytest.mark.parametrize("options, words", [
+    (["--export", "canvas"], "--export needs --roster"),
+    (["--roster", "roster.csv"], "--roster needs --export"),
+    (["--export-out", "x.csv"], "--export-out 'x.csv' needs --export"),
+])
+def test_export_options_without_their_partner_are_a_usage_error(tmp_path, capsys, options, words):
+    submissions = small_class(tmp_path / "submissions")
+    assert grade(submissions, tmp_path, *options) == 2
+    assert words in capsys.readouterr().err
+    assert not (tmp_path / "grades.csv").exists()
+
+
+def test_a_bad_roster_line_stops_grade_before_grading(tmp_path, capsys):
+    (tmp_path / "roster.csv").write_text(HEADER + "ada,Ada,1,,,\n", encoding="utf-8")
+    submissions = small_class(tmp_path / "submissions")
+    assert grade(submissions, tmp_path, "--roster", str(tmp_path / "roster.csv"),
+                 "--export", "moodle") == 2
+    error = capsys.readouterr().err
+    assert error.startswith("reasoneval-course grade: error: roster roster.csv line 2: 6 fields")
+    assert not (tmp_path / "grades.csv").exists()
