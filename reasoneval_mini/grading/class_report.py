@@ -34,8 +34,6 @@ import difflib
 import io
 import itertools
 import keyword
-import os
-import tempfile
 import tokenize
 from collections import Counter
 from dataclasses import dataclass
@@ -288,18 +286,9 @@ def report_markdown(grades, exercises, similar=None):
 
 
 def _write_png(figure, path):
-    # write_atomically takes text; the same temporary-file-then-rename, for bytes.
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=FIGURE_DPI, metadata={"Software": None})
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(buffer.getvalue())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, buffer.getvalue())
 
 
 def _figures(grades, exercises, out_dir):

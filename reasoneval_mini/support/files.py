@@ -6,7 +6,8 @@ from pathlib import Path
 
 
 def write_atomically(path, text, *, mode=0o644):
-    """Write *text* (UTF-8, ``\\n`` line ends) to *path* through a temporary file.
+    """Write *text* (a ``str``, as UTF-8 with ``\\n`` line ends; or ``bytes``, as they are)
+    to *path* through a temporary file.
 
     The temporary file is made next to *path* with a unique name (so two
     writers cannot collide), then renamed over *path* with ``os.replace``.
@@ -23,8 +24,12 @@ def write_atomically(path, text, *, mode=0o644):
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(text)
+        else:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
         os.chmod(temporary, mode)  # mkstemp makes 0600; course files are for sharing
         os.replace(temporary, path)
     except BaseException:
