@@ -12,8 +12,8 @@ comparison names the part of the answer that differs and, when the answer
 matches a known wrong computation (population standard deviation, pooled
 samples, no clipping, unpaired standard errors, ...), says which one.
 
->>> show(Withheld((0.5, 0.2), "withheld"))
-'withheld'
+>>> Withheld((0.75, 0.25), "withheld: the why line names the parts that differ")
+withheld: the why line names the parts that differ
 """
 
 import itertools
@@ -27,7 +27,7 @@ from reasoneval_mini.estimators import (
     mean_pass_at_k, paired_pass_at_k_difference, pass_at_k, pass_at_k_by_enumeration,
     pass_at_k_interval)
 from reasoneval_mini.exercises.checks import (
-    FLOAT_ABS_TOL, FLOAT_REL_TOL, Exercise, case, rejects, same_set, same_value, show)
+    Exercise, case, rejects, same_set, same_value)
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -333,6 +333,9 @@ def interval_mistakes(counts, k):
         (("estimate",), _interval(pass_at_k(samples, sum(c for _, c in counts.values()), k),
                                   standard_error),
          "estimate pools every sample into one (n, c): estimate per problem, then average"),
+        (("estimate",), _interval(math.fsum(1 - (1 - c / n) ** k for n, c in counts.values()) / m,
+                                  standard_error),
+         "estimate averages the plug-in 1 - (1 - c/n)**k: use pass_at_k per problem"),
         (("low", "high"), _interval(mean, standard_error, clip=False),
          "low/high are not clipped, but pass@k cannot leave [0, 1]"),
         (("low", "high"), _interval(mean, standard_error, z=1.96),
@@ -382,7 +385,7 @@ _INTERVAL = Exercise(
     title="How sure are we? The mean pass@k with its 95% interval",
     statement=(
         "Complete `mean_pass_at_k_interval(counts, k)`: *counts* maps a problem id to "
-        "`(n, c)` as in the exercise before. Return a tuple `(estimate, standard_error, low, "
+        "`(n, c)` as in `average_pass_at_k`. Return a tuple `(estimate, standard_error, low, "
         "high)`: the mean pass@k over problems (per problem first, with `pass_at_k`), its "
         "standard error over problems as the lesson defines it (section \"How sure are "
         "we?\"), and the 95% normal interval `estimate -/+ z * standard_error` with "
@@ -486,12 +489,15 @@ def _runs(prefix, n, correct):
 # The separate intervals of A and B overlap; the paired one lies above 0.
 _OVERLAP_A = _runs("p", 10, (1, 2, 4, 6, 8, 10, 3, 6))
 _OVERLAP_B = _runs("p", 10, (0, 1, 3, 5, 7, 9, 2, 6))
+# Labels never name the verdict: that would hand it over. In order: A better although
+# the separate intervals overlap, B better, no clear difference, identical runs (the
+# interval [0, 0] does not exclude 0), and the first pair with B's problems reordered.
 _PAIRED_CASES = (
-    ("A better although the separate intervals overlap", _OVERLAP_A, _OVERLAP_B, 1),
-    ("B better", _runs("q", 20, (2, 0, 9, 5, 0, 16)), _runs("q", 20, (4, 0, 12, 7, 1, 18)), 5),
-    ("no clear difference", _runs("r", 10, (3, 7, 1, 9, 5, 4)), _runs("r", 10, (5, 6, 2, 7, 6, 2)), 1),
+    ("runs p1-p8 whose separate intervals overlap", _OVERLAP_A, _OVERLAP_B, 1),
+    ("runs q1-q6", _runs("q", 20, (2, 0, 9, 5, 0, 16)), _runs("q", 20, (4, 0, 12, 7, 1, 18)), 5),
+    ("runs r1-r6", _runs("r", 10, (3, 7, 1, 9, 5, 4)), _runs("r", 10, (5, 6, 2, 7, 6, 2)), 1),
     ("two identical runs", _OVERLAP_A, dict(_OVERLAP_A), 1),
-    ("B lists the same problems in reverse order", _OVERLAP_A,
+    ("runs p1-p8, B listing its problems in reverse order", _OVERLAP_A,
      dict(reversed(list(_OVERLAP_B.items()))), 1),
 )
 _OTHER_IDS_A = {"p1": (10, 3), "p2": (10, 5), "p3": (10, 1), "p4": (10, 7)}
@@ -507,14 +513,14 @@ _PAIRED = Exercise(
         "lesson: the estimate is the mean over problems of pass@k(A) - pass@k(B), the "
         "standard error is the paired one (not the two runs' separate ones), and the verdict "
         f"is {VERDICT_A_BETTER!r} or {VERDICT_B_BETTER!r} when the 95% interval "
-        "`estimate -/+ z * standard_error` (z as in the exercise before) lies entirely above "
+        "`estimate -/+ z * standard_error` (z as in `mean_pass_at_k_interval`) lies entirely above "
         f"or below 0, else {VERDICT_NO_CLEAR_DIFFERENCE!r}. Raise `ValueError` naming the "
         "problem ids that are not in both runs. Do not call `paired_pass_at_k_difference`."),
     checks_what=(
         "Five pairs of runs compared with `paired_pass_at_k_difference` (numbers rel 1e-9, "
-        "verdict exactly; withheld, the why line names the part that differs): A better while "
-        "the separate intervals overlap, B better, no clear difference, two identical runs, "
-        "and runs listing the problems in different orders. Runs with different problem ids "
+        "verdict exactly; withheld, the why line names the part that differs): among them "
+        "runs whose separate intervals overlap, two identical runs, and runs listing the "
+        "problems in different orders; every verdict occurs. Runs with different problem ids "
         "(the message must name them) and a single problem must raise ValueError; calling "
         "`paired_pass_at_k_difference` fails."),
     hint=("A hard problem is hard for both models: what is left of its difficulty in "

@@ -100,12 +100,19 @@ def _interval(counts, k, *, spread=statistics.stdev, per_mean=True, z=Z, clip=Tr
     return (estimate, error, max(0.0, low), min(1.0, high)) if clip else (estimate, error, low, high)
 
 
+def _interval_of_plug_in(counts, k):
+    estimate = sum(1 - (1 - c / n) ** k for n, c in counts.values()) / len(counts)
+    right = _interval(counts, k)
+    return (estimate, right[1], max(0.0, estimate - Z * right[1]), min(1.0, estimate + Z * right[1]))
+
+
 INTERVAL_MISTAKES = {
     "population_sd": (lambda counts, k: _interval(counts, k, spread=statistics.pstdev),
                       "population standard deviation"),
     "sd_without_sqrt_m": (lambda counts, k: _interval(counts, k, per_mean=False),
                           "spread of single problems"),
     "pooled_samples": (lambda counts, k: _interval(counts, k, pooled=True), "pools every sample"),
+    "plug_in_per_problem": (lambda counts, k: _interval_of_plug_in(counts, k), "plug-in"),
     "no_clipping": (lambda counts, k: _interval(counts, k, clip=False), "not clipped"),
     "z_rounded_to_1_96": (lambda counts, k: _interval(counts, k, z=1.96), "rounded z"),
 }
@@ -183,11 +190,11 @@ def _paired(counts_a, counts_b, k, *, by_position=False, unpaired=False, overlap
 
 PAIRED_MISTAKES = {
     "unpaired_standard_errors": (lambda a, b, k: _paired(a, b, k, unpaired=True),
-                                 "A better although the separate intervals overlap"),
+                                 "separate intervals overlap"),
     "verdict_from_overlapping_intervals": (lambda a, b, k: _paired(a, b, k, overlap_verdict=True),
-                                           "A better although the separate intervals overlap"),
+                                           "separate intervals overlap"),
     "pairs_by_position": (lambda a, b, k: _paired(a, b, k, by_position=True), "reverse order"),
-    "b_minus_a": (lambda a, b, k: (-_paired(a, b, k)[0],) + _paired(a, b, k)[1:], "B better"),
+    "b_minus_a": (lambda a, b, k: (-_paired(a, b, k)[0],) + _paired(a, b, k)[1:], "runs q1-q6"),
     "interval_touching_zero_counts_as_above": (lambda a, b, k: _paired(a, b, k, zero_excluded=True),
                                                "two identical runs"),
     "ignores_different_problem_ids": (
@@ -214,6 +221,11 @@ def test_paired_overlap_case_has_overlapping_separate_intervals_and_a_paired_one
     a, b = pass_at_k_interval(ex02._OVERLAP_A, 1), pass_at_k_interval(ex02._OVERLAP_B, 1)
     assert a.low < b.high and b.low < a.high
     assert paired_pass_at_k_difference(ex02._OVERLAP_A, ex02._OVERLAP_B, 1).low > 0
+
+
+def test_paired_case_labels_do_not_name_the_verdict():
+    for label, *_ in ex02._PAIRED_CASES:
+        assert not any(verdict in label for verdict in ex02.VERDICTS), label
 
 
 def test_paired_cases_reach_every_verdict():
