@@ -1,18 +1,33 @@
 """Exercises for knowledge point 2: pass@k (ex02).
 
 Expected values come from independent references: :func:`itertools.combinations`,
-:func:`math.comb` with exact fractions, and the library's enumeration and
-per-problem average (which are tested against each other).
+:func:`math.comb` with exact fractions, the library's enumeration and
+per-problem average (which are tested against each other), and
+:func:`pass_at_k_interval` / :func:`paired_pass_at_k_difference` for the
+error-bar exercises.
+
+The two error-bar exercises withhold their expected values (:class:`Withheld`):
+the numbers would let a learner fit the formula by trial and error. Their
+comparison names the part of the answer that differs and, when the answer
+matches a known wrong computation (population standard deviation, pooled
+samples, no clipping, unpaired standard errors, ...), says which one.
+
+>>> Withheld((0.75, 0.25), "withheld: the why line names the parts that differ")
+withheld: the why line names the parts that differ
 """
 
 import itertools
 import math
+import statistics
+import types
 from fractions import Fraction
 
-from reasoneval_mini.estimators import pass_at_k_by_enumeration
-from reasoneval_mini.exercises.checks import Exercise, case, rejects, same_set
-from reasoneval_mini.estimators import mean_pass_at_k
 from reasoneval_mini.course_map import exercise_notebook_for
+from reasoneval_mini.estimators import (
+    mean_pass_at_k, paired_pass_at_k_difference, pass_at_k, pass_at_k_by_enumeration,
+    pass_at_k_interval)
+from reasoneval_mini.exercises.checks import (
+    Exercise, case, rejects, same_set, same_value)
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -106,25 +121,39 @@ _ENUMERATE = Exercise(
     ),
 )
 
-_EXACT_CASES = ((5, 2, 2), (5, 4, 2), (10, 0, 3), (10, 3, 1), (6, 6, 6), (200, 10, 100))
-_EXACT_REJECTED = ((5, 2, 6), (5, 6, 2), (5, 2, 0), (5, -1, 2), (0, 0, 1))
+# (5, 2, 2) first: the feedback tests show its call. Exactly one case has n = 200.
+_EXACT_CASES = ((5, 2, 2), (5, 4, 2), (10, 0, 3), (10, 3, 1), (8, 3, 3), (6, 6, 6), (200, 10, 100))
+# (n, c, k, the value the error message must name)
+_EXACT_REJECTED = ((5, 2, 6, "k"), (5, 6, 2, "c"), (5, 2, 0, "k"), (5, -1, 2, "c"), (0, 0, 1, None))
 
 _EXACT = Exercise(
     id="kp2_exact_pass_at_k", notebook=NOTEBOOK, answer_name="exact_pass_at_k", points=3,
-    title="Derive pass@k, and refuse k > n",
+    title="Derive pass@k by drawing one sample at a time, and refuse k > n",
     statement=(
-        "Complete `exact_pass_at_k(n, c, k)`: of the C(n, k) equally likely k-subsets, "
-        "C(n - c, k) hold no passing sample; return `1 - C(n-c, k) / C(n, k)` as an exact "
-        "`Fraction`. Raise `ValueError` unless 1 <= k <= n and 0 <= c <= n: with k > n there "
-        "is no subset to draw, and clipping the answer to 1 would hide the bug."),
-    checks_what="Six valid (n, c, k), exact, including n - c < k (answer 1); five invalid ones must raise ValueError.",
-    hint="math.comb and fractions.Fraction; check the ranges first and put the bad value in the message.",
+        "Of n judged samples of a problem, c pass. Draw k of them one at a time, each draw "
+        "uniformly among the samples still left (no sample is put back). Complete "
+        "`exact_pass_at_k(n, c, k)` by working it out yourself, not by looking up a formula: "
+        "compute, as an exact `Fraction`, the probability that **all k draws fail** (one "
+        "factor per draw), and return pass@k, the probability that at least one draw passes. "
+        "Raise `ValueError` unless 1 <= k <= n and 0 <= c <= n, naming the bad value "
+        "(`k` or `c`) in the message: with k > n there is nothing to draw, and clipping the "
+        "answer to 1 would hide the bug. For n = 5, c = 2, k = 2 the answer is 7/10, as in "
+        "the worked example."),
+    checks_what=(
+        "Seven valid (n, c, k), compared exactly with an independent count of subsets, "
+        "including c = 0, n - c < k (answer 1) and n = 200, k = 100; a float, the "
+        "with-replacement value (the plug-in) or a factor off by one fails. Five invalid "
+        "ones must raise ValueError, whose message names k or c where one of them is out of range."),
+    hint=("The first draw fails with probability (n - c)/n. If it failed, how many failing "
+          "samples and how many samples are left for the second draw? Multiply as "
+          "Fraction(a, b), never a / b (a float), and check the ranges first."),
     checks=tuple(
         case(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), exact_pass_at_k_reference(*args))
         for args in _EXACT_CASES
     ) + tuple(
-        rejects(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), ValueError)
-        for args in _EXACT_REJECTED
+        rejects(f"exact_pass_at_k{(n, c, k)}", lambda f, a=(n, c, k): f(*a), ValueError,
+                mentions=name or ())
+        for n, c, k, name in _EXACT_REJECTED
     ),
 )
 
@@ -163,7 +192,7 @@ def _label(run_a, run_b):
 
 _BUDGET = Exercise(
     id="kp2_better_run", notebook=NOTEBOOK, answer_name="better_run", points=3,
-    title="Stretch: compare pass@k only under the same budget",
+    title="Compare pass@k only under the same budget",
     statement=(
         "A run is a dict with `model`, `pass_at_k` and its budget: `n` (samples per "
         "problem), `k`, `temperature` and `tests` (the test-suite version). Complete "
@@ -183,5 +212,336 @@ _BUDGET = Exercise(
     ),
 )
 
+# ---------------------------------------------------------------------------
+# How sure are we? The interval and the paired comparison (lesson 02, section 9).
+
+#: The normal quantile of a 95% interval, as :func:`pass_at_k_interval` computes it.
+Z_95 = statistics.NormalDist().inv_cdf(0.975)
+
+VERDICT_A_BETTER = "A better"
+VERDICT_B_BETTER = "B better"
+VERDICT_NO_CLEAR_DIFFERENCE = "no clear difference"
+#: What a paired comparison can conclude.
+VERDICTS = (VERDICT_A_BETTER, VERDICT_B_BETTER, VERDICT_NO_CLEAR_DIFFERENCE)
+
+INTERVAL_FIELDS = ("estimate", "standard_error", "low", "high")
+PAIRED_FIELDS = ("estimate", "standard_error", "verdict")
+
+
+class Withheld:
+    """An expected value that the feedback shows only as *text*, never as the value.
+
+    Showing the expected standard error would let a learner fit the formula by
+    trial and error; the comparisons below unwrap ``value`` and say instead
+    which part of the answer differs. *mistakes* lists known wrong
+    computations as ``(fields, values, explanation)``.
+    """
+
+    def __init__(self, value, text, mistakes=()):
+        self.value, self.text, self.mistakes = value, text, tuple(mistakes)
+
+    def __repr__(self):
+        return self.text
+
+
+def library_shortcuts(function, forbidden):
+    """Sorted names of the *forbidden* functions that *function*'s code refers to.
+
+    Reads the global and attribute names of its code (nested functions and
+    lambdas included) and catches a forbidden function bound to a global
+    under another name. A determined learner can hide a call; this catches
+    the honest shortcut, and the statement says why it is not allowed.
+
+    >>> library_shortcuts(lambda counts, k: pass_at_k_interval(counts, k), [pass_at_k_interval])
+    ['pass_at_k_interval']
+    """
+    names, codes = set(), [getattr(function, "__code__", None)]
+    while codes:
+        code = codes.pop()
+        if code is not None:
+            names.update(code.co_names)
+            codes.extend(const for const in code.co_consts if isinstance(const, types.CodeType))
+    bound = getattr(function, "__globals__", {})
+    return sorted({wanted.__name__ for wanted in forbidden
+                   for name in names if name == wanted.__name__ or bound.get(name) is wanted})
+
+
+def _by_hand(call, run, forbidden):
+    """A check that the answer works without calling the *forbidden* library functions."""
+    banned = " or ".join(f.__name__ for f in forbidden)
+
+    def compare(actual, expected):
+        return "" if not actual else (f"your function calls {', '.join(actual)}: compute it "
+                                      "yourself (pass_at_k per problem is allowed)")
+    # The answer is called first, so that an untouched stub is "not attempted".
+    return case(f"{call}: computed by hand", lambda f: (run(f), library_shortcuts(f, forbidden))[1],
+                Withheld([], f"no call to {banned}"), compare=compare)
+
+
+def _field_mismatch(actual, expected, fields, depends_on):
+    """Compare *actual* with ``expected.value`` field by field; say what is wrong and, if known, why.
+
+    ``expected`` is a :class:`Withheld`; of its ``mistakes``, when
+    the wrong fields hold a known wrong computation's values, its explanation
+    is given. A field in *depends_on* is not diagnosed while a field it is
+    computed from is wrong.
+    """
+    if not isinstance(actual, (tuple, list)) or len(actual) != len(fields):
+        got = f"length {len(actual)}" if isinstance(actual, (tuple, list)) else type(actual).__name__
+        return f"expected a tuple ({', '.join(fields)}), got {got}"
+    wrong = [name for name, got, want in zip(fields, actual, expected.value) if same_value(got, want)]
+    if not wrong:
+        return ""
+    right = [name for name in fields if name not in wrong]
+    parts = [f"wrong: {', '.join(wrong)}" + (f" ({', '.join(right)} right)" if right else "")]
+    upstream = {name: [source for source in depends_on.get(name, ()) if source in wrong]
+                for name in wrong}
+    for names, values, explanation in expected.mistakes:
+        # The mistake explains the wrong fields it touches; its other fields may be right
+        # (an unclipped interval is right on the side that needed no clipping).
+        explains = [name for name in names if name in wrong and not upstream[name]]
+        if explains and explanation not in parts and all(
+                not same_value(actual[fields.index(name)], values[fields.index(name)])
+                for name in explains):
+            parts.append(explanation)
+    followers = sorted({name for name in wrong if upstream[name]}, key=fields.index)
+    if followers:
+        sources = sorted({s for name in followers for s in upstream[name]}, key=fields.index)
+        verb = "follow" if len(followers) > 1 else "follows"
+        parts.append(f"{' and '.join(followers)} {verb} from {' and '.join(sources)}: fix that first")
+    return "; ".join(parts)
+
+
+def _interval(estimate, standard_error, z=Z_95, clip=True):
+    low, high = estimate - z * standard_error, estimate + z * standard_error
+    return (estimate, standard_error, max(0.0, low), min(1.0, high)) if clip else (
+        estimate, standard_error, low, high)
+
+
+def interval_mistakes(counts, k):
+    """``[(fields, values, explanation)]``: wrong computations of the interval, and what they did."""
+    values = [pass_at_k(n, c, k) for n, c in counts.values()]
+    m, samples = len(values), sum(n for n, _ in counts.values())
+    mean = math.fsum(values) / m
+    standard_error = statistics.stdev(values) / math.sqrt(m)
+    mistakes = [
+        (("standard_error",), _interval(mean, statistics.pstdev(values) / math.sqrt(m)),
+         "standard_error uses the population standard deviation (divides by m), but the m "
+         "problems are a sample of all problems"),
+        (("standard_error",), _interval(mean, statistics.stdev(values)),
+         "standard_error is the spread of single problems: a mean of m problems varies less"),
+        (("estimate",), _interval(pass_at_k(samples, sum(c for _, c in counts.values()), k),
+                                  standard_error),
+         "estimate pools every sample into one (n, c): estimate per problem, then average"),
+        (("estimate",), _interval(math.fsum(1 - (1 - c / n) ** k for n, c in counts.values()) / m,
+                                  standard_error),
+         "estimate averages the plug-in 1 - (1 - c/n)**k: use pass_at_k per problem"),
+        (("low", "high"), _interval(mean, standard_error, clip=False),
+         "low/high are not clipped, but pass@k cannot leave [0, 1]"),
+        (("low", "high"), _interval(mean, standard_error, z=1.96),
+         "low/high use a rounded z: take it from statistics.NormalDist"),
+        (("low", "high"), _interval(mean, standard_error, z=statistics.NormalDist().inv_cdf(0.95)),
+         "low/high use the z of a 90% interval: a 95% interval leaves 2.5% out on each side"),
+    ]
+    if k == 1:  # every sample taken as one observation: 0 or 1 each
+        outcomes = [1.0] * sum(c for _, c in counts.values())
+        outcomes += [0.0] * (samples - len(outcomes))
+        mistakes.append((("standard_error",),
+                         _interval(mean, statistics.stdev(outcomes) / math.sqrt(samples)),
+                         "standard_error counts every sample as an observation: the unit "
+                         "that varies is the problem, one value per problem"))
+    return mistakes
+
+
+def reference_interval(counts, k):
+    """``(estimate, standard_error, low, high)`` from :func:`pass_at_k_interval` (95%)."""
+    result = pass_at_k_interval(counts, k)
+    return (result.estimate, result.standard_error, result.low, result.high)
+
+
+def _expected_interval(counts, k):
+    return Withheld(reference_interval(counts, k),
+                    "withheld: pass_at_k_interval's (estimate, standard_error, low, high); "
+                    "the why line names the parts that differ", interval_mistakes(counts, k))
+
+
+def _interval_mismatch(actual, expected):
+    return _field_mismatch(actual, expected, INTERVAL_FIELDS,
+                           {"low": ("estimate", "standard_error"),
+                            "high": ("estimate", "standard_error")})
+
+
+_INTERVAL_CASES = (
+    ({"a": (10, 10), "b": (10, 10), "c": (10, 10), "d": (10, 0)}, 1),   # high clipped to 1
+    ({"p1": (200, 200), "p2": (10, 0), "p3": (20, 5), "p4": (10, 3), "p5": (50, 20)}, 1),
+    ({"p1": (20, 18), "p2": (20, 3), "p3": (20, 0), "p4": (20, 10), "p5": (15, 2),
+      "p6": (10, 10)}, 5),
+    ({"a": (10, 0), "b": (10, 0), "c": (10, 0), "d": (10, 0), "e": (10, 9)}, 1),  # low clipped to 0
+)
+
+_INTERVAL = Exercise(
+    id="kp2_pass_at_k_interval", notebook=NOTEBOOK, answer_name="mean_pass_at_k_interval",
+    points=3,
+    title="How sure are we? The mean pass@k with its 95% interval",
+    statement=(
+        "Complete `mean_pass_at_k_interval(counts, k)`: *counts* maps a problem id to "
+        "`(n, c)` as in `average_pass_at_k`. Return a tuple `(estimate, standard_error, low, "
+        "high)`: the mean pass@k over problems (per problem first, with `pass_at_k`), its "
+        "standard error over problems as the lesson defines it (section \"How sure are "
+        "we?\"), and the 95% normal interval `estimate -/+ z * standard_error` with "
+        "`z = statistics.NormalDist().inv_cdf(0.975)`, clipped to [0, 1]. Write it "
+        "yourself: do not call `pass_at_k_interval`. Raise `ValueError` for fewer than two "
+        "problems (one value has no spread) and for a problem with n < k. For "
+        "`{\"a\": (4, 4), \"b\": (4, 2), \"c\": (4, 0), \"d\": (4, 2)}` and k = 1 you "
+        "should get 0.5, a standard error of about 0.204 and about (0.100, 0.900)."),
+    checks_what=(
+        "Four benchmarks (one clipped at 1, one at 0, one with unequal n, one at k = 5), "
+        "compared with `pass_at_k_interval` field by field (rel 1e-9); the expected numbers "
+        "are withheld and the why line names the part that differs. One problem, and a "
+        "problem with n < k, must raise ValueError; calling `pass_at_k_interval` fails."),
+    hint=("statistics has two standard deviations, stdev and pstdev: which one estimates the "
+          "spread of all problems from a sample of them? And a mean of m problems varies "
+          "less than one problem does: by how much?"),
+    checks=tuple(
+        case(f"mean_pass_at_k_interval({counts!r}, {k})",
+             lambda f, c=counts, k=k: f(dict(c), k), _expected_interval(counts, k),
+             compare=_interval_mismatch)
+        for counts, k in _INTERVAL_CASES
+    ) + (
+        rejects("mean_pass_at_k_interval({'only': (10, 4)}, 1)",
+                lambda f: f({"only": (10, 4)}, 1), ValueError),
+        rejects("mean_pass_at_k_interval({'a': (10, 3), 'b': (3, 1)}, 5)",
+                lambda f: f({"a": (10, 3), "b": (3, 1)}, 5), ValueError),
+        _by_hand("mean_pass_at_k_interval(...)",
+                 lambda f: f(dict(_INTERVAL_CASES[0][0]), _INTERVAL_CASES[0][1]),
+                 (pass_at_k_interval,)),
+    ),
+)
+
+
+def _verdict(low, high):
+    if low > 0:
+        return VERDICT_A_BETTER
+    if high < 0:
+        return VERDICT_B_BETTER
+    return VERDICT_NO_CLEAR_DIFFERENCE
+
+
+def reference_paired_verdict(counts_a, counts_b, k):
+    """``(estimate, standard_error, verdict)`` from :func:`paired_pass_at_k_difference` (95%).
+
+    The verdict names the better run only when the whole paired interval
+    lies on one side of 0.
+    """
+    result = paired_pass_at_k_difference(counts_a, counts_b, k)
+    return result.estimate, result.standard_error, _verdict(result.low, result.high)
+
+
+def paired_mistakes(counts_a, counts_b, k):
+    """``[(fields, values, explanation)]``: wrong paired comparisons, and what they did."""
+    estimate, standard_error, verdict = reference_paired_verdict(counts_a, counts_b, k)
+    a, b = pass_at_k_interval(counts_a, k), pass_at_k_interval(counts_b, k)
+    differences = [pass_at_k(*counts_a[p], k) - pass_at_k(*counts_b[p], k) for p in counts_a]
+    by_position = [pass_at_k(*pair_a, k) - pass_at_k(*pair_b, k)
+                   for pair_a, pair_b in zip(counts_a.values(), counts_b.values())]
+    m = len(differences)
+    overlap = a.low <= b.high and b.low <= a.high
+    separate = VERDICT_NO_CLEAR_DIFFERENCE if overlap else (
+        VERDICT_A_BETTER if a.estimate > b.estimate else VERDICT_B_BETTER)
+    return [
+        (("estimate",), (-estimate, standard_error, verdict),
+         "estimate is B - A: the difference is A - B"),
+        (("standard_error",), (estimate, math.hypot(a.standard_error, b.standard_error), verdict),
+         "standard_error combines the two runs' separate standard errors as if the runs were "
+         "independent: they share their problems"),
+        (("standard_error",), (estimate, statistics.stdev(by_position) / math.sqrt(m), verdict),
+         "standard_error pairs the problems by their position in the dicts, not by problem id"),
+        (("standard_error",), (estimate, statistics.pstdev(differences) / math.sqrt(m), verdict),
+         "standard_error uses the population standard deviation (divides by m)"),
+        (("standard_error",), (estimate, statistics.stdev(differences), verdict),
+         "standard_error is the spread of single differences: their mean varies less"),
+        (("verdict",), (estimate, standard_error, separate),
+         "verdict compares the two separate intervals: decide from the paired interval"),
+    ]
+
+
+def _expected_paired(counts_a, counts_b, k):
+    return Withheld(reference_paired_verdict(counts_a, counts_b, k),
+                    "withheld: the paired difference's (estimate, standard_error, verdict); "
+                    "the why line names the parts that differ", paired_mistakes(counts_a, counts_b, k))
+
+
+def _paired_mismatch(actual, expected):
+    why = _field_mismatch(actual, expected, PAIRED_FIELDS,
+                          {"verdict": ("estimate", "standard_error")})
+    if why and isinstance(actual, (tuple, list)) and len(actual) == 3 and actual[2] not in VERDICTS:
+        return f"{why}; verdict must be one of {', '.join(map(repr, VERDICTS))}"
+    if why.endswith("(estimate, standard_error right)"):
+        why += ("; A is better only if the whole paired 95% interval lies above 0, "
+                "B only if it lies below 0")
+    return why
+
+
+def _runs(prefix, n, correct):
+    return {f"{prefix}{index}": (n, c) for index, c in enumerate(correct, 1)}
+
+
+# The separate intervals of A and B overlap; the paired one lies above 0.
+_OVERLAP_A = _runs("p", 10, (1, 2, 4, 6, 8, 10, 3, 6))
+_OVERLAP_B = _runs("p", 10, (0, 1, 3, 5, 7, 9, 2, 6))
+# Labels never name the verdict: that would hand it over. In order: A better although
+# the separate intervals overlap, B better, no clear difference, identical runs (the
+# interval [0, 0] does not exclude 0), and the first pair with B's problems reordered.
+_PAIRED_CASES = (
+    ("runs p1-p8 whose separate intervals overlap", _OVERLAP_A, _OVERLAP_B, 1),
+    ("runs q1-q6", _runs("q", 20, (2, 0, 9, 5, 0, 16)), _runs("q", 20, (4, 0, 12, 7, 1, 18)), 5),
+    ("runs r1-r6", _runs("r", 10, (3, 7, 1, 9, 5, 4)), _runs("r", 10, (5, 6, 2, 7, 6, 2)), 1),
+    ("two identical runs", _OVERLAP_A, dict(_OVERLAP_A), 1),
+    ("runs p1-p8, B listing its problems in reverse order", _OVERLAP_A,
+     dict(reversed(list(_OVERLAP_B.items()))), 1),
+)
+_OTHER_IDS_A = {"p1": (10, 3), "p2": (10, 5), "p3": (10, 1), "p4": (10, 7)}
+_OTHER_IDS_B = {"p1": (10, 2), "p2": (10, 5), "p3": (10, 0), "p5": (10, 6)}
+
+_PAIRED = Exercise(
+    id="kp2_paired_difference", notebook=NOTEBOOK, answer_name="paired_verdict", points=4,
+    title="Stretch: is A really better than B? Compare on the same problems",
+    statement=(
+        "Models A and B answered the same problems: *counts_a* and *counts_b* each map a "
+        "problem id to `(n, c)`. Complete `paired_verdict(counts_a, counts_b, k)`: return "
+        "`(estimate, standard_error, verdict)` for the **paired** difference A - B of the "
+        "lesson: the estimate is the mean over problems of pass@k(A) - pass@k(B), the "
+        "standard error is the paired one (not the two runs' separate ones), and the verdict "
+        f"is {VERDICT_A_BETTER!r} or {VERDICT_B_BETTER!r} when the 95% interval "
+        "`estimate -/+ z * standard_error` (z as in `mean_pass_at_k_interval`) lies entirely above "
+        f"or below 0, else {VERDICT_NO_CLEAR_DIFFERENCE!r}. Raise `ValueError` naming the "
+        "problem ids that are not in both runs. Do not call `paired_pass_at_k_difference`."),
+    checks_what=(
+        "Five pairs of runs compared with `paired_pass_at_k_difference` (numbers rel 1e-9, "
+        "verdict exactly; withheld, the why line names the part that differs): among them "
+        "runs whose separate intervals overlap, two identical runs, and runs listing the "
+        "problems in different orders; every verdict occurs. Runs with different problem ids "
+        "(the message must name them) and a single problem must raise ValueError; calling "
+        "`paired_pass_at_k_difference` fails."),
+    hint=("A hard problem is hard for both models: what is left of its difficulty in "
+          "pass@k(A) - pass@k(B) on that problem? Look each problem up by its id in both "
+          "runs, never by position."),
+    checks=tuple(
+        case(f"paired_verdict(...): {label}, k = {k}",
+             lambda f, a=a, b=b, k=k: f(dict(a), dict(b), k), _expected_paired(a, b, k),
+             compare=_paired_mismatch)
+        for label, a, b, k in _PAIRED_CASES
+    ) + (
+        rejects(f"paired_verdict({_OTHER_IDS_A!r}, {_OTHER_IDS_B!r}, 1)",
+                lambda f: f(dict(_OTHER_IDS_A), dict(_OTHER_IDS_B), 1), ValueError,
+                mentions=("p4", "p5")),
+        rejects("paired_verdict({'p1': (10, 3)}, {'p1': (10, 2)}, 1)",
+                lambda f: f({"p1": (10, 3)}, {"p1": (10, 2)}, 1), ValueError),
+        _by_hand("paired_verdict(...)", lambda f: f(dict(_OVERLAP_A), dict(_OVERLAP_B), 1),
+                 (paired_pass_at_k_difference,)),
+    ),
+)
+
 #: Knowledge point 2, in course order (warm-up to stretch).
-EXERCISES = (_TWO_SUBSETS, _ENUMERATE, _EXACT, _MEAN, _BUDGET)
+EXERCISES = (_TWO_SUBSETS, _ENUMERATE, _EXACT, _MEAN, _BUDGET, _INTERVAL, _PAIRED)
+

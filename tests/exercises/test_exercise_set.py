@@ -179,6 +179,21 @@ def _clipped(n, c, k):
     return Fraction(1) if k > n or n - c < k else 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
+def _interval_with_population_sd(counts, k):
+    import statistics
+    from reasoneval_mini import pass_at_k
+    values = [pass_at_k(n, c, k) for n, c in counts.values()]
+    estimate = sum(values) / len(values)
+    error = statistics.pstdev(values) / math.sqrt(len(values))
+    return estimate, error, max(0.0, estimate - 1.96 * error), min(1.0, estimate + 1.96 * error)
+
+
+def _unpaired_difference(counts_a, counts_b, k):
+    a, b = _interval_with_population_sd(counts_a, k), _interval_with_population_sd(counts_b, k)
+    overlap = a[2] <= b[3] and b[2] <= a[3]
+    return a[0] - b[0], math.hypot(a[1], b[1]), "no clear difference" if overlap else "A better"
+
+
 # The mistakes the source page warns about; each must be caught by the checks.
 TYPICAL_MISTAKES = {
     "kp1_practice_verdicts": lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False},
@@ -192,6 +207,8 @@ TYPICAL_MISTAKES = {
     "kp2_exact_pass_at_k": _clipped,
     "kp2_average_pass_at_k": _pooled,
     "kp2_better_run": lambda a, b: max(a, b, key=lambda run: run["pass_at_k"])["model"],
+    "kp2_pass_at_k_interval": lambda counts, k: _interval_with_population_sd(counts, k),
+    "kp2_paired_difference": lambda a, b, k: _unpaired_difference(a, b, k),
     "kp3_five_state_log": lambda: [{"sample_id": "s", "status": s} for s in
                                    ("passed", "assertion_failed", "timeout", "runtime_error", "not_run")],
     "kp3_rates": lambda records: {
