@@ -7,6 +7,7 @@ can be tested headlessly by setting ``.value`` on its boxes.
 """
 
 from reasoneval_mini.lessons.answer_pipelines import PIPELINES, compare_answer_pipelines
+from reasoneval_mini.lessons.palette import DPI, FIGSIZE, VERDICT_COLOURS
 from reasoneval_mini.support.arguments import ArgumentTypeError
 
 
@@ -27,7 +28,8 @@ def describe_answer_verdicts(prediction, reference):
 
     >>> print(describe_answer_verdicts("0.5", "1/2"))
     exact_match     False  (different)
-    gsm8k_string    False  (different)
+    gsm8k_regex     False  (different)
+    course_marker   False  (different)
     exact_rational  True  (equal)
 
     Surprising: the *reference* can be the broken side.
@@ -77,8 +79,6 @@ def make_answer_explorer(prediction="1,000", reference="1000"):
     return box
 
 
-# Colour-blind-safe choices: blue for equal, orange for different, grey for unparsed.
-VERDICT_COLOURS = {True: "#4c72b0", False: "#dd8452", None: "#bbbbbb"}
 
 
 def plot_pipeline_verdicts(rows, ax=None):
@@ -99,7 +99,7 @@ def plot_pipeline_verdicts(rows, ax=None):
         if missing:
             raise ValueError(f"rows[{index}] lacks {missing}; expected rows from compare_many_answers")
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 0.32 * len(rows) + 1.0), dpi=80)
+        _, ax = plt.subplots(figsize=(FIGSIZE[0], 0.3 * len(rows) + 1.3), dpi=DPI)
     for y, row in enumerate(rows):
         for x, name in enumerate(PIPELINES):
             verdict = row[name]
@@ -113,6 +113,7 @@ def plot_pipeline_verdicts(rows, ax=None):
         [y + 0.5 for y in range(len(rows))],
         [f"{row['prediction']!r} vs {row['reference']!r}" for row in rows],
     )
+    ax.set_title("Verdict of each scorer on each answer pair", fontsize=10, pad=28)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)

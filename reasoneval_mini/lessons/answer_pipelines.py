@@ -1,13 +1,15 @@
-"""Three ways to score a final answer, side by side (lesson 01).
+"""Four ways to score a final answer, side by side (lesson 01).
 
 The same pair of strings can be right, wrong or unreadable depending on the
-scorer. This module runs three scorers on the same pairs so the lesson can
+scorer. This module runs four scorers on the same pairs so the lesson can
 show where they disagree:
 
 * ``exact_match``: plain string equality after stripping whitespace;
-* ``gsm8k_string``: GSM8K's protocol, i.e. the text after ``####`` with
-  commas removed (:func:`extract_final_answer`), then compared *as strings*,
-  the way GSM8K's ``is_correct`` compares against the reference;
+* ``gsm8k_regex``: GSM8K's own code (:func:`gsm8k_extract_answer`): the
+  *first* ``#### `` followed by an optional minus and a run of digits, dots
+  and commas, commas removed, compared *as strings* like its ``is_correct``;
+* ``course_marker``: the course's :func:`extract_final_answer` (the rest of
+  the line after the *last* ``####``, commas removed), compared as strings;
 * ``exact_rational``: :func:`numeric_equivalence` on the raw answers, which
   says ``None`` for anything outside the declared answer space.
 
@@ -17,6 +19,7 @@ and scores a batch of model outputs on word problems with GSM8K's protocol,
 two ways (:func:`score_final_answers`).
 """
 
+import re
 from fractions import Fraction
 
 from reasoneval_mini.support.arguments import ArgumentTypeError
@@ -28,8 +31,14 @@ from reasoneval_mini.answers import (
 )
 
 
-#: The three scorers, in the order the lesson shows them.
-PIPELINES = ("exact_match", "gsm8k_string", "exact_rational")
+#: The four scorers, in the order the lesson shows them.
+PIPELINES = ("exact_match", "gsm8k_regex", "course_marker", "exact_rational")
+
+#: GSM8K's answer pattern, as in its ``grade_school_math/dataset.py``.
+GSM8K_ANSWER_PATTERN = re.compile(r"#### (\-?[0-9\.\,]+)")
+
+#: What GSM8K's ``extract_answer`` returns when the pattern is not found.
+GSM8K_INVALID = "[invalid]"
 
 #: Realistic (prediction, reference) pairs on which the scorers disagree.
 REALISTIC_ANSWERS = (
@@ -56,26 +65,55 @@ def _require_str(name, value):
         raise ArgumentTypeError(f"{name} must be a str, got {type(value).__name__}: {value!r}")
 
 
+def gsm8k_extract_answer(text):
+    """GSM8K's own extraction: the first match of :data:`GSM8K_ANSWER_PATTERN`.
+
+    Returns the matched run with commas removed, or :data:`GSM8K_INVALID`
+    when no ``#### `` is followed by a digit, dot, comma or minus. Unlike
+    :func:`extract_final_answer` it takes the *first* marker and stops at
+    the first character outside ``-0-9.,``, so a unit or a percent sign is
+    silently cut off. Raises ``ValueError`` if *text* is not a ``str``.
+
+    >>> gsm8k_extract_answer("#### 1,080")
+    '1080'
+
+    Surprising: whatever follows the number is dropped, and the first marker wins.
+
+    >>> gsm8k_extract_answer("#### 5 apples"), gsm8k_extract_answer("#### 50%")
+    ('5', '50')
+    >>> gsm8k_extract_answer("#### 3\\n#### 4"), gsm8k_extract_answer("#### $5")
+    ('3', '[invalid]')
+    """
+    _require_str("text", text)
+    match = GSM8K_ANSWER_PATTERN.search(text)
+    if match is None:
+        return GSM8K_INVALID
+    return match.group(1).strip().replace(",", "")
+
+
 def compare_answer_pipelines(prediction, reference):
     """Score *prediction* against *reference* with each of :data:`PIPELINES`.
 
     Both arguments are the final-answer texts (what a model wrote after
     ``####`` and the data set's answer). Returns a dict with the two inputs
     and one verdict per pipeline: ``True``/``False`` for the string scorers,
-    ``True``/``False``/``None`` for ``exact_rational``.
+    ``True``/``False``/``None`` for ``exact_rational``. Each marker scorer
+    puts ``#### `` in front of both texts and extracts as its code does.
 
     Raises ``ValueError`` if either argument is not a ``str``, or (from
     :func:`numeric_equivalence`) if the reference is outside the answer space.
 
     >>> row = compare_answer_pipelines("1,000", "1000")
-    >>> row["exact_match"], row["gsm8k_string"], row["exact_rational"]
-    (False, True, None)
+    >>> [row[name] for name in PIPELINES]
+    [False, True, True, None]
 
-    Surprising: the one scorer that knows ``-0`` is ``0`` is the strictest.
+    Surprising: GSM8K's regex says yes to ``5 apples`` (it stops at the
+    space), and the one scorer that knows ``-0`` is ``0`` is the strictest.
 
-    >>> row = compare_answer_pipelines("-0", "0")
-    >>> row["exact_match"], row["gsm8k_string"], row["exact_rational"]
-    (False, False, True)
+    >>> [compare_answer_pipelines("5 apples", "5")[name] for name in PIPELINES]
+    [False, True, False, None]
+    >>> [compare_answer_pipelines("-0", "0")[name] for name in PIPELINES]
+    [False, False, False, True]
     """
     _require_str("prediction", prediction)
     _require_str("reference", reference)
@@ -85,7 +123,9 @@ def compare_answer_pipelines(prediction, reference):
         "prediction": prediction,
         "reference": reference,
         "exact_match": prediction.strip() == reference.strip(),
-        "gsm8k_string": extracted == expected,
+        "gsm8k_regex": (gsm8k_extract_answer(f"{GSM8K_MARKER} {prediction}")
+                        == gsm8k_extract_answer(f"{GSM8K_MARKER} {reference}")),
+        "course_marker": extracted == expected,
         "exact_rational": numeric_equivalence(prediction, reference),
     }
 

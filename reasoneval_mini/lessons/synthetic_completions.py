@@ -38,7 +38,7 @@ NOT_GENERATED = "not_generated"
 VARIANTS = {
     CANONICAL: "the reference solution, unchanged",
     OFF_BY_ONE: "one boundary shifted: a range stop, a comparison, a constant or the result",
-    WRONG_RETURN: "every return gives back the first argument unchanged",
+    WRONG_RETURN: "every return becomes `return <first parameter>`: its value at that moment",
     INFINITE_LOOP: "a while loop whose counter is never advanced, before the body",
     SYNTAX_ERROR: "a colon dropped (or a stray ')' added): the file does not parse",
     EARLY_EXIT: "the correct body, then sys.exit(0) before the tests can run",
@@ -197,8 +197,9 @@ def build_completion(problem, variant):
     canonical solution's layout and comments stay, and the text is the
     same on every Python version (``ast.unparse`` is only a fallback, used
     if the edited text would not parse to the mutated tree). A variant can
-    coincide with the solution: HumanEval/13's gcd already returns its
-    first argument, so its ``wrong_return`` still passes.
+    coincide with the solution: HumanEval/13's gcd already ends with
+    ``return a``, its first parameter *after* the loop reassigned it, so
+    its ``wrong_return`` is the canonical text and still passes.
 
     Raises ``ValueError`` for an unknown variant, or when a problem offers
     nothing to mutate (the message names the problem).

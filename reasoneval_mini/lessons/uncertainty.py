@@ -25,6 +25,7 @@ import random
 import statistics
 
 from reasoneval_mini.estimators import PassAtKInterval, pass_at_k_interval
+from reasoneval_mini.lessons.palette import DPI, FIGSIZE, FIRST_SERIES_COLOUR, GREY, SECOND_SERIES_COLOUR
 from reasoneval_mini.support.arguments import positive_int
 
 
@@ -89,12 +90,12 @@ def plot_interval_widths(widths, ax=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+        _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
     sizes = [size for size, _ in widths]
-    ax.plot(sizes, [width for _, width in widths], "o", color="#0072B2",
+    ax.plot(sizes, [width for _, width in widths], "o", color=FIRST_SERIES_COLOUR,
             label="width of the 95% interval")
     largest, last = widths[-1]
-    ax.plot(sizes, [last * math.sqrt(largest / size) for size in sizes], "-", color="#999999",
+    ax.plot(sizes, [last * math.sqrt(largest / size) for size in sizes], "-", color=GREY,
             label="∝ 1/√problems")
     ax.set_xlabel("problems in the benchmark")
     ax.set_ylabel("interval width")
@@ -108,13 +109,14 @@ def plot_paired_comparison(interval_a, interval_b, paired, labels=("model A", "m
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 3), dpi=100)
-    rows = [(f"{labels[0]}", interval_a, "#0072B2"), (f"{labels[1]}", interval_b, "#E69F00"),
-            (f"{labels[0]} - {labels[1]} (paired)", paired, "#009E73")]
+        _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
+    rows = [(f"{labels[0]}", interval_a, FIRST_SERIES_COLOUR),
+            (f"{labels[1]}", interval_b, SECOND_SERIES_COLOUR),
+            (f"{labels[0]} - {labels[1]} (paired)", paired, "#000000")]
     for y, (label, interval, colour) in enumerate(reversed(rows)):
         ax.errorbar(interval.estimate, y, color=colour, fmt="o", capsize=4,
                     xerr=[[interval.estimate - interval.low], [interval.high - interval.estimate]])
-    ax.axvline(0.0, color="#999999", linewidth=0.8)
+    ax.axvline(0.0, color=GREY, linewidth=0.8)
     ax.set_yticks(range(len(rows)), [label for label, _, _ in reversed(rows)])
     ax.set_xlabel("pass@k (95% interval)")
     ax.set_title("Same problems: compare problem by problem")

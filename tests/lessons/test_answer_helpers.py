@@ -9,6 +9,7 @@ from reasoneval_mini.lessons.answer_pipelines import (
     PIPELINES,
     REALISTIC_ANSWERS,
     compare_answer_pipelines,
+    gsm8k_extract_answer,
     compare_fraction_grammar,
     compare_many_answers,
     format_pipeline_table,
@@ -36,6 +37,22 @@ def oracle_value(text):
     return -value if sign == "-" else value
 
 
+def oracle_gsm8k_original(text):
+    # GSM8K's dataset.py, written out by hand: first "#### ", then [-]?[0-9.,]+ .
+    start = text.find("#### ")
+    if start < 0:
+        return "[invalid]"
+    rest = text[start + 5:]
+    end = 1 if rest[:1] == "-" else 0
+    while end < len(rest) and rest[end] in "0123456789.,":
+        end += 1
+    if end == 0 or rest[:end] == "-":
+        # no run after the marker: GSM8K's search goes on to a later marker
+        later = oracle_gsm8k_original(text[start + 5:]) if "#### " in text[start + 5:] else "[invalid]"
+        return later
+    return rest[:end].replace(",", "")
+
+
 def oracle_gsm8k(text):
     # The course's GSM8K protocol: rest of the line after the last ####, commas removed.
     return text.split("####")[-1].split("\n")[0].replace(",", "").strip()
@@ -45,7 +62,9 @@ def oracle_gsm8k(text):
 def test_each_pipeline_matches_its_oracle(prediction, reference):
     row = compare_answer_pipelines(prediction, reference)
     assert row["exact_match"] is (prediction.strip() == reference.strip())
-    assert row["gsm8k_string"] is (oracle_gsm8k("#### " + prediction) == oracle_gsm8k("#### " + reference))
+    assert row["course_marker"] is (oracle_gsm8k("#### " + prediction) == oracle_gsm8k("#### " + reference))
+    assert row["gsm8k_regex"] is (
+        oracle_gsm8k_original("#### " + prediction) == oracle_gsm8k_original("#### " + reference))
     expected = oracle_value(prediction)
     assert row["exact_rational"] == (None if expected is None else expected == oracle_value(reference))
 
@@ -53,10 +72,11 @@ def test_each_pipeline_matches_its_oracle(prediction, reference):
 def test_realistic_answers_show_every_kind_of_disagreement():
     rows = compare_many_answers()
     verdict_patterns = {tuple(row[name] for name in PIPELINES) for row in rows}
-    assert (False, True, None) in verdict_patterns      # 1,000: only GSM8K says yes
-    assert (False, False, True) in verdict_patterns     # 5.00: only the exact rational says yes
-    assert (False, False, None) in verdict_patterns     # $5, 1e3, ½: unparsed
-    assert (True, True, True) in verdict_patterns       # a plain match: all agree
+    assert (False, True, True, None) in verdict_patterns    # 1,000: both marker scorers say yes
+    assert (False, True, False, None) in verdict_patterns   # 50%, 5 apples: only GSM8K's regex
+    assert (False, False, False, True) in verdict_patterns  # 5.00: only the exact rational says yes
+    assert (False, False, False, None) in verdict_patterns  # $5, 1e3, ½: unparsed
+    assert (True, True, True, True) in verdict_patterns     # a plain match: all agree
 
 
 def test_broken_reference_raises_and_names_it():
@@ -76,7 +96,7 @@ def test_table_has_one_line_per_row_and_every_verdict():
     lines = format_pipeline_table(rows).splitlines()
     assert len(lines) == len(rows) + 2
     for line, row in zip(lines[2:], rows):
-        assert line.split()[-3:] == [str(row[name]) for name in PIPELINES]
+        assert line.split()[-len(PIPELINES):] == [str(row[name]) for name in PIPELINES]
 
 
 def test_fraction_grammar_columns_match_fraction_and_the_declared_space():
@@ -122,3 +142,17 @@ def test_verdict_plot_draws_one_labelled_cell_per_verdict():
     plt.close(figure)
     with pytest.raises(ValueError, match="empty"):
         plot_pipeline_verdicts([])
+
+
+@pytest.mark.parametrize("text", [
+    "#### 1,080", "#### 5 apples", "#### 50%", "#### $5", "#### 1e3", "#### 3\n#### 4",
+    "no marker", "#### -7.5 dollars", "####5", "#### x\n#### 9", "#### 1/2",
+])
+def test_gsm8k_extraction_matches_a_hand_written_copy_of_its_regex(text):
+    assert gsm8k_extract_answer(text) == oracle_gsm8k_original(text)
+
+
+def test_gsm8k_regex_says_true_where_the_course_extractor_does_not():
+    for prediction in ("50%", "5 apples"):
+        row = compare_answer_pipelines(prediction, prediction.rstrip("% apples"))
+        assert row["gsm8k_regex"] is True and row["course_marker"] is False

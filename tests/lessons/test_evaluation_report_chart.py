@@ -11,10 +11,8 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from reasoneval_mini import STATUSES  # noqa: E402
-from reasoneval_mini.lessons.evaluation_report import (  # noqa: E402
-    STATE_COLORS,
-    plot_execution_states,
-)
+from reasoneval_mini.lessons.evaluation_report import plot_execution_states  # noqa: E402
+from reasoneval_mini.lessons.palette import DPI, FIGSIZE, STATE_COLORS  # noqa: E402
 from reasoneval_mini.lessons.evaluation_report import count_states_per_problem  # noqa: E402
 
 
@@ -59,7 +57,7 @@ def test_segments_stack_in_status_order_to_the_number_of_samples():
 def test_every_state_is_in_the_legend_with_its_fixed_colour():
     records = [{"sample_id": "a", "task_id": "A", "status": "passed"}]
     ax = plot_execution_states(records).axes[0]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(STATUSES)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == sorted(STATUSES)
     for container in ax.containers:
         assert matplotlib.colors.to_hex(container.patches[0].get_facecolor()) == STATE_COLORS[
             container.get_label()
@@ -78,7 +76,7 @@ def test_returns_a_small_figure_and_can_draw_into_a_given_axes():
     records = random_records(4)
     figure = plot_execution_states(records)
     assert isinstance(figure, Figure)
-    assert tuple(figure.get_size_inches()) == (6, 3.5) and figure.dpi == 80
+    assert tuple(figure.get_size_inches()) == FIGSIZE and figure.dpi == DPI
     host = Figure()
     ax = host.add_subplot()
     assert plot_execution_states(records, ax=ax) is host
@@ -92,3 +90,17 @@ def test_returns_a_small_figure_and_can_draw_into_a_given_axes():
 def test_invalid_records_are_refused(records, message):
     with pytest.raises(ValueError, match=message):
         plot_execution_states(records)
+
+
+def test_legend_read_top_down_lists_the_states_as_the_stack_shows_them():
+    records = random_records(5, problems=1, samples=20)
+    ax = plot_execution_states(records).axes[0]
+    stack_top_down = [c.get_label() for c in sorted(ax.containers, key=lambda c: -c.patches[0].get_y())]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == stack_top_down
+
+
+def test_legend_swatches_have_the_colour_of_their_segments():
+    ax = plot_execution_states(random_records(6)).axes[0]
+    legend = ax.get_legend()
+    for text, handle in zip(legend.get_texts(), legend.legend_handles):
+        assert matplotlib.colors.to_hex(handle.get_facecolor()) == STATE_COLORS[text.get_text()]

