@@ -1,0 +1,35 @@
+"""Notebook metadata JupyterLab does not rewrite on open, so opening one does not mark it modified."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+    (ROOT / "exercises").glob("*.ipynb")) + sorted((ROOT / "solutions").glob("*.ipynb"))
+
+
+def installed_kernelspec():
+    """What ipykernel installs as the ``python3`` kernel (JupyterLab copies it into the notebook)."""
+    from ipykernel.kernelspec import get_kernel_dict
+
+    spec = get_kernel_dict()
+    return {"display_name": spec["display_name"], "language": spec["language"], "name": "python3"}
+
+
+def test_the_notebook_list_covers_all_three_folders():
+    folders = {path.parent.name for path in NOTEBOOKS}
+    assert folders == {"notebooks", "exercises", "solutions"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_kernelspec_is_the_one_jupyterlab_would_write(path):
+    notebook = nbformat.read(path, as_version=4)
+    assert notebook.metadata.get("kernelspec") == installed_kernelspec()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_stored_widget_state(path):
+    # JupyterLab rewrites widget state when it saves; a stored copy is stale on open.
+    assert "widgets" not in nbformat.read(path, as_version=4).metadata
