@@ -47,8 +47,10 @@ def run(args):
     """Grade ``args.submissions_dir``, write the reports, print a summary."""
     registry = args.registry or DEFAULT_REGISTRY
     roster, export_out = _export_plan(args)
-    if args.class_report and Path(args.class_report).is_file():
-        raise UsageError(f"--class-report {args.class_report!r} is a file; expected a folder")
+    for option, folder in (("--class-report", args.class_report), ("--feedback", args.feedback)):
+        if folder and Path(folder).exists() and not Path(folder).is_dir():
+            raise UsageError(f"{option} {folder!r} is a file; expected a folder (it is made "
+                             "if it does not exist)")
     if args.class_report and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--class-report draws its figures with matplotlib, which is not "
                          "installed; pip install 'reasoneval-course[course]'")

@@ -1,11 +1,15 @@
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import reasoneval_mini
 from reasoneval_mini.lessons import doctor
 from reasoneval_mini.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_version_flag(capsys):
@@ -159,3 +163,30 @@ def test_stray_arguments_are_blamed_on_the_command_with_its_usage(argv, capsys):
     error = capsys.readouterr().err
     assert error.startswith(f"usage: reasoneval-course {argv[0]}")
     assert f"reasoneval-course {argv[0]}: error: unrecognized arguments: {argv[-1]}" in error
+
+
+def test_progress_on_a_folder_without_exercise_notebooks_says_so_once(tmp_path, capsys):
+    (tmp_path / "notes.ipynb").write_text("{}")
+    assert main(["progress", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "holds none of the exercise notebooks" in error
+    assert "course's root folder" in error
+
+
+def test_progress_names_a_missing_notebook_once_for_all_its_exercises(tmp_path, capsys):
+    from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
+
+    first = EXERCISE_NOTEBOOKS[0].notebook
+    shutil.copy(ROOT / "exercises" / first, tmp_path / first)
+    assert main(["progress", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    for notebook in EXERCISE_NOTEBOOKS[1:]:
+        assert out.count(f"no notebook {notebook.notebook}") == 1
+
+
+def test_grade_refuses_a_feedback_path_that_is_a_file(tmp_path, capsys):
+    (tmp_path / "ada").mkdir()
+    (tmp_path / "feedback.md").write_text("")
+    assert main(["grade", str(tmp_path), "--feedback", str(tmp_path / "feedback.md")]) == 2
+    error = capsys.readouterr().err
+    assert "--feedback" in error and "is a file; expected a folder" in error
