@@ -19,7 +19,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -40,7 +39,7 @@ EXERCISE = "ex01_answer_equivalence.ipynb"
 OPEN_TIMEOUT = 120       # page load, kernel start
 RUN_ALL_TIMEOUT = 150    # one lesson, Restart Kernel and Run All
 WIDGET_TIMEOUT = 30      # an explorer's views to render
-INTERACTION_TIMEOUT = 60  # an explorer's output to follow a control
+INTERACTION_TIMEOUT = 30  # an explorer's output to follow a control
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 #: A widget shown as text instead of as a widget, e.g. "VBox(children=(IntSlider(value=...".
@@ -49,7 +48,7 @@ WIDGET_REPR = re.compile(r"\b(?:interactive|[A-Z][A-Za-z]*(?:Box|Slider|Text|Tex
 WIDGET_FAILURES = ("Loading widget", "model not found", "Error displaying widget",
                    "Failed to load model class")
 #: An explorer is built by a line calling some `..._explorer(` function (not an import).
-EXPLORER_CALL = re.compile(r"^(?!\s*(?:from|import)\b).*\b\w*_explorer\(", re.MULTILINE)
+EXPLORER_CALL = re.compile(r"^(?!\s*(?:from|import)\b).*\b\w*_explorer\(.*$", re.MULTILINE)
 #: A cell meant to show a figure: it calls plt.show() or ends with the bare name `figure`.
 FIGURE_CELL = re.compile(r"plt\.show\(\)|\A(?:.*\n)*figure\s*\Z")
 #: What feedback.check prints when every test of an exercise passes.
@@ -83,7 +82,7 @@ EXPLORER_RESULT = """node => {
   const parts = [...node.querySelectorAll('.widget-html, .widget-htmlmath, .widget-output, .widget-textarea')];
   if (!parts.length) return null;
   return parts.map(part => [
-    part.innerText,
+    part.textContent,
     ...[...part.querySelectorAll('textarea')].map(box => box.value),
     ...[...part.querySelectorAll('img')].map(img => img.src.length + ':' + img.src.slice(-80)),
   ].join('|')).join('\\n');
@@ -106,7 +105,8 @@ def _unavailable(reason):
 def chromium_path():
     for module in ("jupyterlab", "ipywidgets", "playwright"):
         if importlib.util.find_spec(module) is None:
-            _unavailable(f"{module} is not installed (pip install playwright; the course extras)")
+            _unavailable(f"{module} is not installed "
+                         f"({'pip install playwright' if module == 'playwright' else 'pip install -e .[course]'})")
     path = find_chromium()
     if path is None:
         _unavailable("no chromium on PATH nor at /usr/bin/chromium (apt-get install chromium)")
@@ -144,9 +144,19 @@ def page(browser, lab):
 # --- driving the page -------------------------------------------------------------------------
 
 class Failures(list):
-    """Problems found on one page; the assertion names them and the screenshots."""
+    """Problems found on one page; the assertion names them and the screenshot."""
+
+    first_cell = None
+
+    def add(self, message, cell=None):
+        """Record *message*; the screenshot shows the first code *cell* with a problem."""
+        self.append(message)
+        if self.first_cell is None and cell is not None:
+            self.first_cell = cell
 
     def check(self, page, screenshot):
+        if self.first_cell is not None:
+            show_code_cell(page, self.first_cell)
         page.screenshot(path=str(screenshot))
         assert not self, "\n".join([*self, f"screenshot: {screenshot}"])
 
@@ -204,8 +214,23 @@ def restart_and_run_all(page):
     return wait_until_idle(page, RUN_ALL_TIMEOUT)
 
 
+def show_code_cell(page, index):
+    """Scroll the notebook so that code cell *index* is at the top, as JupyterLab itself does."""
+    page.evaluate("""index => {
+      const notebook = window.jupyterapp.shell.currentWidget.content;
+      const cell = notebook.widgets.filter(cell => cell.model.type === 'code')[index];
+      return notebook.scrollToCell(cell, 'start');
+    }""", index)
+    page.wait_for_timeout(500)  # let the outputs paint
+
+
 def code_cell(page, index):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell").nth(index)
+
+
+def last_lines(text, count=3):
+    """The last *count* non-blank lines of *text* (a traceback's end names the error)."""
+    return " / ".join([line.strip() for line in text.splitlines() if line.strip()][-count:])
 
 
 def short(source, lines=2):
@@ -220,25 +245,26 @@ def check_every_cell_ran(state, failures):
     if prompts != expected:
         not_run = [f"cell {i} ({short(c['source'], 1)}): {p or 'no prompt'}"
                    for i, (c, p, e) in enumerate(zip(state["cells"], prompts, expected)) if p != e]
-        failures.append(f"Run All did not run every code cell once, in order: {not_run}")
+        failures.add(f"Run All did not run every code cell once, in order: {not_run}")
 
 
 def check_no_errors(page, state, failures):
     for index, cell in enumerate(state["cells"]):
         for output in cell["outputs"]:
             if output["error"]:
-                failures.append(f"cell {index} ({short(cell['source'])}) shows {output['error']}")
+                failures.add(f"cell {index} ({short(cell['source'])}) shows {output['error']}",
+                             cell=index)
             elif output["type"] == "stream" and "Traceback" in output["text"]:
-                failures.append(f"cell {index} ({short(cell['source'])}) prints a traceback: "
-                                f"{output['text'][-300:]}")
+                failures.add(f"cell {index} ({short(cell['source'])}) prints a traceback: "
+                             f"{last_lines(output['text'])}", cell=index)
             if WIDGET_REPR.search(output["text"]) and WIDGET_VIEW_MIME not in output["mimes"]:
-                failures.append(f"cell {index} ({short(cell['source'])}) shows a widget as text, "
-                                f"not as controls: {output['text'][:200]!r}")
+                failures.add(f"cell {index} ({short(cell['source'])}) shows a widget as text, "
+                             f"not as controls: {output['text'][:200]!r}", cell=index)
     shown = page.locator('.jp-NotebookPanel:not(.lm-mod-hidden) '
                          '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
     for text in shown.all_inner_texts():
         if "Traceback" in text or "Error" in text:
-            failures.append(f"an output shows an error in red: {text[-300:]}")
+            failures.add(f"an output shows an error in red: {last_lines(text)}")
 
 
 def explorer_cells(state):
@@ -250,7 +276,7 @@ def wait_for_widgets(page, index):
     outputs = code_cell(page, index).locator(".jp-Cell-outputArea")
     deadline = time.monotonic() + WIDGET_TIMEOUT
     while True:
-        text = outputs.inner_text()
+        text = outputs.text_content()  # not inner_text: off-screen cells are not laid out
         rendered = outputs.locator(".jupyter-widgets").count()
         if rendered and not any(failure in text for failure in WIDGET_FAILURES):
             return text
@@ -282,19 +308,20 @@ def move_one_control(cell):
 def check_explorers(page, state, lesson, failures, screenshots):
     indices = explorer_cells(state)
     if lesson[:2] in LESSONS_WITH_EXPLORERS and not indices:
-        failures.append(f"{lesson}: no cell builds an explorer (a line calling ..._explorer(...))")
+        failures.add(f"{lesson}: no cell builds an explorer (a line calling ..._explorer(...))")
     for index in indices:
-        source = short(state["cells"][index]["source"])
+        source = EXPLORER_CALL.search(state["cells"][index]["source"]).group(0).strip()[:100]
         outputs = state["cells"][index]["outputs"]
         if not any(WIDGET_VIEW_MIME in output["mimes"] for output in outputs):
-            failures.append(f"explorer cell {index} ({source}) displays no widget; it shows "
-                            f"{[o['text'][:120] or o['mimes'] for o in outputs]}")
+            failures.add(f"explorer cell {index} ({source}) displays no widget; it shows "
+                         f"{[o['text'][:120] or o['mimes'] for o in outputs]}", cell=index)
             continue
+        show_code_cell(page, index)
         text = wait_for_widgets(page, index)
         problems = [failure for failure in WIDGET_FAILURES if failure in text]
-        if "(no widget view rendered)" in text or problems:
-            failures.append(f"explorer cell {index} ({source}) is not live after {WIDGET_TIMEOUT} s: "
-                            f"{text[:300]!r}")
+        if "(no widget view rendered)" in text or problems or WIDGET_REPR.search(text):
+            failures.add(f"explorer cell {index} ({source}) is not live after {WIDGET_TIMEOUT} s: "
+                         f"{text[:300]!r}", cell=index)
             continue
         cell = code_cell(page, index)
         output_area = cell.locator(".jp-Cell-outputArea")
@@ -302,13 +329,13 @@ def check_explorers(page, state, lesson, failures, screenshots):
                                 ".jp-OutputArea .widget-dropdown, .jp-OutputArea button, "
                                 ".jp-OutputArea select, .jp-OutputArea input").count()
         if not controls:
-            failures.append(f"explorer cell {index} ({source}) has no control to move")
+            failures.add(f"explorer cell {index} ({source}) has no control to move", cell=index)
             continue
-        output_area.scroll_into_view_if_needed()
+        show_code_cell(page, index)
         before = output_area.evaluate(EXPLORER_RESULT)
         if before is None:
-            failures.append(f"explorer cell {index} ({source}) has no HTML, Output or Textarea "
-                            f"result view to watch")
+            failures.add(f"explorer cell {index} ({source}) has no HTML, Output or Textarea "
+                         f"result view to watch", cell=index)
             continue
         action = move_one_control(cell)
         after, deadline = before, time.monotonic() + INTERACTION_TIMEOUT
@@ -319,11 +346,12 @@ def check_explorers(page, state, lesson, failures, screenshots):
                 break
         output_area.screenshot(path=str(screenshots / f"{lesson[:2]}-explorer-cell{index}.png"))
         if after == before:
-            failures.append(f"explorer cell {index} ({source}): {action}, but its output did not "
-                            f"change within {INTERACTION_TIMEOUT} s; it still shows {before[:200]!r}")
+            failures.add(f"explorer cell {index} ({source}): {action}, but its output did not "
+                         f"change within {INTERACTION_TIMEOUT} s; it still shows {before[:200]!r}",
+                         cell=index)
         elif "Traceback" in after:
-            failures.append(f"explorer cell {index} ({source}): after {action} it shows an error: "
-                            f"{after[:300]!r}")
+            failures.add(f"explorer cell {index} ({source}): after {action} it shows an error: "
+                         f"{after[:300]!r}", cell=index)
 
 
 def check_figures(page, state, failures):
@@ -331,13 +359,14 @@ def check_figures(page, state, failures):
         if not FIGURE_CELL.search(cell["source"].strip()):
             continue
         if not any(mime.startswith("image/") for o in cell["outputs"] for mime in o["mimes"]):
-            failures.append(f"figure cell {index} ({short(cell['source'])}) has no image output: "
-                            f"{[o['text'][:120] or o['mimes'] for o in cell['outputs']]}")
+            failures.add(f"figure cell {index} ({short(cell['source'])}) has no image output: "
+                         f"{[o['text'][:120] or o['mimes'] for o in cell['outputs']]}", cell=index)
         elif not code_cell(page, index).locator(".jp-OutputArea-output img").count():
-            failures.append(f"figure cell {index} ({short(cell['source'])}) shows no image")
+            failures.add(f"figure cell {index} ({short(cell['source'])}) shows no image",
+                         cell=index)
     broken = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").evaluate(BROKEN_IMAGES)
     if broken:
-        failures.append(f"{broken} output image(s) did not load")
+        failures.add(f"{broken} output image(s) did not load")
 
 
 def check_log_console(page, failures):
@@ -349,8 +378,8 @@ def check_log_console(page, failures):
     entries = panel.locator(".jp-OutputArea:not(.lm-mod-hidden) .jp-OutputArea-child")
     texts = [text for text in entries.all_inner_texts()]
     if texts:
-        failures.append(f"the Log Console has {len(texts)} entr{'y' if len(texts) == 1 else 'ies'}: "
-                        + " || ".join(text.strip()[-400:] for text in texts[:3]))
+        failures.add(f"the Log Console has {len(texts)} entr{'y' if len(texts) == 1 else 'ies'}: "
+                        + " || ".join(last_lines(text) for text in texts[:3]))
 
 
 # --- the tests --------------------------------------------------------------------------------
@@ -394,8 +423,8 @@ def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, t
         stub)
     before = "".join(o["text"] for o in state["cells"][stub + 1]["outputs"])
     if NOT_ATTEMPTED not in before:
-        failures.append(f"before an answer, the check of {grade_id} should say {NOT_ATTEMPTED!r}; "
-                        f"it says {before!r}")
+        failures.add(f"before an answer, the check of {grade_id} should say {NOT_ATTEMPTED!r}; "
+                     f"it says {before!r}")
 
     # Type the answer into the stub as a learner would: click, select all, replace.
     # insert_text types it as one input (like a paste), so the editor's
@@ -413,11 +442,11 @@ def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, t
         if NOT_ATTEMPTED not in report or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    code_cell(page, stub + 1).scroll_into_view_if_needed()
+    failures.first_cell = stub + 1  # the screenshot shows the check's report
     if "raise NotImplementedError()" in state["cells"][stub]["source"]:
-        failures.append(f"typing into the stub did not replace it: {state['cells'][stub]['source']!r}")
+        failures.add(f"typing into the stub did not replace it: {state['cells'][stub]['source']!r}")
     if not ALL_PASS.search(report) or "FAIL" in report:
-        failures.append(f"the check of {grade_id} does not say all tests pass: {report!r}")
+        failures.add(f"the check of {grade_id} does not say all tests pass: {report!r}")
     check_no_errors(page, state, failures)
     check_log_console(page, failures)
     failures.check(page, tmp_path / "exercise.png")
