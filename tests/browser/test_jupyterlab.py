@@ -177,6 +177,14 @@ def open_notebook(page, lab, path):
                              f"{error}\nserver log:\n{lab.log_tail()}") from None
 
 
+def check_not_modified_on_open(page, failures):
+    """Opening a notebook (kernel started, nothing run) must not mark it modified."""
+    dirty = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+    if dirty:
+        failures.add("the notebook is marked modified as soon as it opens: its stored metadata "
+                     "differs from what JupyterLab writes (e.g. the kernelspec's display name)")
+
+
 def command(page, name):
     """Start a JupyterLab command, as its menu item would; does not wait for it to finish."""
     page.evaluate("name => { window.jupyterapp.commands.execute(name); }", name)
@@ -389,6 +397,7 @@ def test_lesson_runs_in_jupyterlab_with_live_explorers_figures_and_empty_log(pag
                                                                               tmp_path):
     failures = Failures()
     open_notebook(page, lab, f"notebooks/{lesson}")
+    check_not_modified_on_open(page, failures)
     state = restart_and_run_all(page)
     check_every_cell_ran(state, failures)
     check_no_errors(page, state, failures)
@@ -412,6 +421,7 @@ def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, t
     failures = Failures()
     path = f"exercises/{EXERCISE}"
     open_notebook(page, lab, path)
+    check_not_modified_on_open(page, failures)
     state = restart_and_run_all(page)
     check_every_cell_ran(state, failures)
     check_no_errors(page, state, failures)

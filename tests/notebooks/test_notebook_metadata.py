@@ -33,3 +33,27 @@ def test_kernelspec_is_the_one_jupyterlab_would_write(path):
 def test_no_stored_widget_state(path):
     # JupyterLab rewrites widget state when it saves; a stored copy is stale on open.
     assert "widgets" not in nbformat.read(path, as_version=4).metadata
+
+
+def kernel_language_info():
+    """What the Python kernel reports on start (JupyterLab copies it into the notebook)."""
+    from ipykernel.ipkernel import IPythonKernel
+
+    return dict(IPythonKernel.language_info)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_language_info_is_complete_as_the_kernel_reports_it(path):
+    # Only the version can differ from a learner's kernel (then JupyterLab
+    # updates it on open); everything else must already be what it writes.
+    stored = dict(nbformat.read(path, as_version=4).metadata.get("language_info", {}))
+    expected = kernel_language_info()
+    assert set(stored) == set(expected)
+    stored.pop("version"), expected.pop("version")
+    assert stored == expected
+
+
+def test_every_notebook_records_the_same_python_version():
+    versions = {nbformat.read(path, as_version=4).metadata["language_info"]["version"]
+                for path in NOTEBOOKS}
+    assert len(versions) == 1, versions
