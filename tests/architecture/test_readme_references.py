@@ -40,3 +40,13 @@ def test_every_module_path_the_readme_names_imports():
     paths = set(re.findall(r"`(reasoneval_mini(?:\.\w+)+)`", README))
     for path in sorted(paths):
         importlib.import_module(path)
+
+
+def test_the_quick_start_runs_the_tests_before_starting_the_server_from_the_root():
+    quick_start = README[README.index("## Quick start"):README.index("## Course map")]
+    assert quick_start.index("python -m pytest") < quick_start.index("jupyter lab")
+    assert "--allow-root" in quick_start and "python3" in quick_start
+    lesson_00 = (ROOT / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8")
+    for text in (README, lesson_00):
+        assert "jupyter lab notebooks" not in text  # would hide exercises/
+    assert "from the repository root" in lesson_00
