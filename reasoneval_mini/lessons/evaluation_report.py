@@ -11,7 +11,7 @@ stacked bar chart (it needs matplotlib, imported when it is called).
 
 import platform
 
-from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k
+from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k, pass_at_k_interval
 from reasoneval_mini.records import PASSED, STATUSES, execution_summary
 from reasoneval_mini.lessons.palette import DPI, FIGSIZE, STATE_COLORS
 from reasoneval_mini.support.arguments import ArgumentTypeError
@@ -142,7 +142,8 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
 
     It states the budget first, then the execution summary (all five
     counts, coverage, success and attempted success), the per-problem
-    pass@k table, optionally the final-answer verdict counts (as returned
+    pass@k table, the mean pass@k with its standard error and 95% interval
+    over problems (from two problems on), optionally the final-answer verdict counts (as returned
     by :func:`reasoneval_mini.lessons.answer_pipelines.count_verdicts`), and the
     caveats that bound what the numbers claim.
     """
@@ -156,6 +157,13 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
         "", "## pass@k (estimated per problem, then averaged)",
         format_pass_at_k_table(pass_at_k_table(records, ks)),
     ]
+    counts = count_passes(records)
+    if len(counts) >= 2:  # a standard error over problems needs two of them
+        lines += ["", f"## How sure (95% normal interval over {len(counts)} problems)"]
+        for k in ks:
+            interval = pass_at_k_interval(counts, k)
+            lines.append(f"- pass@{k} = {interval.estimate:.3f}, SE {interval.standard_error:.3f}, "
+                         f"[{interval.low:.3f}, {interval.high:.3f}]")
     if verdict_counts is not None:
         total = sum(verdict_counts.values())
         lines += ["", f"## Final answers ({total} outputs, exact rational comparison)"]
@@ -165,6 +173,7 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
         f"- Samples: {budget.get('samples', 'not stated')}; another source, n, k or timeout "
         "gives another number.",
         "- not_run samples count as failures in n; coverage above says how many ran.",
+        "- The interval covers the choice of problems only; with few problems it is wide.",
         "- Passing the given tests is not full functional correctness.",
         "- A local run under this budget is not an official benchmark result.",
     ]

@@ -119,3 +119,29 @@ def test_report_says_undefined_when_nothing_ran():
     records = records_from({"A": ["not_run", "not_run"]})
     report = build_hand_in_report(records, [1], evaluation_budget(n=2, ks=[1], timeout=1, workers=1))
     assert "attempted success undefined (nothing ran)" in report
+
+
+def test_report_gives_each_mean_with_its_interval_over_problems():
+    records = records_from(WORKED)
+    report = build_hand_in_report(records, [1, 2], evaluation_budget(n=5, ks=[1, 2], timeout=1.0,
+                                                                      workers=2))
+    # Independent: the three problems' estimates, their sample sd / sqrt(3), z for 95%.
+    import math
+    import statistics
+
+    from reasoneval_mini.lessons.evaluation_report import count_passes
+
+    for k in (1, 2):
+        values = [1 - math.comb(n - c, k) / math.comb(n, k) for n, c in count_passes(records).values()]
+        mean = sum(values) / len(values)
+        se = statistics.stdev(values) / math.sqrt(len(values))
+        z = statistics.NormalDist().inv_cdf(0.975)
+        low, high = max(0.0, mean - z * se), min(1.0, mean + z * se)
+        assert f"- pass@{k} = {mean:.3f}, SE {se:.3f}, [{low:.3f}, {high:.3f}]" in report
+    assert "95% normal interval over 3 problems" in report
+
+
+def test_report_with_one_problem_has_no_interval():
+    records = records_from({"A": ["passed", "timeout"]})
+    report = build_hand_in_report(records, [1], evaluation_budget(n=2, ks=[1], timeout=1, workers=1))
+    assert "How sure" not in report
