@@ -42,7 +42,8 @@ from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
 from reasoneval_mini.grading.notebooks import NotebookError, read_cells
 from reasoneval_mini.grading.submissions import plan_notebooks
-from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
+from reasoneval_mini.grading.statuses import (
+    GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import GradingJob
 from reasoneval_mini.grading.grader import DEFAULT_TIMEOUT, Grade, grade_student
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY
@@ -59,7 +60,7 @@ PROGRESS_STATES = EXERCISE_STATES + (MISSING_NOTEBOOK, INVALID_NOTEBOOK, MISSING
 
 #: The grader's status -> the progress table's state (``failed`` may become not attempted).
 _STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING: MISSING_ANSWER,
-           GRADE_TIMEOUT: TIMEOUT, GRADE_ERROR: ERROR}
+           GRADE_TIMEOUT: TIMEOUT, GRADE_ERROR: ERROR, GRADE_INTERRUPTED: ERROR}
 
 
 @dataclass(frozen=True)

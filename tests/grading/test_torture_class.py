@@ -107,11 +107,18 @@ def test_a_folder_name_that_is_not_utf8_is_graded_under_an_escaped_name(tmp_path
     assert (tmp_path / "feedback" / "caf\\xe9.md").is_file()
 
 
+STUBBORN = ("while True:\n    try:\n        while True:\n            pass\n"
+            "    except BaseException:\n        pass\n")
+
+
 def test_an_answer_whose_cell_timed_out_is_timeout_naming_the_cell(tmp_path):
-    student(tmp_path / "subs", "ann", words=(WORDS + "while True:\n    pass\n", SHOUT))
+    # count_words: a loop the watchdog stops, before the def; shout: a loop that
+    # swallows the watchdog's alarms after the def (the process is killed, the cell skipped).
+    student(tmp_path / "subs", "ann", words=("while True:\n    pass\n" + WORDS, SHOUT + STUBBORN))
     assert grade(tmp_path / "subs", tmp_path, timeout="1") == 0
-    status, message = rows(tmp_path)["ann", "count_words"]
-    assert status == "timeout" and "cell 1" in message
+    got = rows(tmp_path)
+    assert got["ann", "count_words"][0] == "timeout" and "cell 1" in got["ann", "count_words"][1]
+    assert got["ann", "shout"][0] == "timeout" and "cell 2" in got["ann", "shout"][1]
 
 
 def test_an_answer_whose_cell_crashed_is_error_naming_the_cell(tmp_path):
