@@ -40,8 +40,8 @@ def interrupts_deferred():
 def readable(text):
     """*text* as valid UTF-8 text: undecodable file-name bytes as ``\\xNN``, other surrogates escaped.
 
-    >>> readable("caf\udce9")
-    'caf\\xe9'
+    >>> readable(b"caf\\xe9".decode("utf-8", "surrogateescape"))
+    'caf\\\\xe9'
     """
     text = str(text)
     try:
