@@ -42,6 +42,7 @@ the parent's hard limits cover the rest.
 
 import base64
 import builtins
+import json
 import math
 import os
 import pickle
@@ -71,7 +72,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 
 # Bound before any student code runs.
-_loads, _b64decode, _monotonic = pickle.loads, base64.b64decode, time.monotonic
+_loads, _b64decode, _monotonic, _dumps = pickle.loads, base64.b64decode, time.monotonic, json.dumps
 
 
 class StepTimeout(BaseException):
@@ -171,6 +172,8 @@ def _outcome(answer, args, kwargs):
         return {"not_plain": str(error)}
     except RecursionError:
         return {"not_plain": "a value nested too deeply"}
+    if len(_dumps(encoded)) > MAX_VALUE_CHARS:
+        return {"not_plain": f"a value too large to grade (over {MAX_VALUE_CHARS} characters)"}
     return {"returned": encoded}
 
 
@@ -263,7 +266,7 @@ def _children_map():
                 fields = handle.read().rpartition(b")")[2].split()
         except OSError:
             continue
-        if len(fields) > 1:
+        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):  # a zombie is dead already
             children.setdefault(int(fields[1]), []).append(int(entry))
     return children
 

@@ -1,15 +1,21 @@
 """Grade a class: one folder per student, one grade per (student, exercise).
 
 ``SUBMISSIONS_DIR/<student>/<notebook>.ipynb`` holds each student's copies of
-the exercise notebooks, under the same file names as in ``exercises/``. Each
-student is graded by child processes (:mod:`reasoneval_mini.grading.child`)
-with a time limit per step; students run in parallel on threads, each of which
-only waits for its own child. When a child is stopped or dies, the exercises it
-already reported keep their results and a fresh child continues with the rest:
-if it was checking an exercise, that exercise gets ``timeout`` or ``error``; if
-it was running a notebook cell (a loop that swallows the watchdog's alarms, an
-``os._exit``), the fresh child skips that cell and records it as failed, so one
-bad cell costs only the exercises that need it.
+the exercise notebooks, under the same file names as in ``exercises/``. Every
+student's notebooks are read into memory first
+(:func:`~reasoneval_mini.grading.submissions.read_student`), before any
+student code runs. Each student is then graded by child processes
+(:mod:`reasoneval_mini.grading.child`) with a time limit per step; students
+run in parallel on threads, each of which only waits for its own child. The
+child runs the cells and calls the answers; the checks themselves run here
+(:class:`Checker`), on the plain values the child sends back. When a child is
+stopped or dies, the exercises already judged keep their results and a fresh
+child continues with the rest: if it was calling an exercise's answer, that
+exercise gets ``timeout`` or ``error``; if it was running a notebook cell (a
+loop that swallows the watchdog's alarms, an ``os._exit``), the fresh child
+skips that cell and records it as failed, so one bad cell costs only the
+exercises that need it. An answer that is not defined because the cell that
+defines it timed out or crashed is ``timeout`` or ``error``, naming the cell.
 
 Scores: an exercise worth P points with n instructor checks (public plus
 hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).

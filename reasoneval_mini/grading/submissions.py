@@ -77,7 +77,9 @@ def _notebook_files(student_dir):
 
 
 def _outside(path, student_dir):
-    """The target if *path* is a symlink leading out of *student_dir*, else None."""
+    """The target if *path* (or the student folder itself) is a symlink leading out of *student_dir*."""
+    if student_dir.is_symlink():
+        return student_dir.resolve()
     if not path.is_symlink():
         return None
     target = path.resolve()
@@ -114,8 +116,9 @@ def plan_notebooks(student_dir, exercises):
             task = {"notebook": str(chosen.absolute()), "exercises": ids}
             target = _outside(chosen, student_dir)
             if target is not None:
-                where = display_name(str(chosen.relative_to(student_dir)))
-                task["error"] = shorten(f"refused: {folder}/{where} is a symlink to "
+                where = (f"{folder}/" if student_dir.is_symlink() else
+                         f"{folder}/{display_name(str(chosen.relative_to(student_dir)))}")
+                task["error"] = shorten(f"{notebook} refused: {where} is a symlink to "
                                         f"{display_name(str(target))}, outside {folder}/")
             tasks.append(task)
             continue
