@@ -369,28 +369,31 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     checker = Checker(job)
     exercises, counts = checker.exercises, checker.counts()
     root = Path(submissions_dir)
-    submissions = []
-    for name in students:  # all of them, before any student code runs
-        try:
-            submissions.append(read_student(root / name, exercises))
-        except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
-            submissions.append(error)
     cancel = threading.Event()
-
-    def work(index):
-        submission = submissions[index]
-        if isinstance(submission, Exception):
-            raise submission
-        return grade_student(submission.folder, exercises, job, counts, checker=checker,
-                             submission=submission, cancel=cancel)
-
     in_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, _on_interrupt(cancel)) if in_main else None
-    bar = progress_bar(len(students), "grading", "student", progress)
+    bar = None
     try:
-        done = run_parallel(work, range(len(students)), threads=workers,
-                            on_done=(lambda _: bar.update(1)) if bar is not None else None,
-                            cancel=cancel.set)
+        submissions = []
+        for name in students:  # all of them, before any student code runs
+            if cancel.is_set():
+                break
+            try:
+                submissions.append(read_student(root / name, exercises))
+            except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
+                submissions.append(error)
+
+        def work(index):
+            submission = submissions[index]
+            if isinstance(submission, Exception):
+                raise submission
+            return grade_student(submission.folder, exercises, job, counts, checker=checker,
+                                 submission=submission, cancel=cancel)
+
+        bar = progress_bar(len(students), "grading", "student", progress)
+        done = run_parallel(work, range(len(submissions)) if not cancel.is_set() else (),
+                            threads=workers, cancel=cancel.set,
+                            on_done=(lambda _: bar.update(1)) if bar is not None else None)
     except Interrupted as stop:
         cancel.set()
         done = stop.results
@@ -399,6 +402,7 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
             signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
+    done = list(done) + [None] * (len(students) - len(done))
     grades = []
     for name, result in zip(students, done):
         shown = display_name(name)

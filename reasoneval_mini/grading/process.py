@@ -155,7 +155,9 @@ def _exception(raised):
     if not (isinstance(base, type) and issubclass(base, (Exception, SystemExit))):
         base = Exception  # KeyboardInterrupt and the like must not act on the grader
     message = str(raised.get("message", ""))
-    kind = type(str(raised.get("type") or base.__name__), (base,),
+    name = str(raised.get("type") or "")
+    name = name if name.isidentifier() else base.__name__  # type() refuses some names
+    kind = type(name, (base,),
                 {"__str__": lambda self: message, "__module__": "student"})
     return kind(message)
 
