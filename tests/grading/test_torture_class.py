@@ -7,7 +7,9 @@ must pass, a blank or cheating one must not, and nothing the student starts
 may outlive grading.
 """
 
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -164,6 +166,62 @@ def test_a_setsid_leftover_neither_blocks_grading_nor_outlives_it(tmp_path):
         assert_gone_soon(int(pid_file.read_text()))
     finally:
         _kill(pid_file)
+
+
+DOUBLE_FORK = """\
+import os, time
+if os.fork() == 0:
+    if os.fork() == 0:
+        os.setsid()
+        open({pid_file!r}, "w").write(str(os.getpid()))
+        time.sleep(60)
+    os._exit(0)
+time.sleep(0.5)
+"""
+
+
+@POSIX
+def test_a_double_forked_leftover_does_not_outlive_grading(tmp_path):
+    pid_file = tmp_path / "leftover.pid"
+    student(tmp_path / "subs", "ann", add=(DOUBLE_FORK.format(pid_file=str(pid_file)), ADD))
+    try:
+        done = grade_in_a_process(tmp_path / "subs", tmp_path, wait=30)
+        assert done.returncode == 0, done.stderr
+        assert statuses(tmp_path, "ann")["add"] == "passed"
+        assert_gone_soon(int(pid_file.read_text()))
+    finally:
+        _kill(pid_file)
+
+
+@POSIX
+def test_progress_neither_waits_for_nor_leaves_a_setsid_leftover(tmp_path):
+    pid_file = tmp_path / "leftover.pid"
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / "solutions", folder)
+    path = folder / "ex01_answer_equivalence.ipynb"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cells"].insert(0, cell("code", _leftover(pid_file)))
+    path.write_text(json.dumps(data), encoding="utf-8")
+    try:
+        done = subprocess.run([sys.executable, "-m", "reasoneval_mini", "progress", str(folder)],
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert done.returncode == 0, done.stderr
+        assert_gone_soon(int(pid_file.read_text()))
+    finally:
+        _kill(pid_file)
+
+
+@POSIX
+def test_a_symlinked_student_folder_is_refused(tmp_path):
+    elsewhere = student(tmp_path / "solutions", "key")
+    (tmp_path / "subs").mkdir()
+    student(tmp_path / "subs", "ann")
+    (tmp_path / "subs" / "eve").symlink_to(elsewhere)
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    got = statuses(tmp_path, "eve")
+    assert set(got.values()) == {"error"}
+    assert "symlink" in rows(tmp_path)["eve", "add"][1]
 
 
 @POSIX
