@@ -24,9 +24,6 @@ from reasoneval_mini.support.text import shorten
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
-#: Longest error text kept per failed cell, in characters (a message names up to three).
-CELL_ERROR_CHARS = 150
-
 _TRANSFORMER = None
 
 

@@ -76,7 +76,9 @@ def test_black_continuation_lines_starting_with_operators_grade_as_under_jupyter
            "    remainder = (\n        b\n        % 1\n    )\n"
            "    return a + b + remainder\n")
     doc = 'USAGE = """\n%run this\n!not a shell line\n"""\n'
-    shout = SHOUT + "\n%time _ = shout('warm')\n"
+    # A magic makes the cell IPython, not Python: the continuation lines must survive too.
+    shout = ("%time _ = 1\n" + doc + "def shout(text):\n    return (\n        text.upper()\n"
+             "        if text\n        != ''\n        else ''\n    )\n!echo done\n")
     student(tmp_path / "subs", "ann", add=(doc + add,), words=(WORDS, shout))
     assert grade(tmp_path / "subs", tmp_path) == 0
     assert statuses(tmp_path, "ann") == {"add": "passed", "count_words": "passed",
