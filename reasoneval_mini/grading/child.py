@@ -324,9 +324,12 @@ def _keep(worker):
         if pid == worker:
             status = code
             kill_descendants(os.getpid())
-    if os.WIFSIGNALED(status):
+    if os.WIFSIGNALED(status):  # die the same way, so that the grader can say how
         number = os.WTERMSIG(status)
-        signal.signal(number, signal.SIG_DFL)
+        try:
+            signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):  # SIGKILL cannot be handled: it is the default already
+            pass
         os.kill(os.getpid(), number)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
@@ -350,9 +353,22 @@ def _become_worker(grader_pid):
         os._exit(1)
 
 
+def _limit_resources():
+    """POSIX only: no core files from crashes, a memory ceiling for runaway lists."""
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT_BYTES:
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # Windows: time limits only (doctor says so)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
+    _limit_resources()
     _become_worker(int(argv[0]) if argv and argv[0].isdigit() else 0)
     channel, requests = os.dup(1), os.dup(0)
     null = os.open(os.devnull, os.O_RDWR)
@@ -371,14 +387,6 @@ def main(argv=None):
         os.write = os_write
         write_message(channel, {**event, "nonce": nonce})
 
-    try:  # POSIX only: no core files from crashes, a memory ceiling for runaway lists
-        import resource
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT_BYTES:
-            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, hard))
-    except (ImportError, ValueError, OSError):
-        pass  # Windows: time limits only (doctor says so)
     try:
         run_job(job, emit, requests)
     except BaseException as error:  # report the grader's own failure, then stop
