@@ -88,6 +88,9 @@ def build_parser():
     grade.add_argument("--feedback", metavar="DIR", help="write <student>.md feedback files here")
     grade.add_argument("--hidden-tests", metavar="PATH",
                        help="Python file defining HIDDEN_CHECKS = {exercise_id: [check, ...]}")
+    grade.add_argument("--reveal-hidden", action="store_true",
+                       help="instructor only: list the hidden checks in the feedback files "
+                            "(by default they appear only as a count)")
     grade.add_argument("--workers", type=_positive_int, default=None,
                        help=f"students graded in parallel (default: CPU count, {os.cpu_count()})")
     grade.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_STEP_TIMEOUT,

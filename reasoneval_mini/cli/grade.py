@@ -4,14 +4,17 @@ Exit code 0 when the batch completed, failing students included; a usage
 error (2) naming the bad value when the arguments are unusable (no such
 folder, no student folders, a broken hidden tests file, ``--out`` a folder,
 ``--export`` without ``--roster`` or the reverse, a roster with a bad line).
-Every argument is checked, the roster read, before any grading.
+Every argument is checked, the roster read, before any grading. 130 after a
+Ctrl-C, once complete files are written (unfinished grades ``interrupted``;
+further Ctrl-Cs are ignored while they are written).
 """
 
 import importlib.util
+import signal
 from pathlib import Path
 
 from reasoneval_mini.cli import UsageError
-from reasoneval_mini.grading.grader import grade_class
+from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
 from reasoneval_mini.grading.statuses import GRADE_STATUSES
@@ -54,18 +57,23 @@ def run(args):
     if args.class_report and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--class-report draws its figures with matplotlib, which is not "
                          "installed; pip install 'reasoneval-course[course]'")
+    interrupted = False
     try:
         prepare_outputs(args.out, args.feedback)  # fail before grading
         grades = grade_class(args.submissions_dir, registry=registry,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress)
+    except GradingInterrupted as stop:
+        grades, interrupted = stop.grades, True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the files must be written now
     except (ValueError, OSError) as error:
         raise UsageError(error) from None
     out, totals = write_grades(grades, args.out)
     written = [str(out), str(totals)]
     exercises = dict(load_registry(registry).EXERCISES)
     if args.feedback:
-        paths = write_feedback(grades, exercises, args.feedback)
+        paths = write_feedback(grades, exercises, args.feedback,
+                               reveal_hidden=args.reveal_hidden)
         written.append(f"{len(paths)} feedback files in {args.feedback}")
     students = len({g.student for g in grades})
     counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in GRADE_STATUSES)
@@ -83,4 +91,4 @@ def run(args):
         report = write_class_report(grades, exercises, args.class_report, args.submissions_dir)
         written.append(f"{report} and its figures")
     print("wrote " + "; ".join(written))
-    return 0
+    return 130 if interrupted else 0

@@ -32,6 +32,7 @@ False
 """
 
 import re
+import threading
 from dataclasses import asdict, dataclass
 
 from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
@@ -157,14 +158,20 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
 
 
 class lazy:
-    """An expected value computed on first use and then kept."""
+    """An expected value computed on first use and then kept.
+
+    Thread-safe: the grader runs the checks of several students at once, and
+    the value is computed once.
+    """
 
     def __init__(self, compute):
         self._compute = compute
         self._done = False
         self._value = None
+        self._lock = threading.Lock()
 
     def value(self):
-        if not self._done:
-            self._value, self._done = self._compute(), True
+        with self._lock:
+            if not self._done:
+                self._value, self._done = self._compute(), True
         return self._value

@@ -1,36 +1,52 @@
 """Grade a class: one folder per student, one grade per (student, exercise).
 
 ``SUBMISSIONS_DIR/<student>/<notebook>.ipynb`` holds each student's copies of
-the exercise notebooks, under the same file names as in ``exercises/``. Each
-student is graded by child processes (:mod:`reasoneval_mini.grading.child`)
-with a time limit per step; students run in parallel on threads, each of which
-only waits for its own child. When a child is stopped or dies, the exercises it
-already reported keep their results and a fresh child continues with the rest:
-if it was checking an exercise, that exercise gets ``timeout`` or ``error``; if
-it was running a notebook cell (a loop that swallows the watchdog's alarms, an
-``os._exit``), the fresh child skips that cell and records it as failed, so one
-bad cell costs only the exercises that need it.
+the exercise notebooks, under the same file names as in ``exercises/``. Every
+student's notebooks are read into memory first
+(:func:`~reasoneval_mini.grading.submissions.read_student`), before any
+student code runs. Each student is then graded by child processes
+(:mod:`reasoneval_mini.grading.child`) with a time limit per step; students
+run in parallel on threads, each of which only waits for its own child. The
+child runs the cells and calls the answers; the checks themselves run here
+(:class:`Checker`), on the plain values the child sends back. When a child is
+stopped or dies, the exercises already judged keep their results and a fresh
+child continues with the rest: if it was calling an exercise's answer, that
+exercise gets ``timeout`` or ``error``; if it was running a notebook cell (a
+loop that swallows the watchdog's alarms, an ``os._exit``), the fresh child
+skips that cell and records it as failed, so one bad cell costs only the
+exercises that need it. An answer that is not defined because the cell that
+defines it timed out or crashed is ``timeout`` or ``error``, naming the cell.
 
 Scores: an exercise worth P points with n instructor checks (public plus
 hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
 """
 
 import os
+import signal
+import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
-from reasoneval_mini.support.parallel import progress_bar, run_parallel
+from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.submissions import discover_students, plan_notebooks
+from reasoneval_mini.grading.notebooks import cells_defining, explain_missing_answer
+from reasoneval_mini.grading.submissions import discover_students, display_name, read_student
 from reasoneval_mini.grading.statuses import (
-    GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
+    GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES,
+    GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import (
-    ENDING_DONE, ENDING_TIMEOUT, GradingJob, run_grading_process)
+    ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, KILL_GRACE_SECONDS, GradingJob,
+    run_grading_process)
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 
 DEFAULT_TIMEOUT = 10.0
+#: Seconds a child run may take past every step at its limit (the grader's own checks).
+RUN_SLACK_SECONDS = 30.0
+INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
 
 
 @dataclass(frozen=True)
@@ -67,7 +83,11 @@ def unscored(student, exercise, status, message):
 
 
 def _graded(student, exercise, expected_checks, result):
-    """Turn one child result into a :class:`Grade`, validating it."""
+    """Turn one judged result into a :class:`Grade`, validating it.
+
+    Hidden checks (``"hidden": True``) count in the score but are named in
+    the message only as a count.
+    """
     status, message = result.get("status"), shorten(result.get("message", ""))
     points, checks = exercise.points, result.get("checks")
     if status not in GRADE_STATUSES or not isinstance(checks, list):
@@ -80,15 +100,20 @@ def _graded(student, exercise, expected_checks, result):
                         f"the grader got {len(checks)} check results, expected {expected_checks}")
     passed = sum(c["passed"] for c in checks)
     score = partial_score(points, passed, expected_checks)
+    hidden = [c for c in checks if c.get("hidden")]
+    hidden_count = (f"hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} passed"
+                    if hidden else "")
     if passed == expected_checks:
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
                      f"{passed} of {passed} checks passed", tuple(checks))
     if not any(c.get("attempted", True) for c in checks):
         message = "not attempted yet: the function still raises NotImplementedError"
     else:
-        first = next(c for c in checks if not c["passed"])
-        message = shorten(f"{passed} of {expected_checks} checks passed; first failure: "
-                          f"{first.get('name', '')}: {first.get('message', '')}")
+        parts = [f"{passed} of {expected_checks} checks passed"]
+        first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
+        if first is not None:
+            parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
+        message = shorten("; ".join(parts + ([hidden_count] if hidden_count else [])))
     return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
 
 
@@ -133,7 +158,7 @@ def blame(run, tasks, step_timeout):
     for task in tasks:
         if Path(task["notebook"]).name != notebook:
             continue
-        skipped = [number for number, _ in task.get("skip_cells", ())]
+        skipped = [number for number, *_ in task.get("skip_cells", ())]
         if isinstance(cell, int) and cell not in skipped:
             return Blame(status, f"not run: the grading process {how} while running it",
                          skip_cell=(task["notebook"], cell))
@@ -142,9 +167,9 @@ def blame(run, tasks, step_timeout):
     return Blame(status, f"the grading process {how}")
 
 
-def _skipping(tasks, notebook, cell, reason):
-    """New tasks in which *notebook*'s task also skips *cell* (recorded as *reason*)."""
-    return [{**task, "skip_cells": [*task.get("skip_cells", ()), [cell, reason]]}
+def _skipping(tasks, notebook, cell, kind, reason):
+    """New tasks in which *notebook*'s task also skips *cell* (recorded as *kind*, *reason*)."""
+    return [{**task, "skip_cells": [*task.get("skip_cells", ()), [cell, kind, reason]]}
             if task["notebook"] == notebook else task for task in tasks]
 
 
@@ -152,21 +177,114 @@ def _progress_mark(grades, tasks):
     return len(grades), sum(len(task.get("skip_cells", ())) for task in tasks)
 
 
-def grade_student(student_dir, exercises, job, expected_checks):
+class Checker:
+    """The instructor's side of grading, in the grader: the registry, the hidden checks, the judge.
+
+    Loaded from a :class:`~reasoneval_mini.grading.process.GradingJob` before
+    any student code runs; the grading children never load either.
+    """
+
+    def __init__(self, job):
+        self.registry = load_registry(job.registry)
+        self.exercises = dict(self.registry.EXERCISES)
+        self.hidden = (load_hidden_checks(job.hidden_tests, self.exercises)
+                       if job.hidden_tests else {})
+
+    def counts(self):
+        """``{exercise_id: number of checks}``, public plus hidden."""
+        return {i: len(e.checks) + len(self.hidden.get(i, ())) for i, e in self.exercises.items()}
+
+    def judge(self, exercise, notebook, defined, answer, failures):
+        """The result dict of *exercise*: its checks run here, on the child's *answer*.
+
+        *failures*: ``cell_failed`` events (and skipped cells) of *notebook*.
+        An answer that is not defined is ``timeout`` or ``error`` when a cell
+        that defines it timed out or crashed (the message names it), else ``missing``.
+        """
+        if not defined:
+            return _undefined(exercise, notebook, failures)
+        public = len(exercise.checks)
+        try:
+            results = self.registry.run_checks(exercise.id, answer,
+                                               self.hidden.get(exercise.id, ()))
+        except Exception as error:  # noqa: BLE001 - a broken check costs this exercise only
+            return {"status": GRADE_ERROR, "checks": [], "message": shorten(
+                f"the checks crashed: {type(error).__name__}: {error}")}
+        checks = [{**{key: _plain(value) for key, value in result.to_dict().items()},
+                   "hidden": index >= public} for index, result in enumerate(results)]
+        return {"status": GRADE_FAILED, "message": "", "checks": checks}
+
+
+def _plain(value):
+    """*value* as a JSON scalar: a check built by hand may hold any object."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return shorten(value)
+
+
+def _undefined(exercise, notebook, failures):
+    name = exercise.answer_name
+    defining = set(cells_defining(notebook.cells, name))
+    bad = [f for f in failures if f.get("cell") in defining]
+    if bad:
+        last = bad[-1]
+        timed_out = last.get("kind") == GRADE_TIMEOUT
+        return {"status": GRADE_TIMEOUT if timed_out else GRADE_ERROR, "checks": [],
+                "message": shorten(
+                    f"{name}() is not defined: cell {last['cell']} of {notebook.name}, which "
+                    f"defines it, {'' if timed_out else 'failed: '}{last.get('message', '')}")}
+    texts = [f"cell {f.get('cell')}: {f.get('message', '')}" for f in failures]
+    return {"status": GRADE_MISSING, "checks": [],
+            "message": explain_missing_answer(name, notebook.cells, notebook.text_cells, texts)}
+
+
+def _run_deadline(tasks, step_timeout):
+    """When a whole child run must be over: every cell and exercise at its limit, and some slack."""
+    steps = sum(len(task["cells"]) + len(task["answers"]) for task in tasks) + 2
+    return time.monotonic() + steps * (step_timeout + KILL_GRACE_SECONDS) + RUN_SLACK_SECONDS
+
+
+def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
+                  submission=None, cancel=None):
     """Return one :class:`Grade` per exercise (course order) for one student folder.
 
     *job* is a :class:`~reasoneval_mini.grading.process.GradingJob`;
     *expected_checks* maps each exercise id to its number of checks (public
-    plus hidden).
+    plus hidden). *submission* (a :class:`~reasoneval_mini.grading.submissions.Submission`)
+    is the folder already read; *checker* a :class:`Checker` already loaded;
+    *cancel* a :class:`threading.Event`: once set, what is not graded yet is
+    ``interrupted``.
     """
-    student_dir = Path(student_dir)
-    student = student_dir.name
-    tasks, missing = plan_notebooks(student_dir, exercises)
+    if submission is None:
+        submission = read_student(student_dir, exercises)
+    checker = checker or Checker(job)
+    student = submission.student
     grades = {i: unscored(student, exercises[i], GRADE_MISSING, message)
-              for i, message in missing.items()}
-    while tasks:
+              for i, message in submission.missing.items()}
+    notebooks = {}
+    for notebook in submission.notebooks:
+        for exercise_id in notebook.exercises if notebook.error else ():
+            grades[exercise_id] = unscored(student, exercises[exercise_id], GRADE_ERROR,
+                                           notebook.error)
+        if not notebook.error:
+            notebooks[notebook.name] = notebook
+    tasks = [{"notebook": n.name, "exercises": list(n.exercises),
+              "answers": {i: exercises[i].answer_name for i in n.exercises}}
+             for n in notebooks.values()]
+    run = None
+    while tasks and not (cancel is not None and cancel.is_set()):
         before = _progress_mark(grades, tasks)
-        run = run_grading_process(job, tasks)
+        sent = [_with_cells(task, notebooks[task["notebook"]]) for task in tasks]
+
+        def judge(exercise_id, defined, answer, failures, sent=sent):
+            task = next(t for t in sent if exercise_id in t["answers"])
+            skipped = [{"cell": n, "kind": kind, "message": reason}
+                       for n, kind, reason in task.get("skip_cells", ())]
+            return checker.judge(exercises[exercise_id], notebooks[task["notebook"]], defined,
+                                 answer, sorted(skipped + failures, key=lambda f: f["cell"]))
+
+        run = run_grading_process(job, sent, judge, cancel=cancel,
+                                  deadline=_run_deadline(sent, job.step_timeout))
         pending = {i for task in tasks for i in task["exercises"]}
         for event in run.events:
             if event["event"] == "result" and event.get("exercise") in pending:
@@ -174,6 +292,8 @@ def grade_student(student_dir, exercises, job, expected_checks):
                 grades.setdefault(exercise.id, _graded(
                     student, exercise, expected_checks[exercise.id], event))
         fatal = next((e.get("message", "") for e in run.events if e["event"] == "fatal"), None)
+        if run.ending == ENDING_INTERRUPTED:
+            break
         if run.ending != ENDING_DONE:
             verdict = blame(run, tasks, job.step_timeout)
             for exercise_id in verdict.exercises:
@@ -181,8 +301,9 @@ def grade_student(student_dir, exercises, job, expected_checks):
                     grades.setdefault(exercise_id, unscored(
                         student, exercises[exercise_id], verdict.status, verdict.message))
             if verdict.skip_cell is not None:
-                tasks = _skipping(tasks, *verdict.skip_cell, verdict.message)
-        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in grades]}
+                tasks = _skipping(tasks, *verdict.skip_cell, verdict.status, verdict.message)
+        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in grades],
+                  "answers": {i: n for i, n in task["answers"].items() if i not in grades}}
                  for task in tasks]
         tasks = [task for task in tasks if task["exercises"]]
         if tasks and (run.ending == ENDING_DONE or _progress_mark(grades, tasks) == before):
@@ -194,7 +315,34 @@ def grade_student(student_dir, exercises, job, expected_checks):
                     grades[exercise_id] = unscored(student, exercises[exercise_id],
                                                    GRADE_ERROR, reason)
             break
+    for exercise_id in exercises:
+        grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
+                                                GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
     return [grades[i] for i in exercises]
+
+
+def _with_cells(task, notebook):
+    """*task* with the cells the child runs: the notebook's, minus those to skip."""
+    skipped = {number for number, *_ in task.get("skip_cells", ())}
+    return {**task, "cells": [[n, source] for n, source, _ in notebook.cells if n not in skipped]}
+
+
+class GradingInterrupted(KeyboardInterrupt):
+    """Grading was stopped (Ctrl-C); ``grades`` is complete, unfinished ones ``interrupted``."""
+
+    def __init__(self, grades):
+        super().__init__("grading interrupted")
+        self.grades = grades
+
+
+def _on_interrupt(cancel):
+    """A SIGINT handler: the first Ctrl-C stops grading; later ones change nothing."""
+    def handler(signum, frame):
+        if not cancel.is_set():
+            cancel.set()
+            print("interrupted: stopping the running students, then writing what was graded",
+                  file=sys.stderr, flush=True)
+    return handler
 
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
@@ -204,34 +352,69 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
     file) before grading anything if the arguments are unusable: *timeout*
     must be a positive, finite number of seconds, *workers* ``None`` (the
-    number of CPUs) or a positive int.
+    number of CPUs) or a positive int. Every student's notebooks are read
+    before any student code runs.
+
+    A Ctrl-C (SIGINT, when called from the main thread) stops starting
+    students and kills the running ones; then :class:`GradingInterrupted`
+    is raised, carrying every grade, the unfinished ones ``interrupted``.
+    Further Ctrl-Cs change nothing.
     """
     students = discover_students(submissions_dir)
     timeout = positive_seconds(timeout, "timeout")
     workers = positive_int((os.cpu_count() or 1) if workers is None else workers, "workers")
-    registry_module = load_registry(registry)
-    exercises = dict(registry_module.EXERCISES)
     hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
-    hidden = load_hidden_checks(hidden_path, exercises) if hidden_path else {}
-    counts = {i: len(e.checks) + len(hidden.get(i, ())) for i, e in exercises.items()}
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
     job = GradingJob(spec, hidden_path, timeout)
+    checker = Checker(job)
+    exercises, counts = checker.exercises, checker.counts()
     root = Path(submissions_dir)
-    bar = progress_bar(len(students), "grading", "student", progress)
+    cancel = threading.Event()
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _on_interrupt(cancel)) if in_main else None
+    bar = None
     try:
-        done = run_parallel(lambda name: grade_student(root / name, exercises, job, counts),
-                            students, threads=workers,
+        submissions = []
+        for name in students:  # all of them, before any student code runs
+            if cancel.is_set():
+                break
+            try:
+                submissions.append(read_student(root / name, exercises))
+            except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
+                submissions.append(error)
+
+        def work(index):
+            submission = submissions[index]
+            if isinstance(submission, Exception):
+                raise submission
+            return grade_student(submission.folder, exercises, job, counts, checker=checker,
+                                 submission=submission, cancel=cancel)
+
+        bar = progress_bar(len(students), "grading", "student", progress)
+        done = run_parallel(work, range(len(submissions)) if not cancel.is_set() else (),
+                            threads=workers, cancel=cancel.set,
                             on_done=(lambda _: bar.update(1)) if bar is not None else None)
+    except Interrupted as stop:
+        cancel.set()
+        done = stop.results
     finally:
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
-    by_student = {}
+    done = list(done) + [None] * (len(students) - len(done))
+    grades = []
     for name, result in zip(students, done):
-        if result.error is None:
-            by_student[name] = result.value
+        shown = display_name(name)
+        if result is None:
+            grades += [unscored(shown, e, GRADE_INTERRUPTED, INTERRUPTED_MESSAGE)
+                       for e in exercises.values()]
+        elif result.error is None:
+            grades += result.value
         else:  # a grader bug or an unreadable folder: keep the student
             message = shorten(f"the grader failed on this student: "
                               f"{type(result.error).__name__}: {result.error}")
-            by_student[name] = [unscored(name, e, GRADE_ERROR, message)
-                                for e in exercises.values()]
-    return [grade for name in students for grade in by_student[name]]
+            grades += [unscored(shown, e, GRADE_ERROR, message) for e in exercises.values()]
+    if cancel.is_set():
+        raise GradingInterrupted(grades)
+    return grades

@@ -1,7 +1,9 @@
 """Load the instructor's side of grading: the exercise registry and hidden tests.
 
-Both the grader (to validate arguments before grading anything, and to count
-checks) and each grading process (before any learner code runs) call these.
+Only the grader calls these, before any student code runs: the registry and
+the hidden checks stay in its own process (the grading children never get a
+path to either), and the checks run there, on the values the children send
+back.
 """
 
 import importlib

@@ -1,12 +1,19 @@
-"""Read a learner's notebook and run its code cells to define the answers.
+"""Read a learner's notebook in the grader and turn its code cells into plain Python.
 
-Meant for the grading child process (it executes learner code). Robust to what
-learners do to notebooks: cells deleted, retyped (code to markdown), duplicated
-or reordered, ids repeated, outputs forged. Only the *code cells that exist*
-are run, in file order, in one fresh namespace, as "Run All" would; cell ids,
-nbgrader metadata and stored outputs are never trusted. Cells that only call
-``check``/``hint``/``progress`` are skipped (the instructor runs the checks).
-A failing cell is recorded and the next cells still run.
+Runs in the grader, before any student code runs (the grading child only gets
+the resulting sources). Robust to what learners do to notebooks: cells
+deleted, retyped (code to markdown), duplicated or reordered, ids repeated,
+outputs forged. Only the *code cells that exist* are kept, in file order, as
+"Run All" would run them; cell ids, nbgrader metadata and stored outputs are
+never trusted. Cells that only call ``check``/``hint``/``progress`` are
+dropped (the instructor runs the checks). IPython syntax (``%magic``,
+``!shell``, ``x?``) is converted by IPython's own input transformer, so a
+cell means what it means under Jupyter.
+
+Anything that goes wrong reading one notebook (invalid JSON, nesting so deep
+that ``json`` gives up, ``MemoryError``) is a :class:`NotebookError` for that
+notebook only; a cell too deep for the parser stays in, and fails when the
+child compiles it, costing only that cell.
 """
 
 import ast
@@ -17,36 +24,40 @@ from reasoneval_mini.support.text import shorten
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
-#: Longest error text kept per failed cell, in characters (a message names up to three).
-CELL_ERROR_CHARS = 150
-
-_MAGIC_LINE = re.compile(r"^(\s*)[%!].*$", re.MULTILINE)
+_TRANSFORMER = None
 
 
 class NotebookError(ValueError):
     """The file is not a readable notebook; the message names it and why."""
 
 
-def read_cells(path):
-    """Return ``(code_cells, text_cells)`` of the notebook at *path*.
+def parse_cells(data, name):
+    """Return ``(code_cells, text_cells)`` of the notebook whose bytes are *data*.
 
     Each is a list of ``(cell_number, source)``, numbered from 1 in file
     order over all cells; ``source`` may be a string or a list of strings in
-    the file. Raises :class:`NotebookError` for an unreadable file, invalid
-    JSON, or JSON without a ``cells`` list.
+    the file. Raises :class:`NotebookError` naming *name* for anything that
+    is not notebook JSON, however the parser fails.
     """
     try:
-        with open(path, encoding="utf-8") as stream:
-            notebook = json.load(stream)
-    except (OSError, UnicodeDecodeError) as error:
-        raise NotebookError(f"{path.name} cannot be read: {shorten(error)}") from None
+        notebook = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise NotebookError(f"{name} cannot be read: {shorten(error)}") from None
     except json.JSONDecodeError as error:
         raise NotebookError(
-            f"{path.name} is not valid notebook JSON (line {error.lineno}, "
+            f"{name} is not valid notebook JSON (line {error.lineno}, "
             f"column {error.colno}: {error.msg})") from None
+    except RecursionError:
+        raise NotebookError(f"{name} cannot be parsed: its JSON is nested too deeply "
+                            "(RecursionError)") from None
+    except MemoryError:
+        raise NotebookError(f"{name} cannot be parsed: out of memory (MemoryError)") from None
+    except Exception as error:  # noqa: BLE001 - any other parser failure costs this notebook only
+        raise NotebookError(f"{name} cannot be parsed: {type(error).__name__}: "
+                            f"{shorten(error)}") from None
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
-        raise NotebookError(f"{path.name} is JSON but not a notebook: no 'cells' list")
+        raise NotebookError(f"{name} is JSON but not a notebook: no 'cells' list")
     code_cells, text_cells = [], []
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
@@ -61,32 +72,67 @@ def read_cells(path):
     return code_cells, text_cells
 
 
-def without_magics(source):
-    """Replace IPython ``%magic`` and ``!shell`` lines by ``pass``.
+def read_cells(path):
+    """:func:`parse_cells` of the file at *path* (a :class:`pathlib.Path`)."""
+    try:
+        data = path.read_bytes()
+    except (OSError, MemoryError) as error:
+        raise NotebookError(f"{path.name} cannot be read: {shorten(error)}") from None
+    return parse_cells(data, path.name)
 
-    >>> print(without_magics("%matplotlib inline\\nx = 1"))
-    pass
+
+def _parse(source):
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def python_source(source):
+    """``(python, tree)``: *source* as IPython runs it, and its syntax tree (None if none).
+
+    Plain Python is kept as it is; anything else goes through
+    ``IPython.core.inputtransformer2.TransformerManager().transform_cell``.
+
+    >>> print(python_source("%matplotlib inline\\nx = 1")[0])  # doctest: +ELLIPSIS
+    get_ipython().run_line_magic('matplotlib', 'inline')
     x = 1
+    <BLANKLINE>
+
+    Surprising: a continuation line starting with ``%`` (Black puts operators
+    first) is Python, not a magic.
+
+    >>> python_source("y = (\\n    7\\n    % 2\\n)")[0]
+    'y = (\\n    7\\n    % 2\\n)'
     """
-    return _MAGIC_LINE.sub(r"\1pass", source)
+    tree = _parse(source)
+    if tree is not None:
+        return source, tree
+    global _TRANSFORMER
+    try:
+        if _TRANSFORMER is None:
+            from IPython.core.inputtransformer2 import TransformerManager
+            _TRANSFORMER = TransformerManager()
+        converted = _TRANSFORMER.transform_cell(source)
+    except ImportError:
+        return source, None  # no IPython: the cell runs as written
+    except Exception:  # noqa: BLE001 - IPython cannot convert it: it fails as written
+        return source, None
+    return converted, _parse(converted)
 
 
-def is_feedback_cell(source):
-    """True if every statement of *source* is a bare call to a feedback helper.
+def is_feedback_cell(tree):
+    """True if every statement of the syntax tree *tree* is a bare call to a feedback helper.
 
-    >>> is_feedback_cell('check("ex01", half)  # run the tests')
+    >>> is_feedback_cell(ast.parse('check("ex01", half)  # run the tests'))
     True
 
     Surprising: a cell that also defines something is run, check call included.
 
-    >>> is_feedback_cell('def half():\\n    return 0.5\\ncheck("ex01", half)')
+    >>> is_feedback_cell(ast.parse('def half():\\n    return 0.5\\ncheck("ex01", half)'))
     False
     """
-    try:
-        tree = ast.parse(without_magics(source))
-    except SyntaxError:
-        return False
-    if not tree.body:
+    if tree is None or not tree.body:
         return False
     for statement in tree.body:
         call = statement.value if isinstance(statement, ast.Expr) else None
@@ -99,55 +145,53 @@ def is_feedback_cell(source):
     return True
 
 
-def cells_defining(code_cells, name):
-    """Numbers of the code cells whose top level defines or assigns *name*."""
-    numbers = []
+def _defined_names(tree):
+    """Names a module-level statement of *tree* may bind (blocks included, not functions)."""
+    names, todo = set(), list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        if isinstance(node, ast.Lambda):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def prepare_cells(code_cells):
+    """The cells to run, ``[(cell_number, python_source, defined_names)]``, feedback cells dropped."""
+    prepared = []
     for number, source in code_cells:
+        python, tree = python_source(source)
+        if is_feedback_cell(tree):
+            continue
         try:
-            tree = ast.parse(without_magics(source))
-        except SyntaxError:
-            continue
-        for node in tree.body:
-            defined = {getattr(node, "name", None)}
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                defined |= {t.id for t in targets if isinstance(t, ast.Name)}
-            if name in defined:
-                numbers.append(number)
-                break
-    return numbers
+            names = _defined_names(tree) if tree is not None else set()
+        except RecursionError:
+            names = set()
+        prepared.append((number, python, names))
+    return prepared
 
 
-def run_code_cells(code_cells, namespace, run_step, filename="notebook"):
-    """Execute every non-feedback code cell in *namespace*, in order.
-
-    ``run_step(thunk)`` runs ``thunk()`` under the caller's time limit and
-    returns ``None`` or an error text; it must catch everything the cell raises
-    (``SystemExit`` included). Returns the list of ``"cell N: error"`` texts.
-    """
-    failures = []
-    for number, source in code_cells:
-        if is_feedback_cell(source):
-            continue
-
-        def execute(number=number, source=source):
-            code = compile(without_magics(source), f"<{filename} cell {number}>", "exec")
-            exec(code, namespace)  # noqa: S102 - running learner code is the point
-
-        error = run_step(execute)
-        if error is not None:
-            failures.append(f"cell {number}: {shorten(error, CELL_ERROR_CHARS)}")
-    return failures
+def cells_defining(prepared, name):
+    """Numbers of the prepared cells that may define *name*."""
+    return [number for number, _, names in prepared if name in names]
 
 
-def explain_missing_answer(answer_name, code_cells, text_cells, failures):
+def explain_missing_answer(answer_name, prepared, text_cells, failures):
     """A message saying why *answer_name* is not defined, with clues."""
     parts = [f"no function {answer_name}() is defined after running the notebook"]
     pattern = re.compile(rf"\bdef\s+{re.escape(answer_name)}\s*\(")
     retyped = [number for number, source in text_cells if pattern.search(source)]
     if retyped:
         parts.append(f"it is written in non-code cell {retyped[0]}; make it a code cell again")
-    elif not cells_defining(code_cells, answer_name):
+    elif not cells_defining(prepared, answer_name):
         parts.append("no code cell defines it (cell deleted?)")
     if failures:
         parts.append("failed cells: " + "; ".join(failures[:3]))

@@ -5,7 +5,8 @@ instructor's grader checks one student's folder
 (:func:`reasoneval_mini.grading.grader.grade_student`): a separate Python
 process runs each notebook's code cells in file order (cells that only call
 ``check``/``hint``/``progress`` are skipped, a failing cell does not stop the
-next), then the checks of each exercise whose function is defined. The time
+next), then calls each exercise's function on the checks' inputs, and the
+checks compare what it returned. The time
 limit (``--timeout``, default 10 s) is *per step*: one code cell, or one
 exercise's checks. A step that runs too long is stopped (with anything it
 started); the rest of the notebook still runs, so an endless loop costs only
@@ -15,10 +16,12 @@ counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be
 * ``missing notebook`` -- no file of that name in *DIR* (or several copies in
   its subfolders);
 * ``invalid notebook`` -- the file is not notebook JSON;
-* ``missing answer`` -- the notebook ran but does not define the function
-  (the message names the cells that failed or were stopped, if any);
-* ``timeout`` -- this exercise's checks ran past the time limit;
-* ``error`` -- the checking process died (the message says how).
+* ``missing answer`` -- the notebook ran but no cell defines the function
+  (the message names the cells that failed, if any);
+* ``timeout`` -- this exercise's checks, or the cell that defines its
+  function, ran past the time limit (the message names the cell);
+* ``error`` -- the cell that defines the function raised, or the checking
+  process died (the message says which, and how).
 
 This is feedback for the learner, not a sandbox: the notebook's code runs
 with the learner's own rights, as it does in Jupyter.
@@ -42,7 +45,8 @@ from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
 from reasoneval_mini.grading.notebooks import NotebookError, read_cells
 from reasoneval_mini.grading.submissions import plan_notebooks
-from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
+from reasoneval_mini.grading.statuses import (
+    GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import GradingJob
 from reasoneval_mini.grading.grader import DEFAULT_TIMEOUT, Grade, grade_student
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY
@@ -59,7 +63,7 @@ PROGRESS_STATES = EXERCISE_STATES + (MISSING_NOTEBOOK, INVALID_NOTEBOOK, MISSING
 
 #: The grader's status -> the progress table's state (``failed`` may become not attempted).
 _STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING: MISSING_ANSWER,
-           GRADE_TIMEOUT: TIMEOUT, GRADE_ERROR: ERROR}
+           GRADE_TIMEOUT: TIMEOUT, GRADE_ERROR: ERROR, GRADE_INTERRUPTED: ERROR}
 
 
 @dataclass(frozen=True)

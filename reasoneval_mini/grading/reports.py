@@ -8,12 +8,47 @@ in the same folder, then ``os.replace``): a reader never sees half a file, and
 an interrupted run leaves the previous file intact.
 """
 
+import contextlib
 import csv
 import io
+import signal
+import threading
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.grading.statuses import GRADE_PASSED, GRADE_STATUSES
+
+@contextlib.contextmanager
+def interrupts_deferred():
+    """Hold Ctrl-C (SIGINT) back while the body runs, then raise it: a file is never lost to one.
+
+    Only in the main thread (where Python delivers signals); elsewhere it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught and callable(previous):
+        previous(signal.SIGINT, None)
+
+
+def readable(text):
+    """*text* as valid UTF-8 text: undecodable file-name bytes as ``\\xNN``, other surrogates escaped.
+
+    >>> readable(b"caf\\xe9".decode("utf-8", "surrogateescape"))
+    'caf\\\\xe9'
+    """
+    text = str(text)
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
 TOTAL_COLUMNS = ("student", "score", "max_score") + GRADE_STATUSES
@@ -58,13 +93,20 @@ def _csv_text(columns, rows):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows(rows)
+    writer.writerows([[readable(v) if isinstance(v, str) else v for v in row] for row in rows])
     return buffer.getvalue()
 
 
 def write_grades(grades, out):
-    """Write grades.csv to *out* and the totals next to it; return both paths."""
-    out = Path(out)
+    """Write grades.csv to *out* and the totals next to it; return both paths.
+
+    A Ctrl-C while writing is held back until both files are written.
+    """
+    with interrupts_deferred():
+        return _write_grades(grades, Path(out))
+
+
+def _write_grades(grades, out):
     rows = [(g.student, g.exercise, format_score(g.score), g.max_score, g.status, g.message)
             for g in grades]
     write_atomically(out, _csv_text(GRADE_COLUMNS, rows))
@@ -86,8 +128,21 @@ def _code(text):
     return f"`` {text} ``" if "`" in str(text) else f"`{text}`"
 
 
-def feedback_markdown(student, grades, exercises):
-    """The Markdown feedback for one student's grades (course order)."""
+def _check_line(check):
+    mark = "x" if check.get("passed") else " "
+    line = (f"- [{mark}] {_code(check.get('call', ''))}: expected "
+            f"{_code(check.get('expected', ''))}, got {_code(check.get('actual', ''))}")
+    if not check.get("passed") and check.get("message"):
+        line += f" ({check['message']})"
+    return line
+
+
+def feedback_markdown(student, grades, exercises, reveal_hidden=False):
+    """The Markdown feedback for one student's grades (course order).
+
+    Hidden checks appear only as a count ("hidden checks: 2 of 3 passed"),
+    unless *reveal_hidden* (for the instructor) lists them like the others.
+    """
     score = sum(g.score for g in grades)
     lines = [f"# Feedback for {student}", "",
              f"Total: {format_score(score)} / {sum(g.max_score for g in grades)} points.", "",
@@ -103,20 +158,28 @@ def feedback_markdown(student, grades, exercises):
         attempted = any(check.get("attempted", True) for check in g.checks)
         if g.checks and attempted:
             lines.append("")
-        for check in g.checks if attempted else ():  # a stub's checks all say the same
-            mark = "x" if check.get("passed") else " "
-            line = (f"- [{mark}] {_code(check.get('call', ''))}: expected "
-                    f"{_code(check.get('expected', ''))}, got {_code(check.get('actual', ''))}")
-            if not check.get("passed") and check.get("message"):
-                line += f" ({check['message']})"
-            lines.append(line)
+        shown = g.checks if attempted else ()  # a stub's checks all say the same
+        hidden = [check for check in shown if check.get("hidden")]
+        lines += [_check_line(check) for check in shown
+                  if reveal_hidden or not check.get("hidden")]
+        if hidden and not reveal_hidden:
+            passed = sum(bool(check.get("passed")) for check in hidden)
+            lines.append(f"- hidden checks: {passed} of {len(hidden)} passed")
         if g.status != GRADE_PASSED and exercise.hint:
             lines += ["", f"Hint: {exercise.hint}"]
     return "\n".join(lines) + "\n"
 
 
-def write_feedback(grades, exercises, feedback_dir):
-    """Write ``<student>.md`` per student into *feedback_dir*; return the paths."""
+def write_feedback(grades, exercises, feedback_dir, reveal_hidden=False):
+    """Write ``<student>.md`` per student into *feedback_dir*; return the paths.
+
+    A Ctrl-C while writing is held back until every file is written.
+    """
+    with interrupts_deferred():
+        return _write_feedback(grades, exercises, feedback_dir, reveal_hidden)
+
+
+def _write_feedback(grades, exercises, feedback_dir, reveal_hidden):
     feedback_dir = Path(feedback_dir)
     feedback_dir.mkdir(parents=True, exist_ok=True)
     by_student = {}
@@ -124,7 +187,8 @@ def write_feedback(grades, exercises, feedback_dir):
         by_student.setdefault(g.student, []).append(g)
     paths = []
     for student, rows in by_student.items():
-        path = feedback_dir / f"{student}.md"
-        write_atomically(path, feedback_markdown(student, rows, exercises))
+        path = feedback_dir / f"{readable(student)}.md"
+        write_atomically(path, readable(feedback_markdown(student, rows, exercises,
+                                                          reveal_hidden)))
         paths.append(path)
     return paths

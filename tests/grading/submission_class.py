@@ -221,9 +221,9 @@ EXPECTED = {  # student -> {exercise: (status, score)}
                     "shout": full("shout")},
     "forges_frame": {"add": failed("add", ADD_CHEAT), "count_words": full("count_words"),
                      "shout": full("shout")},
-    # The loop shares shout's cell, so shout is never defined; count_words is.
+    # The loop shares shout's cell, so shout is never defined: that cell timed out.
     "stubborn_cell": {"add": full("add"), "count_words": full("count_words"),
-                      "shout": (GRADE_MISSING, ZERO)},
+                      "shout": (GRADE_TIMEOUT, ZERO)},
     "nested_folder": {"add": full("add"), "count_words": full("count_words"),
                       "shout": full("shout")},
     "two_copies": {"add": full("add"), "count_words": (GRADE_MISSING, ZERO),

@@ -14,7 +14,8 @@ from submission_class import (
 
 from reasoneval_mini.grading.grader import Blame, Grade, blame, grade_student
 from reasoneval_mini.grading.process import (
-    ENDING_DIED, ENDING_DONE, ENDING_TIMEOUT, ENDINGS, ChildRun, GradingJob, run_grading_process)
+    ENDING_DIED, ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, ENDINGS, ChildRun, GradingJob,
+    run_grading_process)
 from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,10 +52,10 @@ def test_a_grader_failure_on_one_student_keeps_the_student(tmp_path, monkeypatch
 
     real = grader.grade_student
 
-    def flaky(student_dir, *args):
+    def flaky(student_dir, *args, **kwargs):
         if Path(student_dir).name == "bea":
             raise PermissionError("cannot read bea/")
-        return real(student_dir, *args)
+        return real(student_dir, *args, **kwargs)
 
     monkeypatch.setattr(grader, "grade_student", flaky)
     for name in ("ann", "bea"):
@@ -128,11 +129,17 @@ def test_grade_student_gives_one_grade_per_exercise_in_course_order(tmp_path):
         ("add", GRADE_MISSING), ("count_words", GRADE_PASSED), ("shout", GRADE_PASSED)]
 
 
-def test_every_child_run_ends_in_a_declared_ending(tmp_path):
-    (tmp_path / "ann").mkdir()
-    write_notebook(tmp_path / "ann" / "ex01_add.ipynb", add_notebook())
-    task = {"notebook": str(tmp_path / "ann" / "ex01_add.ipynb"), "exercises": ["add"]}
-    run = run_grading_process(GradingJob(str(FAKE_REGISTRY), None, 2.0), [task])
+def test_every_child_run_ends_in_a_declared_ending():
+    task = {"notebook": "ex01_add.ipynb", "cells": [[1, "def add_numbers(a, b):\n    return a + b\n"]],
+            "answers": {"add": "add_numbers"}}
+    calls = []
+
+    def judge(exercise_id, defined, answer, failures):
+        calls.append((exercise_id, defined, answer(20, 22), failures))
+        return {"status": "failed", "message": "", "checks": []}
+
+    run = run_grading_process(GradingJob(str(FAKE_REGISTRY), None, 2.0), [task], judge)
     assert (run.ending, run.how) == (ENDING_DONE, "")
-    assert ENDINGS == (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED)
+    assert ENDINGS == (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
+    assert calls == [("add", True, 42, [])]
     assert [e["event"] for e in run.events][-1] == "done"
