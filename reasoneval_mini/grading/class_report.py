@@ -42,10 +42,18 @@ from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.notebooks import NotebookError, cells_defining, read_cells
+from reasoneval_mini.grading.notebooks import cells_defining
 from reasoneval_mini.grading.reports import format_score
-from reasoneval_mini.grading.statuses import GRADE_PASSED, GRADE_STATUSES
-from reasoneval_mini.grading.submissions import plan_notebooks
+from reasoneval_mini.grading.statuses import (
+    GRADE_ERROR,
+    GRADE_FAILED,
+    GRADE_INTERRUPTED,
+    GRADE_MISSING,
+    GRADE_PASSED,
+    GRADE_STATUSES,
+    GRADE_TIMEOUT,
+)
+from reasoneval_mini.grading.submissions import discover_students, read_student
 
 REPORT_NAME = "class_report.md"
 DISTRIBUTION_FIGURE = "score_distribution.png"
@@ -53,8 +61,9 @@ STATUS_FIGURE = "exercise_statuses.png"
 #: Figures are this size (inches) at this resolution, whatever the class.
 FIGURE_SIZE = (8.0, 4.5)
 FIGURE_DPI = 100
-#: Okabe and Ito's colour-blind-safe palette, one colour per status (same order).
-STATUS_COLOURS = ("#009E73", "#E69F00", "#CC79A7", "#D55E00", "#999999")
+#: Okabe and Ito's colour-blind-safe palette, one colour per grade status.
+STATUS_COLOURS = {GRADE_PASSED: "#009E73", GRADE_FAILED: "#E69F00", GRADE_TIMEOUT: "#CC79A7",
+                  GRADE_ERROR: "#D55E00", GRADE_MISSING: "#999999", GRADE_INTERRUPTED: "#56B4E9"}
 HISTOGRAM_COLOUR = "#0072B2"
 
 #: How many of the hardest checks the report details, and how many wrong outputs each.
@@ -176,18 +185,16 @@ def _answer_sources(submissions_dir, grades, exercises):
     attempted = {(g.student, g.exercise) for g in grades
                  if any(c.get("attempted", True) for c in g.checks)}
     sources = {i: {} for i in exercises}
-    for student in sorted({g.student for g in grades}):
-        tasks, _ = plan_notebooks(Path(submissions_dir) / student, exercises)
-        for task in tasks:
-            try:
-                code_cells, _ = read_cells(Path(task["notebook"]))
-            except NotebookError:
-                continue
-            cells = dict(code_cells)
-            for exercise_id in task["exercises"]:
-                numbers = cells_defining(code_cells, exercises[exercise_id].answer_name)
-                if numbers and (student, exercise_id) in attempted:
-                    sources[exercise_id][student] = cells[numbers[-1]]
+    for folder in discover_students(submissions_dir):
+        # Read and parsed as the grader reads them (nothing runs); folder
+        # names that are not UTF-8 meet their grades under the same escaped name.
+        submission = read_student(Path(submissions_dir) / folder, exercises)
+        for notebook in submission.notebooks:
+            code = {number: source for number, source, _ in notebook.cells}
+            for exercise_id in notebook.exercises:
+                numbers = cells_defining(notebook.cells, exercises[exercise_id].answer_name)
+                if numbers and (submission.student, exercise_id) in attempted:
+                    sources[exercise_id][submission.student] = code[numbers[-1]]
     return sources
 
 
@@ -319,7 +326,8 @@ def _figures(grades, exercises, out_dir):
         axes = figure.add_subplot()
         names = list(counts)[::-1]  # first exercise on top
         left = [0.0] * len(names)
-        for status, colour in zip(GRADE_STATUSES, STATUS_COLOURS):
+        for status in GRADE_STATUSES:
+            colour = STATUS_COLOURS[status]
             shares = [counts[i][status] / students if students else 0 for i in names]
             axes.barh(names, shares, left=left, color=colour, label=status)
             left = [a + b for a, b in zip(left, shares)]

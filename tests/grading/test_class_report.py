@@ -3,6 +3,8 @@
 from fractions import Fraction
 
 import pytest
+
+from reasoneval_mini.grading.statuses import GRADE_STATUSES
 from submission_class import REGISTRY, add_notebook, grade, words_notebook, write_notebook
 
 from reasoneval_mini.grading.class_report import (
@@ -58,9 +60,11 @@ def test_the_summary_gives_mean_median_lowest_and_highest_of_the_totals(report):
 
 
 def test_the_status_table_counts_each_status_per_exercise(report):
-    assert "| add | 2 | 1 | 2 | 0 | 1 | 0 | 25% |" in report[1]
-    assert "| count_words | 3 | 1 | 3 | 0 | 0 | 0 | 25% |" in report[1]
-    assert "| shout | 1 | 2 | 0 | 1 | 0 | 1 | 50% |" in report[1]
+    # columns: points, then one per grade status in GRADE_STATUSES order, then the share
+    assert "| add | 2 | 1 | 2 | 0 | 1 | 0 | 0 | 25% |" in report[1]
+    assert "| count_words | 3 | 1 | 3 | 0 | 0 | 0 | 0 | 25% |" in report[1]
+    assert "| shout | 1 | 2 | 0 | 1 | 0 | 1 | 0 | 50% |" in report[1]
+    assert "| exercise | points | " + " | ".join(GRADE_STATUSES) + " | share passed |" in report[1]
 
 
 def test_each_check_shows_how_many_of_all_students_pass_it(report):
@@ -156,3 +160,11 @@ def test_a_class_report_path_that_is_a_file_is_refused_before_grading(tmp_path, 
     assert grade(tmp_path / "submissions", tmp_path, "--class-report", str(tmp_path / "report.md")) == 2
     assert "is a file; expected a folder" in capsys.readouterr().err
     assert not (tmp_path / "grades.csv").exists()
+
+
+def test_every_grade_status_has_its_own_colour():
+    from reasoneval_mini.grading.class_report import STATUS_COLOURS
+    from reasoneval_mini.grading.statuses import GRADE_STATUSES
+
+    assert set(STATUS_COLOURS) == set(GRADE_STATUSES)
+    assert len(set(STATUS_COLOURS.values())) == len(GRADE_STATUSES)
