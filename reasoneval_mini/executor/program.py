@@ -28,6 +28,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 
+from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST
 from reasoneval_mini.executor.pool import borrow_workers, return_workers
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
@@ -144,20 +145,30 @@ def _state_of(raw, timeout, memory_mb):
         return NOT_RUN, f"executor failure, the program's state is unknown: {raw[EXECUTOR_ERROR]}"
     if raw["outcome"] == CANCELLED:
         return NOT_RUN, "cancelled before the program finished"
-    report = raw.get("report")
-    if report is not None:
-        return _state_from_report(report, memory_mb)
+    # A timeout or a death by signal outranks any report: the report may come
+    # from another process of the program, never from the one that ended so.
     if raw["outcome"] == TIMED_OUT:
         return TIMEOUT, f"still running after {timeout:g} s; its process group was killed"
     if raw.get("signal") is not None:
         return RUNTIME_ERROR, _describe_signal(raw["signal"], timeout)
+    report = raw.get("report")
+    if report is not None:
+        return _state_from_report(report, raw.get("exit_code"), memory_mb)
+    if raw.get("exit_code") == REPORT_CHANNEL_LOST:
+        return RUNTIME_ERROR, (
+            f"exited with code {REPORT_CHANNEL_LOST}: the program closed or replaced the "
+            "executor's report channel (descriptor 3), so its end cannot be confirmed")
     return RUNTIME_ERROR, (
         f"exited with code {raw.get('exit_code')} before the end of the program, without "
         "the executor's end-of-program signal (os._exit() or a crash)")
 
 
-def _state_from_report(report, memory_mb):
+def _state_from_report(report, exit_code, memory_mb):
     if report.get("completed"):
+        if exit_code != 0:  # the runner exits with 0 after a completed report, always
+            return RUNTIME_ERROR, (
+                f"reported its end but exited with code {exit_code}: "
+                "the report cannot be trusted; never a pass")
         return PASSED, "ran to the end without an exception"
     where = f" (line {report['line']})" if report.get("line") else ""
     name, message = report.get("exception", "?"), _one_line(report.get("message", ""))
