@@ -35,7 +35,7 @@ REPORT_CHANNEL_LOST = 123
 # mock them in its own tests, or to forge a pass) changes nothing we send.
 _getpid, _exit, _write, _fstat, _close, _open = (
     os.getpid, os._exit, os.write, os.fstat, os.close, os.open)
-_join = "".join
+_join, _memoryview = "".join, memoryview
 if getattr(json.encoder, "c_make_encoder", None) is not None:
     # The C encoder object, made now: it never looks json's module globals up again.
     _c_encoder = json.encoder.c_make_encoder(
@@ -88,7 +88,7 @@ def send_on_channel(data):
     fd = _CHANNEL["fd"]
     if _identity(fd) != _CHANNEL["identity"]:
         _report_channel_lost()
-    view = memoryview(data)
+    view = _memoryview(data)
     while view:
         try:
             written = _write(fd, view)
@@ -256,26 +256,28 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
     would (see :func:`exit_status_of`).
     """
     main_pid = _getpid()
-    report = {"nonce": nonce, "warnings": list(warnings)}
-    status = 0
+    completed, facts, status = False, {}, 0
     try:
         if code is None:
             code = compile_program(source)
         exec(code, {"__name__": "__main__", "__builtins__": builtins})
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
-        report.update(_safe_description(error))
-        report["completed"] = False  # whatever the description says
+        facts = _safe_description(error)
         print_bounded_traceback(error)
         status = exit_status_of(error)
     else:
-        report["completed"] = True
+        completed = True
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except BaseException:  # noqa: B036
             pass
-    if _getpid() == main_pid:
-        send_report(_encode_report(report).encode())
+    if _getpid() != main_pid:
+        return status
+    # Built last, as a new dict, from a local flag: whatever the program's
+    # objects did while their traceback printed or their streams flushed.
+    report = {**facts, "nonce": nonce, "warnings": [*warnings], "completed": completed}
+    send_report(_encode_report(report).encode())
     return status
 
 

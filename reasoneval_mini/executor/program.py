@@ -6,18 +6,22 @@ operating system offers it (Linux, and mostly macOS):
 * a clean process per program (forked from a pre-warmed worker, or a fresh
   ``python -I`` where ``fork`` is missing), in its own session and process
   group: a timeout kills the whole group, grandchildren included;
-* resource limits: address space (``memory_mb``), CPU time (timeout + 1 s),
-  file size (16 MB), open files (64);
+* resource limits: address space (``memory_mb``, compiling included), CPU
+  time (timeout + 1 s), file size (16 MB), open files (64);
 * a new temporary working directory, removed afterwards; a minimal
   environment (``PATH``, ``LANG``, ``HOME``/``TMPDIR`` = that directory);
   an empty stdin (``/dev/null``);
-* stdout and stderr captured in bounded memory (head and tail kept).
+* stdout and stderr captured in bounded memory (head and tail kept);
+* only the program's main process reports (not a process it forks), through
+  functions bound before it runs; a timeout or a signal outranks any report;
+* answers checked against the caller's own per-request id; a worker that
+  dies or stops has its program killed by the caller, its directory removed.
 
 What it does **not** protect against: network access; reading or writing
 files outside the working directory that the user may touch (everything, if
 you run as root); adversarial code that forges the end-of-program report from
-inside its own process (it runs in that process, so it can find the channel
-and the nonce); a child that leaves the group with ``setsid`` before the
+inside its own main process (it runs in that process, so it can dig the
+channel and the nonce out of the runner's frames); a child that leaves the group with ``setsid`` before the
 timeout; fork bombs (no limit on the number of processes). macOS does not enforce
 ``RLIMIT_AS`` (no memory limit) and Windows has no resource limits at all
 (the results carry a warning). For untrusted code, use a container or VM.

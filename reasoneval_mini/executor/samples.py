@@ -18,7 +18,7 @@ from reasoneval_mini.executor.program import (
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR
 from reasoneval_mini.records import NOT_RUN
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
-from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
+from reasoneval_mini.support.parallel import progress_bar, run_parallel
 
 #: The keys every plan item needs.
 PLAN_KEYS = ("sample_id", "task_id", "program")
