@@ -29,6 +29,9 @@ MAX_MESSAGE_CHARS = 1000
 #: The exit status of a child whose report could not be sent because the
 #: program closed or replaced its report channel (the parent names it).
 REPORT_CHANNEL_LOST = 123
+#: ... and the last line it writes to stderr, so that a program's own exit(123) is not taken for it.
+REPORT_CHANNEL_LOST_NOTE = ("executor: the program closed or replaced its report channel "
+                            "(descriptor 3); its end cannot be confirmed\n")
 
 # Everything the report path calls is bound here, before any program runs: a
 # program that replaces os.write, os._exit, os.getpid or json's encoder (to
@@ -36,6 +39,7 @@ REPORT_CHANNEL_LOST = 123
 _getpid, _exit, _write, _fstat, _close, _open = (
     os.getpid, os._exit, os.write, os.fstat, os.close, os.open)
 _join, _memoryview = "".join, memoryview
+_NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
 if getattr(json.encoder, "c_make_encoder", None) is not None:
     # The C encoder object, made now: it never looks json's module globals up again.
     _c_encoder = json.encoder.c_make_encoder(
@@ -101,8 +105,7 @@ def send_on_channel(data):
 
 def _report_channel_lost():
     try:
-        _write(2, b"executor: the program closed or replaced its report channel "
-                  b"(descriptor 3); its end cannot be confirmed\n")
+        _write(2, _NOTE_BYTES)
     except OSError:
         pass
     _exit(REPORT_CHANNEL_LOST)

@@ -24,11 +24,12 @@ The caller trusts nothing it cannot check. Each request carries the caller's
 own random ``id``, and every message the server sends echoes it: a message
 written into the server's answer pipe by anyone else (a program's escaped
 helper can open ``/proc/<server>/fd/1``) is dropped, and that server is not
-used again. Before the program runs, the server sends ``{"id", "started":
-pid}`` and only then lets the child go on: if the server dies or stops (a
-program can kill or SIGSTOP its parent), the caller kills the program's
-process group itself, removes the working directory and returns by its own
-deadline.
+used again. Before the program runs, the server writes a *start note*
+(``"\\n<id> <pid> <monotonic time>\\n"``) on a second pipe, and only then
+lets the child go on. The caller reads the notes only when it needs them (no
+extra wake-up per program): if the server dies or stops (a program can kill
+or SIGSTOP its parent), the caller kills the program's process group itself,
+removes the working directory and returns by its own deadline.
 """
 
 import gc
@@ -70,6 +71,7 @@ from reasoneval_mini.support.messages import (
     CANCEL_BYTE,
     parse_report,
     read_message,
+    write_all,
     write_message,
 )
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
@@ -229,8 +231,8 @@ def _next_request():
     return read_message(0)
 
 
-def serve():
-    """Answer requests from stdin until it closes."""
+def serve(notes_fd=None):
+    """Answer requests from stdin until it closes; write start notes on *notes_fd*."""
     # No SIGINT handling here: the server runs in its own session, so a Ctrl-C
     # in a terminal or a notebook's interrupt never reaches it or its children,
     # and the children keep Python's default (KeyboardInterrupt) handler.
@@ -251,7 +253,10 @@ def serve():
         request_id = request.get("id")
 
         def started(pid, request_id=request_id):
-            write_message(1, {"id": request_id, "started": pid})
+            if notes_fd is not None:
+                # One short write (atomic on a pipe), opened by a newline so
+                # that junk another process wrote there cannot run into it.
+                write_all(notes_fd, f"\n{request_id} {pid} {time.monotonic()!r}\n".encode())
 
         try:
             answer = run_request(request, started)
@@ -274,11 +279,11 @@ PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath
 SERVER_BOOT = (
     "import sys; sys.path.insert(0, {dir!r}); "
     "from reasoneval_mini.executor import fork_server; "
-    "del sys.path[0]; fork_server.serve()"
+    "del sys.path[0]; fork_server.serve({notes})"
 )
-#: How long the caller waits for the server to start a program (a new
-#: server's start and the compile included), then for the answer after the
-#: program's timeout (the server's own drain of held output takes up to 0.5 s).
+#: How long the caller waits for a new server to start and to start the
+#: program (the compile included); and, after the program's own timeout, for
+#: the answer (the server's drain of output held by a leftover takes 0.5 s).
 STARTUP_SECONDS = 5.0
 GUARD_SECONDS = 0.8
 MAX_ANSWER_BYTES = 1 << 20  # an answer is a few KiB: head and tail of each stream
@@ -293,6 +298,8 @@ class ForkServerWorker(Worker):
 
     def __init__(self):
         self.process = None
+        self.notes_r = None  # the read end of the server's start notes
+        self.notes = {}  # request id -> (child pid, start time), read from the notes pipe
         self.lock = threading.Lock()  # one program at a time
         self.state_lock = threading.Lock()  # guards process and cancelled against cancel()
         self.cancelled = False
@@ -300,12 +307,23 @@ class ForkServerWorker(Worker):
 
     def _start(self):
         self.tainted = False
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-X", "utf8", "-c", SERVER_BOOT.format(dir=PACKAGE_PARENT)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
-            start_new_session=True,  # a Ctrl-C in the terminal must not reach it
-            close_fds=True,
-        )
+        self.notes.clear()
+        notes_r, notes_w = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-X", "utf8", "-c",
+                 SERVER_BOOT.format(dir=PACKAGE_PARENT, notes=notes_w)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
+                start_new_session=True,  # a Ctrl-C in the terminal must not reach it
+                close_fds=True, pass_fds=(notes_w,),
+            )
+        except BaseException:
+            os.close(notes_r)
+            raise
+        finally:
+            os.close(notes_w)
+        os.set_blocking(notes_r, False)
+        self.notes_r = notes_r
 
     def run(self, request):
         request_id = secrets.token_hex(16)
@@ -317,42 +335,66 @@ class ForkServerWorker(Worker):
                 if self.cancelled:
                     remove_tree(workdir)
                     return {"outcome": CANCELLED}
-                if self.process is None or self.process.poll() is not None:
+                fresh = self.process is None or self.process.poll() is not None
+                if fresh:
                     self._start()
-            child = None
+            sent = time.monotonic()
             try:
                 write_message(self.process.stdin.fileno(), request)
-                answer = self._expect(request_id, time.monotonic() + STARTUP_SECONDS)
-                if "started" in answer:
-                    child = _checked_pid(answer["started"])
-                    answer = self._expect(
-                        request_id, time.monotonic() + request["timeout"] + GUARD_SECONDS,
-                        started=True)
+                answer = self._answer(request_id, request["timeout"], sent, fresh)
             except (WorkerLost, OSError, ValueError) as error:
-                self._abandon(child, workdir)
+                self._abandon(request_id, workdir)
                 return {EXECUTOR_ERROR: f"fork server failed: {error}"}
             except BaseException:  # e.g. KeyboardInterrupt: kill the program, then re-raise
-                self._abandon(child, workdir)
+                self._abandon(request_id, workdir)
                 raise
+            self._read_notes()  # keeps the notes pipe from filling; these notes are done
+            self.notes.clear()
             answer.pop("id", None)
             if "outcome" not in answer or answer["outcome"] == CANCELLED or self.tainted:
                 self._stop()
             return answer
 
-    def _expect(self, request_id, deadline, started=False):
+    def _answer(self, request_id, timeout, sent, fresh):
+        """The server's answer to *request_id*, by a deadline that follows the program's start.
+
+        First deadline: the program's timeout (plus the guard) from the
+        sending, enough for a warm server (its own deadline counts from the
+        request's arrival, the compile included). If it passes, the start
+        note says when the program really started and the deadline moves
+        there; with no note yet, only a new server (still starting up) gets
+        the startup allowance. Raises :class:`WorkerLost` past the last deadline.
+        """
+        deadline = sent + timeout + GUARD_SECONDS
+        while True:
+            try:
+                return self._expect(request_id, deadline)
+            except TimeoutError:
+                pass
+            self._read_notes()
+            note = self.notes.get(request_id)
+            if note is not None:
+                start = min(note[1], sent + STARTUP_SECONDS)
+                later = start + timeout + GUARD_SECONDS
+            else:
+                later = sent + (STARTUP_SECONDS if fresh else 0.0) + timeout + GUARD_SECONDS
+            if later <= time.monotonic() or later <= deadline:
+                raise WorkerLost("no answer from the fork server in time "
+                                 "(stopped, or too busy)")
+            deadline = later
+
+    def _expect(self, request_id, deadline):
         """The server's next message for *request_id*; others' messages are dropped.
 
-        Before the start (*started* false) that is ``{"started": pid}`` or an
-        error; after it, the answer. Raises :class:`WorkerLost` if none comes
-        by *deadline*, if the server's output ends, or if it is not a message.
+        Raises ``TimeoutError`` if none comes by *deadline*, and
+        :class:`WorkerLost` if the server's output ends or is not a message.
         """
         fd = self.process.stdout.fileno()
         while True:
             try:
                 message = read_message(fd, max_bytes=MAX_ANSWER_BYTES, deadline=deadline)
             except TimeoutError:
-                raise WorkerLost("no answer from the fork server in time "
-                                 "(stopped, or too busy)") from None
+                raise
             except ValueError as error:
                 raise WorkerLost(f"garbled answer ({error})") from None
             if message is None:
@@ -360,14 +402,38 @@ class ForkServerWorker(Worker):
             if not isinstance(message, dict) or message.get("id") != request_id:
                 self.tainted = True  # a forgery: dropped, and this server is not reused
                 continue
-            if started and "started" in message:
-                self.tainted = True
-                continue
             return message
 
-    def _abandon(self, child, workdir):
+    def _read_notes(self):
+        """Read every start note waiting in the notes pipe into :attr:`notes`."""
+        if self.notes_r is None:
+            return
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self.notes_r, 1 << 16)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        for line in data.split(b"\n"):
+            parts = line.split()
+            if len(parts) != 3:
+                continue  # junk, or an empty line between notes
+            try:
+                self.notes[parts[0].decode("ascii")] = (int(parts[1]), float(parts[2]))
+            except ValueError:
+                continue
+
+    def _abandon(self, request_id, workdir):
         """Kill the program (from here, whatever state the server is in), the server; clean up."""
-        if child is not None:
+        self._read_notes()
+        note = self.notes.get(request_id)
+        child = note[0] if note is not None else None
+        if child is not None and _killable(child):
             kill_process_group(child)
             try:
                 os.kill(child, signal.SIGKILL)  # not yet its own group leader, perhaps
@@ -382,7 +448,14 @@ class ForkServerWorker(Worker):
                 except OSError:
                     pass
             kill_process_tree(process)
+        self._close_notes()
         remove_tree(workdir)
+
+    def _close_notes(self):
+        if self.notes_r is not None:
+            os.close(self.notes_r)
+            self.notes_r = None
+        self.notes.clear()
 
     def reusable(self):
         """True if the server is alive and was never cancelled."""
@@ -425,6 +498,7 @@ class ForkServerWorker(Worker):
             process.wait(timeout=1)
         except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
             kill_process_tree(process)
+        self._close_notes()
 
     def close(self):
         """Stop the server (waits for a running program to be cancelled)."""
@@ -433,12 +507,9 @@ class ForkServerWorker(Worker):
             self._stop()
 
 
-def _checked_pid(value):
-    """*value* as the pid of a program to kill later; never ourselves, our group or init."""
-    if (not isinstance(value, int) or isinstance(value, bool) or value <= 1
-            or value in (os.getpid(), os.getpgrp())):
-        raise WorkerLost(f"the fork server named an impossible child pid {value!r}")
-    return value
+def _killable(pid):
+    """True for a pid the caller may kill as a program's: never ourselves, our group or init."""
+    return pid > 1 and pid not in (os.getpid(), os.getpgrp())
 
 
 if __name__ == "__main__":

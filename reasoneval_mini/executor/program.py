@@ -32,7 +32,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 
-from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST
+from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.executor.pool import borrow_workers, return_workers
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
@@ -158,7 +158,8 @@ def _state_of(raw, timeout, memory_mb):
     report = raw.get("report")
     if report is not None:
         return _state_from_report(report, raw.get("exit_code"), memory_mb)
-    if raw.get("exit_code") == REPORT_CHANNEL_LOST:
+    if (raw.get("exit_code") == REPORT_CHANNEL_LOST
+            and raw.get("stderr", "").endswith(REPORT_CHANNEL_LOST_NOTE)):
         return RUNTIME_ERROR, (
             f"exited with code {REPORT_CHANNEL_LOST}: the program closed or replaced the "
             "executor's report channel (descriptor 3), so its end cannot be confirmed")
