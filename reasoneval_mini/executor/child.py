@@ -8,7 +8,10 @@ runs it as a script (``python -I child.py REQUEST_FILE``, the fallback where
 The report is the executor's own end-of-program signal: a JSON object carrying
 a per-run random nonce, sent on a private channel (an inherited pipe, or a file
 whose name the program never sees) after the program's last line ran. An exit
-code of 0 without it means the program left early (``os._exit(0)``).
+code of 0 without it means the program left early (``os._exit(0)``). Only
+the process that started the program sends it (a process the program forks
+neither reports nor keeps the channel), and every function on that path is
+bound at import, before any program can replace it.
 """
 
 import builtins
@@ -26,10 +29,13 @@ except ImportError:  # Windows
 
 PROGRAM_FILENAME = "<program>"
 MAX_MESSAGE_CHARS = 1000
+FILE_SIZE_LIMIT_MB = 16
+OPEN_FILES_LIMIT = 64
+MAX_TRACEBACK_FRAMES = 50
 #: The exit status of a child whose report could not be sent because the
 #: program closed or replaced its report channel (the parent names it).
 REPORT_CHANNEL_LOST = 123
-#: ... and the last line it writes to stderr, so that a program's own exit(123) is not taken for it.
+#: ... and the last line it writes to stderr (a program's own exit(123) is not taken for it).
 REPORT_CHANNEL_LOST_NOTE = ("executor: the program closed or replaced its report channel "
                             "(descriptor 3); its end cannot be confirmed\n")
 
@@ -110,10 +116,6 @@ def _report_channel_lost():
         pass
     _exit(REPORT_CHANNEL_LOST)
 
-
-FILE_SIZE_LIMIT_MB = 16
-OPEN_FILES_LIMIT = 64
-MAX_TRACEBACK_FRAMES = 50
 
 
 def apply_limits(timeout, memory_mb):

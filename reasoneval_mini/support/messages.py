@@ -52,6 +52,16 @@ def read_message(fd, max_bytes=None, deadline=None):
     part of the message raises ``TimeoutError``: a writer that sends half a
     frame and stops cannot hold the reader. A body that is not JSON raises
     ``ValueError``.
+
+    >>> read_end, write_end = os.pipe()
+    >>> os.write(write_end, struct.pack(">Q", 9) + b'{"half')  # half a frame, then silence
+    14
+    >>> read_message(read_end, deadline=time.monotonic() + 0.05)
+    Traceback (most recent call last):
+    ...
+    TimeoutError: nothing to read on descriptor ... before the deadline
+    >>> os.close(read_end), os.close(write_end)
+    (None, None)
     """
     first = _read_exact(fd, 1, deadline)
     if first in (None, CANCEL_BYTE):
