@@ -131,14 +131,17 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
     bar = progress_bar(len(to_run), "executing", "sample", progress)
     try:
         with _ctrl_c_once():
-            interrupted = _run_round(plan, to_run, records, timeout, borrow_workers(workers),
-                                     bar, first_failures)
-            retry = sorted(first_failures)
-            if retry and not interrupted:
-                # Fresh workers, after every other sample ended: a sample that
-                # kills its siblings' workers is no longer running.
-                fresh = [make_worker() for _ in range(min(workers, len(retry)))]
-                _run_round(plan, retry, records, timeout, fresh, bar, None, first_failures)
+            try:
+                interrupted = _run_round(plan, to_run, records, timeout,
+                                         borrow_workers(workers), bar, first_failures)
+                retry = sorted(first_failures)
+                if retry and not interrupted:
+                    # Fresh workers, after every other sample ended: a sample
+                    # that kills its siblings' workers is no longer running.
+                    fresh = [make_worker() for _ in range(min(workers, len(retry)))]
+                    _run_round(plan, retry, records, timeout, fresh, bar, None, first_failures)
+            except KeyboardInterrupt:  # between rounds: nothing runs; the rest is not_run
+                pass
     finally:
         if bar is not None:
             bar.close()
