@@ -8,7 +8,10 @@ runs it as a script (``python -I child.py REQUEST_FILE``, the fallback where
 The report is the executor's own end-of-program signal: a JSON object carrying
 a per-run random nonce, sent on a private channel (an inherited pipe, or a file
 whose name the program never sees) after the program's last line ran. An exit
-code of 0 without it means the program left early (``os._exit(0)``).
+code of 0 without it means the program left early (``os._exit(0)``). Only
+the process that started the program sends it (a process the program forks
+neither reports nor keeps the channel), and every function on that path is
+bound at import, before any program can replace it.
 """
 
 import builtins
@@ -25,13 +28,94 @@ except ImportError:  # Windows
     resource = None
 
 PROGRAM_FILENAME = "<program>"
-# Bound before any program runs: a program that replaces json.dumps (to mock
-# it in its own tests, or to forge a pass) does not change how we report.
-_encode_report = json.JSONEncoder().encode
 MAX_MESSAGE_CHARS = 1000
 FILE_SIZE_LIMIT_MB = 16
 OPEN_FILES_LIMIT = 64
 MAX_TRACEBACK_FRAMES = 50
+#: The exit status of a child whose report could not be sent because the
+#: program closed or replaced its report channel (the parent names it).
+REPORT_CHANNEL_LOST = 123
+#: ... and the last line it writes to stderr (a program's own exit(123) is not taken for it).
+REPORT_CHANNEL_LOST_NOTE = ("executor: the program closed or replaced its report channel "
+                            "(descriptor 3); its end cannot be confirmed\n")
+
+# Everything the report path calls is bound here, before any program runs: a
+# program that replaces os.write, os._exit, os.getpid or json's encoder (to
+# mock them in its own tests, or to forge a pass) changes nothing we send.
+_getpid, _exit, _write, _fstat, _close, _open = (
+    os.getpid, os._exit, os.write, os.fstat, os.close, os.open)
+_join, _memoryview = "".join, memoryview
+_NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
+if getattr(json.encoder, "c_make_encoder", None) is not None:
+    # The C encoder object, made now: it never looks json's module globals up again.
+    _c_encoder = json.encoder.c_make_encoder(
+        None, lambda value: "<unencodable>", json.encoder.encode_basestring_ascii, None,
+        ": ", ", ", False, True, True)
+
+    def _encode_report(report):
+        return _join(_c_encoder(report, 0))
+else:  # pragma: no cover - CPython always has the C encoder
+    _encode_report = json.JSONEncoder(default=lambda value: "<unencodable>").encode
+
+# The report channel of this run: who may send on it (the program's main
+# process) and which open file it is (device and inode, to notice a program
+# that closed it or put another file on its descriptor). Set by the runner.
+_CHANNEL = {"pid": None, "fd": None, "identity": None}
+
+
+def _identity(fd):
+    """(device, inode) of the open file on *fd*, or None if *fd* is closed."""
+    try:
+        info = _fstat(fd)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def claim_report_channel(fd=None):
+    """Make this process the only one that may report; *fd* is the channel's descriptor, if any."""
+    _CHANNEL.update(pid=_getpid(), fd=fd, identity=None if fd is None else _identity(fd))
+
+
+def _close_channel_in_forked_child():
+    # A process the program forks must not hold the channel, let alone report
+    # on it; closed only if the descriptor still holds our channel (the
+    # program may have put one of its own files there).
+    fd = _CHANNEL["fd"]
+    if fd is not None and _CHANNEL["pid"] != _getpid() and _identity(fd) == _CHANNEL["identity"]:
+        try:
+            _close(fd)
+        except OSError:
+            pass
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_channel_in_forked_child)
+
+
+def send_on_channel(data):
+    """Send the report on the claimed descriptor; exit with :data:`REPORT_CHANNEL_LOST` if it is gone."""
+    fd = _CHANNEL["fd"]
+    if _identity(fd) != _CHANNEL["identity"]:
+        _report_channel_lost()
+    view = _memoryview(data)
+    while view:
+        try:
+            written = _write(fd, view)
+        except OSError:
+            _report_channel_lost()
+        if not written:
+            _report_channel_lost()
+        view = view[written:]
+
+
+def _report_channel_lost():
+    try:
+        _write(2, _NOTE_BYTES)
+    except OSError:
+        pass
+    _exit(REPORT_CHANNEL_LOST)
+
 
 
 def apply_limits(timeout, memory_mb):
@@ -92,8 +176,20 @@ def describe_exception(error):
         "line": line,
     }
     if isinstance(error, SystemExit):
-        facts["exit_code"] = repr(error.code)[:MAX_MESSAGE_CHARS]
+        try:
+            facts["exit_code"] = str(repr(error.code))[:MAX_MESSAGE_CHARS]
+        except BaseException:  # a hostile __repr__
+            facts["exit_code"] = "<code could not be shown>"
     return facts
+
+
+def _safe_description(error):
+    """:func:`describe_exception`, or the bare minimum if even that fails."""
+    try:
+        return describe_exception(error)
+    except BaseException:  # noqa: B036 - a hostile exception must not stop the report
+        return {"completed": False, "exception": "<unreadable exception>", "message": "",
+                "assertion": False, "system_exit": False, "line": None}
 
 
 def print_bounded_traceback(error):
@@ -140,11 +236,14 @@ def exit_status_of(error):
     >>> exit_status_of(AssertionError())
     1
     """
-    if isinstance(error, SystemExit):
-        if error.code is None:
-            return 0
-        if isinstance(error.code, int) and not isinstance(error.code, bool):
-            return error.code & 0xFF
+    try:
+        if isinstance(error, SystemExit):
+            if error.code is None:
+                return 0
+            if isinstance(error.code, int) and not isinstance(error.code, bool):
+                return int(error.code) & 0xFF
+            return 1
+    except BaseException:  # noqa: B036 - a hostile code object: Python would say 1
         return 1
     return 1
 
@@ -153,28 +252,36 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
     """Run *source* as ``__main__``, print any traceback, send the report.
 
     *code*, if given, is *source* already compiled (the fork server compiles
-    before forking: compiling in a fresh child costs several times more, as
-    every page the compiler touches must first be copied). *send_report* is
-    called once with the report as ``bytes``. Returns the exit status the
-    process should end with, as plain Python would (see :func:`exit_status_of`).
+    before forking, under the program's memory limit: compiling in a fresh
+    child costs several times more, as every page the compiler touches must
+    first be copied). *send_report* is called once with the report as
+    ``bytes``, and only in the process that called this function: a process
+    the program forked that reaches the end of the program sends nothing.
+    Returns the exit status the process should end with, as plain Python
+    would (see :func:`exit_status_of`).
     """
-    report = {"nonce": nonce, "warnings": list(warnings)}
-    status = 0
+    main_pid = _getpid()
+    completed, facts, status = False, {}, 0
     try:
         if code is None:
             code = compile_program(source)
         exec(code, {"__name__": "__main__", "__builtins__": builtins})
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
-        report.update(describe_exception(error))
+        facts = _safe_description(error)
         print_bounded_traceback(error)
         status = exit_status_of(error)
     else:
-        report["completed"] = True
+        completed = True
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except BaseException:
+        except BaseException:  # noqa: B036
             pass
+    if _getpid() != main_pid:
+        return status
+    # Built last, as a new dict, from a local flag: whatever the program's
+    # objects did while their traceback printed or their streams flushed.
+    report = {**facts, "nonce": nonce, "warnings": [*warnings], "completed": completed}
     send_report(_encode_report(report).encode())
     return status
 
@@ -187,12 +294,19 @@ def _main(request_path):
     sys.argv = [""]
     warnings = apply_limits(request["timeout"], request["memory_mb"])
 
+    report_path = request["report_path"]
+    claim_report_channel()
+
     def send_report(data):
-        with open(request["report_path"], "wb") as handle:
-            handle.write(data)
+        try:
+            fd = _open(report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        except OSError:
+            _report_channel_lost()
+        _CHANNEL.update(fd=fd, identity=_identity(fd))
+        send_on_channel(data)
 
     status = run_program(request["program"], send_report, request["nonce"], warnings)
-    os._exit(status)  # skip the program's atexit handlers and lingering threads
+    _exit(status)  # skip the program's atexit handlers and lingering threads
 
 
 if __name__ == "__main__":

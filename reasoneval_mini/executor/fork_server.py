@@ -14,10 +14,22 @@ multi-threaded Jupyter kernel would not be).
 
 Per request, the child gets: its own session and process group (a timeout
 kills the whole group), resource limits, a new temporary working directory
-(removed afterwards), a minimal environment, ``/dev/null`` as stdin, pipes
-for stdout and stderr (read here, keeping head and tail), and a private pipe
-on fd 3 for the end-of-program report. Closing the server's stdin while a
-program runs cancels it (its group is killed) and then stops the server.
+(made by the caller, removed afterwards), a minimal environment,
+``/dev/null`` as stdin, pipes for stdout and stderr (read here, keeping head
+and tail), and a private pipe on fd 3 for the end-of-program report. Closing
+the server's stdin while a program runs cancels it (its group is killed) and
+then stops the server.
+
+The caller trusts nothing it cannot check. Each request carries the caller's
+own random ``id``, and every message the server sends echoes it: a message
+written into the server's answer pipe by anyone else (a program's escaped
+helper can open ``/proc/<server>/fd/1``) is dropped, and that server is not
+used again. Before the program runs, the server writes a *start note*
+(``"\\n<id> <pid> <monotonic time>\\n"``) on a second pipe, and only then
+lets the child go on. The caller reads the notes only when it needs them (no
+extra wake-up per program): if the server dies or stops (a program can kill
+or SIGSTOP its parent), the caller kills the program's process group itself,
+removes the working directory and returns by its own deadline.
 """
 
 import gc
@@ -25,17 +37,25 @@ import linecache
 import os
 import secrets
 import select
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+try:
+    import resource
+except ImportError:  # pragma: no cover - the fork server runs on POSIX only
+    resource = None
+
 from reasoneval_mini.executor.child import (
     PROGRAM_FILENAME,
     apply_limits,
+    claim_report_channel,
     compile_program,
     run_program,
+    send_on_channel,
 )
 from reasoneval_mini.executor.output_buffer import HeadTailBuffer
 from reasoneval_mini.executor.watch_child import PARENT_CHECK_SECONDS, parent_gone, watch_child
@@ -54,8 +74,12 @@ from reasoneval_mini.support.messages import (
     write_all,
     write_message,
 )
+from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 REPORT_FD = 3
+GO_BYTE = b"g"  # the server has told the caller the child's pid: the program may run
+SETUP_FAILED = 70  # the child's exit status when its own setup failed
+_exit = os._exit  # bound before any program runs: a program that replaces os._exit changes nothing
 _PARENT = {"pid": None}  # the process that started this server, set by serve()
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
@@ -70,10 +94,15 @@ def _max_fd():
     return limit if limit > 0 else 65536
 
 
-def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
+def _child_main(request, code, workdir, pipes, nonce):
     """In the forked child: isolate, limit, run, report, exit. Never returns."""
+    out_w, err_w, report_w, go_r = pipes
     try:
         os.setsid()
+        # Run nothing of the program before the caller knows our pid: the
+        # program could kill the server first, and nobody would know whom to kill.
+        if os.read(go_r, 1) != GO_BYTE:
+            os._exit(SETUP_FAILED)
         os.chdir(workdir)
         # Here, not in the server: the server's os.environ must stay as it was
         # (run_request also runs in-process, in tests).
@@ -82,29 +111,43 @@ def _child_main(request, code, workdir, out_w, err_w, report_w, nonce):
         os.dup2(devnull, 0)
         os.dup2(out_w, 1)
         os.dup2(err_w, 2)
-        os.dup2(report_w, REPORT_FD)
+        # Not inheritable: a program that execs something does not hand it the channel.
+        os.dup2(report_w, REPORT_FD, inheritable=False)
         os.closerange(REPORT_FD + 1, _max_fd())
+        claim_report_channel(REPORT_FD)
         warnings = apply_limits(request["timeout"], request["memory_mb"])
-        status = run_program(request["program"], lambda data: write_all(REPORT_FD, data),
-                             nonce, warnings, code)
-        os._exit(status)
+        status = run_program(request["program"], send_on_channel, nonce, warnings, code)
+        _exit(status)
     except BaseException as error:
         try:
             os.write(2, f"executor child setup failed: {error!r}\n".encode())
         finally:
-            os._exit(70)
+            os._exit(SETUP_FAILED)
 
 
-def run_request(request):
-    """Run one program in a forked child; return the raw facts as a dict."""
-    workdir = tempfile.mkdtemp(prefix="reasoneval-run-", dir=request["tempdir"])
+def run_request(request, on_started=None):
+    """Run one program in a forked child; return the raw facts as a dict.
+
+    *on_started*, if given, is called with the child's pid before the program
+    may run; if it raises ``OSError`` (the caller has gone) the program never runs.
+    """
+    workdir = request.get("workdir") or tempfile.mkdtemp(prefix="reasoneval-run-",
+                                                         dir=request["tempdir"])
     nonce = secrets.token_hex(16)
     started = time.monotonic()
     try:
-        pid, out_r, err_r, report_r = _fork_child(request, workdir, nonce)
+        pid, out_r, err_r, report_r, go_w = _fork_child(request, workdir, nonce)
     except BaseException:
         remove_tree(workdir)
         raise
+    try:
+        if on_started is not None:
+            on_started(pid)
+        os.write(go_w, GO_BYTE)
+    except OSError:  # the caller has gone, or the child died: it will not run the program
+        pass
+    finally:
+        os.close(go_w)
     stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     stderr = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     outcome, status, report = watch_child(
@@ -124,29 +167,56 @@ def run_request(request):
     }
 
 
+def compile_under_limit(source, memory_mb):
+    """*source* compiled with this process's address space held to *memory_mb*, or None.
+
+    Compiling in the server saves the child a copy of every page the compiler
+    touches; the temporary soft limit makes it count against the program's
+    memory limit all the same (a 5 MB program must not take the server to a
+    gigabyte). None when it fails (syntax, memory, depth): the child then
+    compiles again under its own limits and reports the error as the program's.
+    """
+    limit = getattr(resource, "RLIMIT_AS", None)
+    saved = None
+    if limit is not None:
+        try:
+            saved = resource.getrlimit(limit)
+            wanted = memory_mb * 2**20
+            if saved[1] != resource.RLIM_INFINITY:
+                wanted = min(wanted, saved[1])
+            resource.setrlimit(limit, (wanted, saved[1]))
+        except (ValueError, OSError):
+            return None  # cannot hold the compiler to the limit: the child compiles
+    try:
+        return compile_program(source)
+    except Exception:  # noqa: BLE001 - SyntaxError, MemoryError, RecursionError...
+        return None
+    finally:
+        if saved is not None:
+            resource.setrlimit(limit, saved)
+
+
 def _fork_child(request, workdir, nonce):
-    """Fork the child for *request*; return its pid and the read ends of its pipes."""
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    report_r, report_w = os.pipe()
+    """Fork the child for *request*; return its pid, the read ends of its pipes, the go pipe."""
+    code = compile_under_limit(request["program"], request["memory_mb"])
+    fds = []
     try:
-        code = compile_program(request["program"])
-    except Exception:  # noqa: BLE001 - SyntaxError, or MemoryError/RecursionError
-        # from a pathological program: the child compiles again, under its
-        # limits, and reports the error itself as the program's own.
-        code = None
-    try:
+        for _ in range(4):
+            fds.extend(os.pipe())
         pid = os.fork()
-    except OSError:  # e.g. EAGAIN: too many processes; tidy up, let serve() report it
-        for fd in (out_r, out_w, err_r, err_w, report_r, report_w):
+    except OSError:  # e.g. EAGAIN or EMFILE; tidy up, let serve() report it
+        for fd in fds:
             os.close(fd)
+        linecache.cache.pop(PROGRAM_FILENAME, None)
         raise
+    out_r, out_w, err_r, err_w, report_r, report_w, go_r, go_w = fds
     if pid == 0:
-        _child_main(request, code, workdir, out_w, err_w, report_w, nonce)
+        os.close(go_w)  # so that a dead server reads as end of file, not a wait forever
+        _child_main(request, code, workdir, (out_w, err_w, report_w, go_r), nonce)
     linecache.cache.pop(PROGRAM_FILENAME, None)
-    for fd in (out_w, err_w, report_w):
+    for fd in (out_w, err_w, report_w, go_r):
         os.close(fd)
-    return pid, out_r, err_r, report_r
+    return pid, out_r, err_r, report_r, go_w
 
 
 def _next_request():
@@ -161,8 +231,8 @@ def _next_request():
     return read_message(0)
 
 
-def serve():
-    """Answer requests from stdin until it closes."""
+def serve(notes_fd=None):
+    """Answer requests from stdin until it closes; write start notes on *notes_fd*."""
     # No SIGINT handling here: the server runs in its own session, so a Ctrl-C
     # in a terminal or a notebook's interrupt never reaches it or its children,
     # and the children keep Python's default (KeyboardInterrupt) handler.
@@ -180,10 +250,19 @@ def serve():
             return
         if request is None:
             return
+        request_id = request.get("id")
+
+        def started(pid, request_id=request_id):
+            if notes_fd is not None:
+                # One short write (atomic on a pipe), opened by a newline so
+                # that junk another process wrote there cannot run into it.
+                write_all(notes_fd, f"\n{request_id} {pid} {time.monotonic()!r}\n".encode())
+
         try:
-            answer = run_request(request)
+            answer = run_request(request, started)
         except Exception as error:  # report, do not die: the parent records it
             answer = {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
+        answer["id"] = request_id
         try:
             write_message(1, answer)
         except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
@@ -200,9 +279,18 @@ PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath
 SERVER_BOOT = (
     "import sys; sys.path.insert(0, {dir!r}); "
     "from reasoneval_mini.executor import fork_server; "
-    "del sys.path[0]; fork_server.serve()"
+    "del sys.path[0]; fork_server.serve({notes})"
 )
-GUARD_SECONDS = 5.0  # extra wait for the server before declaring it broken
+#: How long the caller waits for a new server to start and to start the
+#: program (the compile included); and, after the program's own timeout, for
+#: the answer (the server's drain of output held by a leftover takes 0.5 s).
+STARTUP_SECONDS = 5.0
+GUARD_SECONDS = 0.8
+MAX_ANSWER_BYTES = 1 << 20  # an answer is a few KiB: head and tail of each stream
+
+
+class WorkerLost(Exception):
+    """The server died, stopped answering or garbled its answer; the program's fate is unknown."""
 
 
 class ForkServerWorker(Worker):
@@ -210,46 +298,164 @@ class ForkServerWorker(Worker):
 
     def __init__(self):
         self.process = None
+        self.notes_r = None  # the read end of the server's start notes
+        self.notes = {}  # request id -> (child pid, start time), read from the notes pipe
         self.lock = threading.Lock()  # one program at a time
         self.state_lock = threading.Lock()  # guards process and cancelled against cancel()
         self.cancelled = False
+        self.tainted = False  # someone else wrote into this server's answer pipe
 
     def _start(self):
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-X", "utf8", "-c", SERVER_BOOT.format(dir=PACKAGE_PARENT)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
-            start_new_session=True,  # a Ctrl-C in the terminal must not reach it
-            close_fds=True,
-        )
+        self.tainted = False
+        self.notes.clear()
+        notes_r, notes_w = os.pipe()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-X", "utf8", "-c",
+                 SERVER_BOOT.format(dir=PACKAGE_PARENT, notes=notes_w)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
+                start_new_session=True,  # a Ctrl-C in the terminal must not reach it
+                close_fds=True, pass_fds=(notes_w,),
+            )
+        except BaseException:
+            os.close(notes_r)
+            raise
+        finally:
+            os.close(notes_w)
+        os.set_blocking(notes_r, False)
+        self.notes_r = notes_r
 
     def run(self, request):
-        request = dict(request, tempdir=working_directory_base())
+        request_id = secrets.token_hex(16)
+        # Made here, so that it is removed here when the server cannot.
+        workdir = tempfile.mkdtemp(prefix="reasoneval-run-", dir=working_directory_base())
+        request = dict(request, id=request_id, workdir=workdir)
         with self.lock:
             with self.state_lock:
                 if self.cancelled:
+                    remove_tree(workdir)
                     return {"outcome": CANCELLED}
-                if self.process is None or self.process.poll() is not None:
+                fresh = self.process is None or self.process.poll() is not None
+                if fresh:
                     self._start()
+            sent = time.monotonic()
             try:
                 write_message(self.process.stdin.fileno(), request)
-                answer = self._read_answer(request["timeout"] + GUARD_SECONDS)
-            except (OSError, ValueError) as error:
-                answer = {EXECUTOR_ERROR: f"fork server failed: {error}"}
+                answer = self._answer(request_id, request["timeout"], sent, fresh)
+            except (WorkerLost, OSError, ValueError) as error:
+                self._abandon(request_id, workdir)
+                return {EXECUTOR_ERROR: f"fork server failed: {error}"}
             except BaseException:  # e.g. KeyboardInterrupt: kill the program, then re-raise
-                self._close_stdin()
-                self._stop()
+                self._abandon(request_id, workdir)
                 raise
-            if answer is None:
-                answer = {EXECUTOR_ERROR: "fork server stopped without an answer"}
-            if "outcome" not in answer or answer["outcome"] == CANCELLED:
+            self._read_notes()  # keeps the notes pipe from filling; these notes are done
+            self.notes.clear()
+            answer.pop("id", None)
+            if "outcome" not in answer or answer["outcome"] == CANCELLED or self.tainted:
                 self._stop()
             return answer
 
-    def _read_answer(self, wait_s):
+    def _answer(self, request_id, timeout, sent, fresh):
+        """The server's answer to *request_id*, by a deadline that follows the program's start.
+
+        First deadline: the program's timeout (plus the guard) from the
+        sending, enough for a warm server (its own deadline counts from the
+        request's arrival, the compile included). If it passes, the start
+        note says when the program really started and the deadline moves
+        there; with no note yet, only a new server (still starting up) gets
+        the startup allowance. Raises :class:`WorkerLost` past the last deadline.
+        """
+        deadline = sent + timeout + GUARD_SECONDS
+        while True:
+            try:
+                return self._expect(request_id, deadline)
+            except TimeoutError:
+                pass
+            self._read_notes()
+            note = self.notes.get(request_id)
+            if note is not None:
+                start = min(note[1], sent + STARTUP_SECONDS)
+                later = start + timeout + GUARD_SECONDS
+            else:
+                later = sent + (STARTUP_SECONDS if fresh else 0.0) + timeout + GUARD_SECONDS
+            if later <= time.monotonic() or later <= deadline:
+                raise WorkerLost("no answer from the fork server in time "
+                                 "(stopped, or too busy)")
+            deadline = later
+
+    def _expect(self, request_id, deadline):
+        """The server's next message for *request_id*; others' messages are dropped.
+
+        Raises ``TimeoutError`` if none comes by *deadline*, and
+        :class:`WorkerLost` if the server's output ends or is not a message.
+        """
         fd = self.process.stdout.fileno()
-        if not _wait_readable(fd, wait_s):
-            return {EXECUTOR_ERROR: f"fork server silent for {wait_s:g} s"}
-        return read_message(fd)
+        while True:
+            try:
+                message = read_message(fd, max_bytes=MAX_ANSWER_BYTES, deadline=deadline)
+            except TimeoutError:
+                raise
+            except ValueError as error:
+                raise WorkerLost(f"garbled answer ({error})") from None
+            if message is None:
+                raise WorkerLost("the fork server stopped without an answer")
+            if not isinstance(message, dict) or message.get("id") != request_id:
+                self.tainted = True  # a forgery: dropped, and this server is not reused
+                continue
+            return message
+
+    def _read_notes(self):
+        """Read every start note waiting in the notes pipe into :attr:`notes`."""
+        if self.notes_r is None:
+            return
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self.notes_r, 1 << 16)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        for line in data.split(b"\n"):
+            parts = line.split()
+            if len(parts) != 3:
+                continue  # junk, or an empty line between notes
+            try:
+                self.notes[parts[0].decode("ascii")] = (int(parts[1]), float(parts[2]))
+            except ValueError:
+                continue
+
+    def _abandon(self, request_id, workdir):
+        """Kill the program (from here, whatever state the server is in), the server; clean up."""
+        self._read_notes()
+        note = self.notes.get(request_id)
+        child = note[0] if note is not None else None
+        if child is not None and _killable(child):
+            kill_process_group(child)
+            try:
+                os.kill(child, signal.SIGKILL)  # not yet its own group leader, perhaps
+            except (ProcessLookupError, PermissionError):
+                pass
+        with self.state_lock:
+            process, self.process = self.process, None
+        if process is not None:
+            for stream in (process.stdin, process.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            kill_process_tree(process)
+        self._close_notes()
+        remove_tree(workdir)
+
+    def _close_notes(self):
+        if self.notes_r is not None:
+            os.close(self.notes_r)
+            self.notes_r = None
+        self.notes.clear()
 
     def reusable(self):
         """True if the server is alive and was never cancelled."""
@@ -289,10 +495,10 @@ class ForkServerWorker(Worker):
             except OSError:
                 pass
         try:
-            process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            process.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
+            kill_process_tree(process)
+        self._close_notes()
 
     def close(self):
         """Stop the server (waits for a running program to be cancelled)."""
@@ -301,13 +507,9 @@ class ForkServerWorker(Worker):
             self._stop()
 
 
-def _wait_readable(fd, wait_s):
-    """True once *fd* can be read; poll() where it exists (select() fails above fd 1023)."""
-    if hasattr(select, "poll"):
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        return bool(poller.poll(wait_s * 1000))
-    return bool(select.select([fd], [], [], wait_s)[0])
+def _killable(pid):
+    """True for a pid the caller may kill as a program's: never ourselves, our group or init."""
+    return pid > 1 and pid not in (os.getpid(), os.getpgrp())
 
 
 if __name__ == "__main__":

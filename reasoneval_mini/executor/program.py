@@ -6,18 +6,22 @@ operating system offers it (Linux, and mostly macOS):
 * a clean process per program (forked from a pre-warmed worker, or a fresh
   ``python -I`` where ``fork`` is missing), in its own session and process
   group: a timeout kills the whole group, grandchildren included;
-* resource limits: address space (``memory_mb``), CPU time (timeout + 1 s),
-  file size (16 MB), open files (64);
+* resource limits: address space (``memory_mb``, compiling included), CPU
+  time (timeout + 1 s), file size (16 MB), open files (64);
 * a new temporary working directory, removed afterwards; a minimal
   environment (``PATH``, ``LANG``, ``HOME``/``TMPDIR`` = that directory);
   an empty stdin (``/dev/null``);
-* stdout and stderr captured in bounded memory (head and tail kept).
+* stdout and stderr captured in bounded memory (head and tail kept);
+* only the program's main process reports (not a process it forks), through
+  functions bound before it runs; a timeout or a signal outranks any report;
+* answers checked against the caller's own per-request id; a worker that
+  dies or stops has its program killed by the caller, its directory removed.
 
 What it does **not** protect against: network access; reading or writing
 files outside the working directory that the user may touch (everything, if
 you run as root); adversarial code that forges the end-of-program report from
-inside its own process (it runs in that process, so it can find the channel
-and the nonce); a child that leaves the group with ``setsid`` before the
+inside its own main process (it runs in that process, so it can dig the
+channel and the nonce out of the runner's frames); a child that leaves the group with ``setsid`` before the
 timeout; fork bombs (no limit on the number of processes). macOS does not enforce
 ``RLIMIT_AS`` (no memory limit) and Windows has no resource limits at all
 (the results carry a warning). For untrusted code, use a container or VM.
@@ -28,6 +32,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 
+from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.executor.pool import borrow_workers, return_workers
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
@@ -144,20 +149,31 @@ def _state_of(raw, timeout, memory_mb):
         return NOT_RUN, f"executor failure, the program's state is unknown: {raw[EXECUTOR_ERROR]}"
     if raw["outcome"] == CANCELLED:
         return NOT_RUN, "cancelled before the program finished"
-    report = raw.get("report")
-    if report is not None:
-        return _state_from_report(report, memory_mb)
+    # A timeout or a death by signal outranks any report: the report may come
+    # from another process of the program, never from the one that ended so.
     if raw["outcome"] == TIMED_OUT:
         return TIMEOUT, f"still running after {timeout:g} s; its process group was killed"
     if raw.get("signal") is not None:
         return RUNTIME_ERROR, _describe_signal(raw["signal"], timeout)
+    report = raw.get("report")
+    if report is not None:
+        return _state_from_report(report, raw.get("exit_code"), memory_mb)
+    if (raw.get("exit_code") == REPORT_CHANNEL_LOST
+            and raw.get("stderr", "").endswith(REPORT_CHANNEL_LOST_NOTE)):
+        return RUNTIME_ERROR, (
+            f"exited with code {REPORT_CHANNEL_LOST}: the program closed or replaced the "
+            "executor's report channel (descriptor 3), so its end cannot be confirmed")
     return RUNTIME_ERROR, (
         f"exited with code {raw.get('exit_code')} before the end of the program, without "
         "the executor's end-of-program signal (os._exit() or a crash)")
 
 
-def _state_from_report(report, memory_mb):
+def _state_from_report(report, exit_code, memory_mb):
     if report.get("completed"):
+        if exit_code != 0:  # the runner exits with 0 after a completed report, always
+            return RUNTIME_ERROR, (
+                f"reported its end but exited with code {exit_code}: "
+                "the report cannot be trusted; never a pass")
         return PASSED, "ran to the end without an exception"
     where = f" (line {report['line']})" if report.get("line") else ""
     name, message = report.get("exception", "?"), _one_line(report.get("message", ""))

@@ -1,10 +1,13 @@
 """Run a plan of samples in parallel and keep one record per planned sample."""
 
+import contextlib
 import os
 import queue
+import signal
+import threading
 import warnings
 
-from reasoneval_mini.executor.pool import borrow_workers, return_workers
+from reasoneval_mini.executor.pool import borrow_workers, make_worker, return_workers
 from reasoneval_mini.executor.program import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIMEOUT_S,
@@ -15,7 +18,7 @@ from reasoneval_mini.executor.program import (
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR
 from reasoneval_mini.records import NOT_RUN
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
-from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
+from reasoneval_mini.support.parallel import progress_bar, run_parallel
 
 #: The keys every plan item needs.
 PLAN_KEYS = ("sample_id", "task_id", "program")
@@ -42,7 +45,12 @@ def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=T
     installed it runs silently. Ctrl-C (``KeyboardInterrupt``) cancels: the
     running programs are killed, every sample not finished is recorded as
     ``not_run`` ("cancelled"), a ``RuntimeWarning`` says so and the records
-    are *returned*, not lost.
+    are *returned*, not lost; further Ctrl-C while it cancels are ignored
+    (in the main thread).
+
+    A sample whose worker died or broke under it (another sample's program
+    may kill its siblings' workers) is run once more, on a fresh worker,
+    after the others; its ``detail`` then says "retried once on a fresh worker".
 
     Raises ``ValueError`` naming the item for a plan that is not a list of
     such dicts, a duplicate ``sample_id``, or a program that is neither
@@ -119,7 +127,40 @@ def _record(item, status, detail, duration_s):
 
 def _run_all(plan, to_run, records, timeout, workers, progress):
     """Fill *records* for the indexes in *to_run*; return how many were cancelled."""
-    pool = borrow_workers(workers)
+    first_failures = {}  # index -> why its worker failed, for those to run again
+    bar = progress_bar(len(to_run), "executing", "sample", progress)
+    try:
+        with _ctrl_c_once():
+            try:
+                interrupted = _run_round(plan, to_run, records, timeout,
+                                         borrow_workers(workers), bar, first_failures)
+                retry = sorted(first_failures)
+                if retry and not interrupted:
+                    # Fresh workers, after every other sample ended: a sample
+                    # that kills its siblings' workers is no longer running.
+                    fresh = [make_worker() for _ in range(min(workers, len(retry)))]
+                    _run_round(plan, retry, records, timeout, fresh, bar, None, first_failures)
+            except KeyboardInterrupt:  # between rounds: nothing runs; the rest is not_run
+                pass
+    finally:
+        if bar is not None:
+            bar.close()
+    cancelled = 0
+    for index in to_run:
+        if records[index] is None:
+            records[index] = _record(plan[index], NOT_RUN,
+                                     "cancelled (KeyboardInterrupt) before it finished", 0.0)
+            cancelled += 1
+    return cancelled
+
+
+def _run_round(plan, indexes, records, timeout, pool, bar, failures, retried=None):
+    """Run the samples at *indexes* on *pool*; record them; return True if interrupted.
+
+    A sample whose worker failed is left unrecorded and noted in *failures*
+    (a dict) when given; with *retried* (the first round's failures), its
+    record says it was run a second time.
+    """
     free = queue.Queue()  # each running program holds one worker; never more than the pool
     for worker in pool:
         free.put(worker)
@@ -134,9 +175,17 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
             free.put(worker)
 
     def record(done):
-        result = classify_run(_raw(done), timeout, DEFAULT_MEMORY_MB)
-        index = to_run[done.index]
-        records[index] = _record(plan[index], result.status, result.detail, result.duration_s)
+        raw = _raw(done)
+        index = indexes[done.index]
+        if failures is not None and EXECUTOR_ERROR in raw:
+            failures[index] = raw[EXECUTOR_ERROR]
+            return
+        result = classify_run(raw, timeout, DEFAULT_MEMORY_MB)
+        detail = result.detail
+        if retried is not None:
+            detail = (f"{detail} (retried once on a fresh worker: the first one failed: "
+                      f"{retried[index]})")
+        records[index] = _record(plan[index], result.status, detail, result.duration_s)
         if bar is not None:
             bar.update(1)
 
@@ -144,28 +193,47 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
         for worker in pool:
             worker.cancel()
 
-    bar = progress_bar(len(to_run), "executing", "sample", progress)
     try:
-        run_parallel(run_one, to_run, threads=len(pool), on_done=record, cancel=cancel_all)
-    except Interrupted as interrupted:
+        run_parallel(run_one, indexes, threads=len(pool), on_done=record, cancel=cancel_all)
+    except KeyboardInterrupt as interrupt:
+        cancel_all()  # again: a second interrupt may have cut the first cancel short
         # Results that arrived after the interrupt count, unless the cancel
-        # itself ended them: those are recorded as not_run below.
-        for done in interrupted.results:
-            if (done is not None and records[to_run[done.index]] is None
+        # itself ended them: those are recorded as not_run by the caller.
+        for done in getattr(interrupt, "results", None) or ():
+            if (done is not None and records[indexes[done.index]] is None
                     and _raw(done).get("outcome") != CANCELLED
                     and EXECUTOR_ERROR not in _raw(done)):
                 record(done)
+        return True
     finally:
         return_workers(pool)  # cancelled ones are closed, the rest stay warm
-        if bar is not None:
-            bar.close()
-    cancelled = 0
-    for index in to_run:
-        if records[index] is None:
-            records[index] = _record(plan[index], NOT_RUN,
-                                     "cancelled (KeyboardInterrupt) before it finished", 0.0)
-            cancelled += 1
-    return cancelled
+    return False
+
+
+@contextlib.contextmanager
+def _ctrl_c_once():
+    """The first Ctrl-C raises ``KeyboardInterrupt``; later ones, until the block ends, do nothing.
+
+    So that a second Ctrl-C cannot cut the cancelling short and lose the
+    records. Only in the main thread, and only if Python's own handler is in
+    place (a handler someone else installed is left alone).
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    seen = []
+
+    def first_only(signum, frame):
+        if not seen:
+            seen.append(signum)
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, first_only)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _raw(done):

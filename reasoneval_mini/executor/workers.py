@@ -60,7 +60,9 @@ class Worker(abc.ABC):
       when the machinery failed and the program's fate is unknown. A run
       after :meth:`cancel` returns ``{"outcome": CANCELLED}`` without running.
       It does not classify: ``program.classify_run`` turns the raw result
-      into a state, the same way for both kinds. It may raise only what the
+      into a state, the same way for both kinds. A worker adds what it needs
+      to the request (the fork server: its own random ``id``, echoed by every
+      answer, and the working directory it made). It may raise only what the
       caller's thread receives (``KeyboardInterrupt``), after leaving nothing
       running.
     * ``cancel()`` kills the running program (its whole process group) and

@@ -24,7 +24,9 @@ None
 
 import json
 import os
+import select
 import struct
+import time
 
 #: Sent in place of a message: "stop" (and, while a program runs, "kill it").
 #: Never the first byte of a real message, whose length header starts with 0.
@@ -40,24 +42,37 @@ class MessageTooLarge(ValueError):
     """A frame claims more bytes than the reader accepts; the rest of the stream is not read."""
 
 
-def read_message(fd, max_bytes=None):
+def read_message(fd, max_bytes=None, deadline=None):
     """The next message from *fd* as a dict; None at end of file or on :data:`CANCEL_BYTE`.
 
     With *max_bytes*, a frame that claims a longer body raises
     :class:`MessageTooLarge` before anything of it is read, so a garbled or
     hostile writer cannot make the reader hold more than that in memory.
-    A body that is not JSON raises ``ValueError``.
+    With *deadline* (a :func:`time.monotonic` time), waiting past it for any
+    part of the message raises ``TimeoutError``: a writer that sends half a
+    frame and stops cannot hold the reader. A body that is not JSON raises
+    ``ValueError``.
+
+    >>> read_end, write_end = os.pipe()
+    >>> os.write(write_end, struct.pack(">Q", 9) + b'{"half')  # half a frame, then silence
+    14
+    >>> read_message(read_end, deadline=time.monotonic() + 0.05)
+    Traceback (most recent call last):
+    ...
+    TimeoutError: nothing to read on descriptor ... before the deadline
+    >>> os.close(read_end), os.close(write_end)
+    (None, None)
     """
-    first = os.read(fd, 1)
-    if first in (b"", CANCEL_BYTE):
+    first = _read_exact(fd, 1, deadline)
+    if first in (None, CANCEL_BYTE):
         return None
-    rest = _read_exact(fd, 7)
+    rest = _read_exact(fd, 7, deadline)
     if rest is None:
         return None
     size = struct.unpack(">Q", first + rest)[0]
     if max_bytes is not None and size > max_bytes:
         raise MessageTooLarge(f"a message of {size} bytes claimed; at most {max_bytes} accepted")
-    body = _read_exact(fd, size)
+    body = _read_exact(fd, size, deadline)
     return None if body is None else json.loads(body)
 
 
@@ -70,15 +85,32 @@ def write_message(fd, message):
     write_all(fd, _pack(">Q", len(data)) + data)
 
 
-def _read_exact(fd, size):
+def _read_exact(fd, size, deadline=None):
     chunks, missing = [], size
     while missing:
+        if deadline is not None:
+            wait_until_readable(fd, deadline)
         chunk = os.read(fd, min(missing, 1 << 20))
         if not chunk:
             return None
         chunks.append(chunk)
         missing -= len(chunk)
     return b"".join(chunks)
+
+
+def wait_until_readable(fd, deadline):
+    """Return once *fd* can be read; raise ``TimeoutError`` at *deadline* (monotonic time)."""
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError(f"nothing to read on descriptor {fd} before the deadline")
+        if hasattr(select, "poll"):  # select() fails above descriptor 1023
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            if poller.poll(remaining * 1000):
+                return
+        elif select.select([fd], [], [], remaining)[0]:
+            return
 
 
 def write_all(fd, data):

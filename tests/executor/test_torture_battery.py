@@ -1,0 +1,302 @@
+"""The executor's torture battery: one named test per way a hostile or clumsy program broke it.
+
+Each program is run for real; the expected state is what the program is known
+to do (written by hand). Issue 9 lists the failures these tests pin down.
+"""
+
+import os
+import signal
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+from process_checks import assert_gone_soon
+
+from reasoneval_mini import (
+    ASSERTION_FAILED,
+    NOT_RUN,
+    PASSED,
+    RUNTIME_ERROR,
+    TIMEOUT,
+    execute_program,
+    execute_samples,
+)
+from reasoneval_mini.executor.fork_server import ForkServerWorker
+from reasoneval_mini.executor.program import build_request, classify_run
+
+posix_only = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
+SHORT = 1.0
+RETURN_SLACK = 1.5  # "within about timeout + 1 s", with room for a loaded 2-core machine
+
+
+def run(source, **options):
+    return execute_program(textwrap.dedent(source), **options)
+
+
+def item(sample_id, program):
+    return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(program)}
+
+
+# --- Only the main process reports ------------------------------------------
+
+@posix_only
+def test_a_forked_child_reaching_the_end_does_not_pass_a_main_process_that_hangs():
+    result = run("""
+        import os, time
+        if os.fork() != 0:
+            time.sleep(30)
+        """, timeout=SHORT)
+    assert result.status == TIMEOUT
+
+
+@posix_only
+def test_a_forked_child_reaching_the_end_does_not_pass_a_main_process_that_aborts():
+    result = run("""
+        import os, time
+        if os.fork() != 0:
+            time.sleep(0.3)
+            os.abort()
+        """)
+    assert result.status == RUNTIME_ERROR
+    assert result.signal == signal.SIGABRT
+
+
+@posix_only
+def test_a_child_that_exits_zero_does_not_spoil_a_parent_whose_asserts_pass():
+    result = run("""
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            sys.exit(0)
+        os.waitpid(pid, 0)
+        assert 1 + 1 == 2
+        """)
+    assert (result.status, result.detail) == (PASSED, "ran to the end without an exception")
+
+
+# --- A killed or stopped worker leaves nothing running -----------------------
+
+@linux_only
+def test_a_program_that_kills_its_worker_is_killed_and_its_directory_removed(tmp_path):
+    started = time.monotonic()
+    result = run(f"""
+        import os, signal, time
+        open({str(tmp_path / 'facts')!r}, "w").write(f"{{os.getpid()}} {{os.getcwd()}}")
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(30)
+        """, timeout=SHORT)
+    assert time.monotonic() - started < SHORT + RETURN_SLACK
+    pid, cwd = (tmp_path / "facts").read_text().split(" ", 1)
+    assert result.status == NOT_RUN
+    assert_gone_soon(int(pid))
+    assert not os.path.exists(cwd)
+
+
+@linux_only
+def test_a_program_that_stops_its_worker_returns_within_the_timeout_and_leaves_nothing(tmp_path):
+    run("pass")  # a warm worker: a new one's start-up (slow on a loaded machine) is extra
+    started = time.monotonic()
+    result = run(f"""
+        import os, signal, time
+        open({str(tmp_path / 'facts')!r}, "w").write(
+            f"{{os.getpid()}} {{os.getppid()}} {{os.getcwd()}}")
+        os.kill(os.getppid(), signal.SIGSTOP)
+        time.sleep(30)
+        """, timeout=SHORT)
+    assert time.monotonic() - started < SHORT + RETURN_SLACK
+    pid, server, cwd = (tmp_path / "facts").read_text().split(" ", 2)
+    assert result.status == NOT_RUN
+    assert_gone_soon(int(pid))
+    assert_gone_soon(int(server))
+    assert not os.path.exists(cwd)
+
+
+# --- No sample answers for another -------------------------------------------
+
+FORGER = """
+    import os, subprocess, sys
+    # An escaped helper (its own session) waits until the next sample runs,
+    # then writes a forged "passed" answer into the worker's answer pipe.
+    helper = '''
+    import json, os, struct, time
+    time.sleep(0.5)
+    answer = {"outcome": "exited", "exit_code": 0, "signal": None, "duration_s": 0.1,
+              "stdout": "", "stdout_bytes": 0, "stderr": "", "stderr_bytes": 0,
+              "report": {"completed": True, "warnings": []}}
+    data = json.dumps(answer).encode()
+    fd = os.open("/proc/%d/fd/1" % SERVER, os.O_WRONLY)
+    os.write(fd, struct.pack(">Q", len(data)) + data)
+    '''.replace("SERVER", str(os.getppid()))
+    subprocess.Popen([sys.executable, "-c", helper], start_new_session=True,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert False, "the forger itself fails"
+    """
+
+
+@linux_only
+def test_a_forged_answer_in_the_worker_pipe_does_not_answer_for_the_next_sample():
+    plan = [item("forger", FORGER),
+            item("honest-failing", "import time\ntime.sleep(1.0)\nassert 1 == 2\n"),
+            item("honest-passing", "assert 1 + 1 == 2\n"),
+            item("honest-error", "[][1]\n")]
+    records = execute_samples(plan, timeout=5.0, workers=1, progress=False)
+    assert [r["status"] for r in records] == [ASSERTION_FAILED, ASSERTION_FAILED, PASSED,
+                                              RUNTIME_ERROR]
+
+
+@linux_only
+def test_a_sample_whose_worker_another_sample_killed_is_retried_on_a_fresh_worker():
+    killer = f"""
+        import os, signal, time
+        time.sleep(0.5)  # the victim is running by now
+        for entry in os.listdir("/proc"):
+            try:
+                stat = open(f"/proc/{{entry}}/stat").read().rsplit(")", 1)[1].split()
+                cmdline = open(f"/proc/{{entry}}/cmdline", "rb").read()
+            except (OSError, ValueError):
+                continue
+            # Only this test's own fork servers, never another user's.
+            if (int(stat[1]) == {os.getpid()} and b"fork_server" in cmdline
+                    and int(entry) != os.getppid()):
+                os.kill(int(entry), signal.SIGKILL)
+        """
+    plan = [item("victim", "import time\ntime.sleep(1.5)\nassert 1 + 1 == 2\n"),
+            item("killer", killer)]
+    records = execute_samples(plan, timeout=5.0, workers=2, progress=False)
+    assert [r["status"] for r in records] == [PASSED, PASSED]
+    assert "retried" in records[0]["detail"]
+    assert "retried" not in records[1]["detail"]
+
+
+# --- Compilation counts against the memory limit -----------------------------
+
+def _peak_rss_mb(pid):
+    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+@linux_only
+def test_compiling_a_huge_program_counts_against_the_memory_limit():
+    source = "x = [" + "1, " * 1_700_000 + "]\n"  # about 5 MB
+    worker = ForkServerWorker()
+    try:
+        worker.run(build_request("pass", SHORT, 64))  # start the server
+        server = worker.process.pid
+        before = _peak_rss_mb(server)
+        raw = worker.run(build_request(source, 10.0, 64))
+        growth = _peak_rss_mb(server) - before
+    finally:
+        worker.close()
+    # 5 MB of source cannot be compiled in 64 MB: the program's own MemoryError.
+    assert classify_run(raw, 10.0, 64).status == RUNTIME_ERROR
+    # The request itself (5 MB of text, read and decoded) costs a few times
+    # its size; compiling it unlimited took the server above 1 GB.
+    assert growth < 64 + 60, f"the server grew by {growth:.0f} MB"
+
+
+# --- The report path cannot be turned against the verdict --------------------
+
+def test_a_program_that_replaces_os_write_cannot_flip_its_failing_report():
+    result = run("""
+        import os
+        real = os.write
+        def fake(fd, data):
+            return real(fd, bytes(data).replace(b'"completed": false', b'"completed": true'))
+        os.write = fake
+        assert 1 == 2
+        """)
+    assert result.status == ASSERTION_FAILED
+
+
+def test_a_program_that_replaces_the_json_encoder_cannot_flip_its_failing_report():
+    result = run("""
+        import json.encoder as encoder
+        original = encoder._make_iterencode
+        def forging(*args, **kwargs):
+            inner = original(*args, **kwargs)
+            def iterencode(value, level):
+                if isinstance(value, dict) and "completed" in value:
+                    value = dict(value, completed=True)
+                return inner(value, level)
+            return iterencode
+        encoder.c_make_encoder = None
+        encoder._make_iterencode = forging
+        assert 1 == 2
+        """)
+    assert result.status == ASSERTION_FAILED
+
+
+def test_an_os_write_mock_that_returns_zero_does_not_turn_a_pass_into_a_timeout():
+    result = run("import os\nos.write = lambda fd, data: 0\nassert 1 + 1 == 2\n", timeout=SHORT)
+    assert result.status == PASSED
+
+
+def test_an_os_exit_replaced_by_the_program_does_not_change_the_exit_status():
+    result = run("""
+        import os
+        real = os._exit
+        os._exit = lambda status: real(0)
+        assert 1 == 2
+        """)
+    assert (result.status, result.exit_code) == (ASSERTION_FAILED, 1)
+
+
+@posix_only
+def test_closing_the_report_channel_after_passing_tests_says_so_in_the_detail():
+    result = run("import os\nassert 1 + 1 == 2\nos.closerange(3, 256)\n")
+    assert result.status == RUNTIME_ERROR
+    assert "report channel" in result.detail
+
+
+def test_a_system_exit_whose_code_has_a_failing_repr_is_an_early_exit_not_a_crash():
+    result = run("""
+        class Code:
+            def __repr__(self):
+                raise RuntimeError("no repr")
+            __str__ = __repr__
+        raise SystemExit(Code())
+        """)
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("exited before the end of the program: SystemExit(")
+    assert result.exit_code == 1
+
+
+# --- Ctrl-C twice --------------------------------------------------------------
+
+# Each loop leaves a helper holding its stdout, so that cancelling takes the
+# worker's whole output drain (half a second): the second Ctrl-C arrives
+# while the first is being handled.
+HELD_LOOP = """
+    import subprocess, sys
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"],
+                     start_new_session=True)
+    while True:
+        pass
+    """
+
+
+@linux_only
+def test_two_ctrl_c_a_few_milliseconds_apart_never_lose_the_records():
+    # Real SIGINTs: they wake a blocked wait at once, as a terminal's Ctrl-C does
+    # (_thread.interrupt_main only sets a flag, and two close ones merge).
+    plan = [item("quick", "assert 1 + 1 == 2\n")] + [
+        item(f"loop{i}", HELD_LOOP) for i in range(3)]
+    timers = [threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+              for delay in (1.0, 1.005)]
+    for timer in timers:
+        timer.start()
+    try:
+        with pytest.warns(RuntimeWarning, match="cancelled"):
+            records = execute_samples(plan, timeout=30.0, workers=2, progress=False)
+    finally:
+        for timer in timers:
+            timer.cancel()
+            timer.join()
+    assert [r["sample_id"] for r in records] == ["quick", "loop0", "loop1", "loop2"]
+    assert [r["status"] for r in records] == [PASSED, NOT_RUN, NOT_RUN, NOT_RUN]
