@@ -382,6 +382,20 @@ def test_an_always_equal_int_subclass_gives_no_credit(tmp_path):
     assert status == "failed" and "Anything" in message
 
 
+def test_an_answer_nested_too_deeply_to_send_fails_its_checks_and_spoils_nothing_else(tmp_path):
+    # Found by hand after the trust work: 300,000 nested lists cannot be encoded
+    # (RecursionError in the child); the call must come back as a failed check.
+    deep = ("def add_numbers(a, b):\n    value = []\n    for _ in range(300_000):\n"
+            "        value = [value]\n    return value\n")
+    student(tmp_path / "subs", "mal", add=(deep,))
+    student(tmp_path / "subs", "ann")
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    status, message = rows(tmp_path)["mal", "add"]
+    assert status == "failed" and "nested too deeply" in message
+    assert statuses(tmp_path, "mal")["count_words"] == "passed"
+    assert set(statuses(tmp_path, "ann").values()) == {"passed"}
+
+
 def test_reading_the_expected_value_from_a_stack_frame_gives_no_credit(tmp_path):
     cheat = ("import sys\n"
              "def add_numbers(a, b):\n"
