@@ -7,7 +7,8 @@ tests, never from numbers typed in here.
 
 from fractions import Fraction
 
-from reasoneval_mini.exercises.checks import Exercise, case, rejects
+from reasoneval_mini.exercises.checks import (
+    Exercise, Withheld, case, rejects, same_set, withheld_choice)
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
@@ -71,16 +72,23 @@ _PRACTICE = Exercise(
         "predictions `\"0.5\"`, `\"1/2\"`, `\"0.5001\"` and `\"0.5 kg\"` to the verdict "
         "`numeric_equivalence(prediction, \"1/2\")` gives: `True`, `False` or `None`. "
         "Predict each verdict first and type it in; then run the check."),
-    checks_what="One test per prediction: the exact verdict (None is not False).",
+    checks_what=("One test per prediction: the exact verdict (None is not False). A wrong "
+                 "verdict is named, never corrected: the feedback says which predictions are "
+                 "wrong, not what they should be."),
     hint=("A verdict is None when the prediction is outside the declared answer space "
           "(integers, decimals, a/b): units are outside it. 0.5001 is a different rational."),
     checks=(
-        case("sorted(practice_verdicts())", lambda f: sorted(f()), sorted(PRACTICE_PREDICTIONS)),
+        case("sorted(practice_verdicts())", lambda f: sorted(f()),
+             Withheld(sorted(PRACTICE_PREDICTIONS), "the four predictions of the statement"),
+             compare=lambda actual, expected: same_set(actual, expected.value)),
     ) + tuple(
         case(f"practice_verdicts()[{p!r}]", lambda f, p=p: f()[p],
-             numeric_equivalence(p, PRACTICE_REFERENCE))
+             Withheld(numeric_equivalence(p, PRACTICE_REFERENCE), "withheld: the verdict"),
+             compare=withheld_choice((True, False, None), "wrong verdict: think again about "
+                                     "the declared answer space"))
         for p in PRACTICE_PREDICTIONS
     ),
+    reveal_expected=False,
 )
 
 _OUTCOME_CASES = (

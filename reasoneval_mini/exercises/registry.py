@@ -42,7 +42,7 @@ import importlib
 import re
 
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
-from reasoneval_mini.exercises.checks import NOT_ATTEMPTED, CheckResult, Exercise
+from reasoneval_mini.exercises.checks import NOT_ATTEMPTED, CheckResult, Exercise, conceal
 from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.text import cut, plural
 
@@ -138,7 +138,8 @@ def run_checks(exercise_id, answer, extra_checks=()):
 
     Returns a list of :class:`CheckResult`, one per check, in order. An
     *answer* that is not callable gives a single failed result saying which
-    function was expected.
+    function was expected. For an exercise with ``reveal_expected=False``
+    every result is :func:`~reasoneval_mini.exercises.checks.conceal`-ed.
     """
     exercise = get_exercise(exercise_id)
     if not callable(answer):
@@ -147,7 +148,9 @@ def run_checks(exercise_id, answer, extra_checks=()):
             "a function", cut(f"{type(answer).__name__}: {answer!r}", SHOWN_VALUE_CHARS),
             f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
             f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
-    return [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
+    results = [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
+    # One place decides what a prediction exercise may show, for the notebook and the grader.
+    return results if exercise.reveal_expected else [conceal(result) for result in results]
 
 
 def exercise_state(results):
