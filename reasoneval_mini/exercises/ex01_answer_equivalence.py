@@ -8,7 +8,7 @@ tests, never from numbers typed in here.
 from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, case, rejects, same_set, withheld_choice)
+    Exercise, Withheld, WrittenTask, case, rejects, same_set, withheld_choice)
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
@@ -179,3 +179,28 @@ _LENGTH = Exercise(
 
 #: Knowledge point 1, in course order (warm-up to stretch).
 EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH)
+
+#: Written tasks of knowledge point 1, graded by the instructor with the rubric.
+WRITTEN_TASKS = (
+    WrittenTask(
+        id="kp1_explain_answer_space", notebook=NOTEBOOK, points=3,
+        title="The answer space, and None vs False, in words",
+        statement=(
+            "In a short paragraph (no code), explain to a colleague who wants to score "
+            "answers with `==`: what the *declared answer space* of `numeric_equivalence` "
+            "is; why `\"0.5 kg\"` against `\"1/2\"` gives `None` while `\"0.5001\"` gives "
+            "`False`; who decides how a `None` counts in a benchmark's score, and what goes "
+            "wrong when it is silently counted as `False`. End with one *limit* of the "
+            "contract: a text inside the space that is read as a different number than "
+            "its writer meant."),
+        rubric=(
+            ("Answer space: names what is inside (integers, decimals, a/b as ASCII text) "
+             "and that everything else is outside, declared before comparing", 1),
+            ("None vs False: None = outside the space (a format question), False = a "
+             "different number inside it; the task's protocol decides how None counts and "
+             "the report says so", 1),
+            ("Limit: a format ambiguity inside the space, e.g. '15.000' (a European "
+             "thousands separator) read as fifteen silently becomes False", 1),
+        ),
+    ),
+)

@@ -16,7 +16,7 @@ feedback names the wrong items, never what they should be.
 """
 
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, case, lazy, rejects, same_set, show, withheld_choice)
+    Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show, withheld_choice)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
@@ -435,3 +435,48 @@ _POSSIBLE = Exercise(
 
 #: Knowledge point 3, in course order (warm-up to stretch).
 EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _POSSIBLE, _CONDITIONS, _REPORT)
+
+#: Written tasks of knowledge point 3 and the capstone, graded by the instructor with the rubric.
+WRITTEN_TASKS = (
+    WrittenTask(
+        id="kp3_explain_conditions", notebook=NOTEBOOK, points=3,
+        title="The isolation and dependency conditions, in words",
+        statement=(
+            "Your choice in `conditions_to_fix` was a menu. Now explain it in a short "
+            "paragraph: which isolation and dependency conditions a real code evaluation "
+            "must fix *and report*, and, for each group, how letting it vary changes what "
+            "is scored. Then say why re-running timeouts until they pass, leaving crashes "
+            "out of the denominator, and disabling dangerous functions inside the process "
+            "(HumanEval's `reliability_guard`) are no substitute."),
+        rubric=(
+            ("Dependencies: the Python version, pinned packages and the exact test-suite "
+             "version, because a program can pass under one and fail under another", 1),
+            ("Isolation: time and memory limits, no network, a fresh process and a clean "
+             "working directory per sample, because the limits decide timeout vs passed "
+             "and one sample must not change another's result", 1),
+            ("Distortions: retrying and dropping change the numerator or the denominator "
+             "(the full denominator keeps every planned sample); a guard inside the process "
+             "is no security boundary, a separate sandbox is", 1),
+        ),
+    ),
+    WrittenTask(
+        id="kp4_capstone_report", notebook=NOTEBOOK, points=4,
+        title="The capstone's short report",
+        statement=(
+            "Write the short report of your capstone run (lesson 04) as you would hand it "
+            "to someone who must trust the number, in at most ten lines: the pass@k values "
+            "with k, n and their 95% intervals; the counts of all five states; which "
+            "denominator you used and why (what happens to not_run samples); the conditions "
+            "that were fixed (Python version, time limit, ...); and one limitation of the "
+            "result."),
+        rubric=(
+            ("Numbers: pass@k with k and n per problem and the interval over problems, "
+             "not a single bare figure", 1),
+            ("States: all five counts, with not_run kept in the full denominator (or "
+             "re-run), never dropped", 1),
+            ("Conditions: the environment and limits that were fixed are reported", 1),
+            ("Limitation: one honest limit, e.g. few problems, the tests' coverage, or "
+             "synthetic completions rather than a real model", 1),
+        ),
+    ),
+)
