@@ -4,6 +4,8 @@ Independent of TYPICAL_MISTAKES (one per exercise): these are the second and thi
 wrong answers a careful student tries, including the ones issue 11 found passing.
 """
 
+import re
+
 import pytest
 
 from reasoneval_mini.exercises.ex01_answer_equivalence import PRACTICE_PREDICTIONS
@@ -12,7 +14,7 @@ from reasoneval_mini.exercises.ex03_execution_states import (
 from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_PASSED, exercise_state, run_checks)
 from reasoneval_mini.feedback import format_report
-from reasoneval_mini.answers import numeric_equivalence
+from reasoneval_mini.answers import extract_final_answer, numeric_equivalence
 from reasoneval_mini.records import PASSED, STATUSES
 
 
@@ -25,7 +27,26 @@ def _report_over_attempted(records):
     return report
 
 
+def _gsm8k_first_marker(completion, reference):
+    # GSM8K's own regex takes the first "####"; the course's protocol the last.
+    match = re.search(r"#### (\-?[0-9\.\,]+)", completion)
+    return numeric_equivalence(match.group(1), extract_final_answer(reference)) if match else None
+
+
+def _rates_zero_when_nothing_ran(records):
+    n = len(records)
+    attempted = n - sum(r["status"] == "not_run" for r in records)
+    passed = sum(r["status"] == "passed" for r in records)
+    return {"planned": n, "attempted": attempted, "coverage": attempted / n,
+            "success_rate": passed / n,
+            "attempted_success_rate": passed / attempted if attempted else 0.0}
+
+
 WRONG_ANSWERS = [
+    ("kp1_score_gsm8k", "GSM8K's own regex: the first marker", _gsm8k_first_marker),
+    ("kp3_rates", "attempted_success_rate 0 when nothing ran", _rates_zero_when_nothing_ran),
+    ("kp3_possible_states", "not_run added to 'timed out'",
+     lambda r: reference_possible_states(r) | ({"not_run"} if r["result"] == "timed out" else set())),
     ("kp3_failure_report", "success_rate = passed / attempted", _report_over_attempted),
     ("kp3_conditions_to_fix", "everything on the menu", lambda: set(CONDITIONS)),
     ("kp3_conditions_to_fix", "the must-fix set plus retry_timeouts",
