@@ -16,7 +16,11 @@ Task texts are not copied but rendered: a markdown cell whose nbgrader
 :func:`~reasoneval_mini.exercises.registry.render_task_markdown`, in
 ``exercises/`` and in the master too (the master is rewritten only if its
 text was out of date), so an exercise's wording is edited in one place, the
-registry. Outputs and execution counts are cleared; locked cells become read-only and
+registry. Written tasks (markdown answer cells with nbgrader ``grade`` and
+``solution`` true: nbgrader's manually graded answers) are handled as
+nbgrader's release step does: the learner copy holds only
+:data:`TEXT_STUB`; the master keeps the model answer, followed by the
+rubric, which is rendered from the registry like the task texts. Outputs and execution counts are cleared; locked cells become read-only and
 exercise cells undeletable in Jupyter (``editable``/``deletable`` metadata, as
 nbgrader's release step sets them); everything else (markdown, nbgrader
 metadata, cell ids) is copied. A marker line must be exactly one of the two
@@ -49,6 +53,10 @@ from pathlib import Path
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
+#: What a written answer cell holds in the learner copy (nbgrader's ``text_stub``).
+TEXT_STUB = "YOUR ANSWER HERE"
+#: In a master's written answer cell, the rubric starts at the line starting with this.
+RUBRIC_START = "**Rubric ("
 _MENTION = re.compile(r"(BEGIN|END)\s*SOLUTION", re.IGNORECASE)
 
 
@@ -102,19 +110,34 @@ def _lock(metadata):
     return metadata
 
 
+def is_written_answer(cell):
+    """True for a markdown cell that nbgrader grades by hand (``grade`` and ``solution`` true)."""
+    nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+    return (cell.get("cell_type") == "markdown" and nbgrader.get("grade") is True
+            and nbgrader.get("solution") is True)
+
+
 def refresh_task_cells(notebook):
     """Return *notebook* with every registry exercise's task cell re-rendered.
 
-    Cells of unknown exercises (or without nbgrader metadata) are left alone.
+    Also the task cells of written tasks, and the rubric at the end of their
+    answer cells (from the line starting with :data:`RUBRIC_START`). Cells
+    of unknown exercises (or without nbgrader metadata) are left alone.
     """
-    from reasoneval_mini.exercises.registry import EXERCISES, render_task_markdown
+    from reasoneval_mini.exercises.registry import (
+        EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
 
     cells = []
     for cell in notebook.get("cells", []):
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
         exercise_id = grade_id[: -len("_task")] if grade_id.endswith("_task") else None
-        if cell.get("cell_type") == "markdown" and exercise_id in EXERCISES:
+        if cell.get("cell_type") == "markdown" and (exercise_id in EXERCISES
+                                                   or exercise_id in WRITTEN_TASKS):
             cell = dict(cell, source=render_task_markdown(exercise_id))
+        elif is_written_answer(cell) and grade_id in WRITTEN_TASKS:
+            text = _source_text(cell)
+            answer = text[: text.find(RUBRIC_START)] if RUBRIC_START in text else text + "\n\n"
+            cell = dict(cell, source=answer + render_rubric_markdown(grade_id))
         cells.append(cell)
     return dict(notebook, cells=cells)
 
@@ -132,6 +155,8 @@ def strip_notebook(notebook, name="<notebook>"):
         elif _MENTION.search(text):
             raise MarkerError(f"{where}: solution markers belong in code cells only "
                               f"(this is a {cell.get('cell_type')} cell)")
+        elif is_written_answer(cell):
+            text = TEXT_STUB  # the model answer and the rubric stay in the master
         cell["source"] = text  # nbformat's in-memory form; written split into lines
         cell["metadata"] = _lock(cell.get("metadata", {}))
         cells.append(cell)
@@ -218,7 +243,8 @@ def _is_master(notebook):
     # write lessons into exercises/.
     for cell in notebook.get("cells", []):
         grade_id = str(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
-        if grade_id.endswith("_task") or "BEGIN SOLUTION" in _source_text(cell):
+        if (grade_id.endswith("_task") or "BEGIN SOLUTION" in _source_text(cell)
+                or is_written_answer(cell)):
             return True
     return False
 

@@ -13,6 +13,11 @@ Constructors (the same ones a hidden-tests file uses):
 * :func:`case` -- call the answer, compare the value it returns;
 * :func:`rejects` -- call the answer, expect a given exception type.
 
+Prediction and choice exercises, whose expected value *is* the answer, are
+built with ``Exercise(..., reveal_expected=False)`` and :class:`Withheld`
+expected values: the feedback says which items are wrong, never what they
+should be (see :func:`conceal`).
+
 Comparison is by value, never by printed text: see
 :mod:`reasoneval_mini.exercises.compare` (re-exported here).
 
@@ -33,16 +38,21 @@ False
 
 import re
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
 
 __all__ = [
-    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "CheckResult", "Exercise",
-    "case", "lazy", "rejects", "same_set", "same_value", "show",
+    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "WITHHELD", "CheckResult", "Exercise",
+    "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
+    "show", "withheld_choice",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
+#: Shown instead of an expected value that would give the answer away.
+WITHHELD = "withheld: the answer itself"
+#: The reason given when a withheld value differs and no safer reason is known.
+WITHHELD_REASON = "not the right answer for this item"
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,10 @@ class Exercise:
 
     *answer_name* is the function the learner completes in *notebook*;
     *checks* is a tuple of callables ``check(answer) -> CheckResult``.
+    With *reveal_expected* False (prediction and choice exercises, whose
+    expected value is the answer), every result is passed through
+    :func:`conceal` before anyone sees it: which items are wrong is said,
+    never what they should be.
     """
 
     id: str
@@ -62,6 +76,52 @@ class Exercise:
     checks_what: str
     hint: str
     checks: tuple
+    reveal_expected: bool = True
+
+
+@dataclass(frozen=True)
+class WrittenTask:
+    """A written answer (markdown cell) graded by the instructor, by hand, with a rubric.
+
+    Its answer cell has the nbgrader ``grade_id`` *id* (schema 3: ``grade``
+    and ``solution`` true on a markdown cell: nbgrader's manually graded
+    answer); *rubric* is ``((criterion, points), ...)`` and adds up to
+    *points*. No check runs: ``reasoneval-course grade`` lists it as
+    ``awaiting_instructor`` with a blank score.
+    """
+
+    id: str
+    notebook: str
+    points: int
+    title: str
+    statement: str
+    rubric: tuple
+
+    def __post_init__(self):
+        total = sum(points for _, points in self.rubric)
+        if total != self.points:
+            raise ValueError(f"written task {self.id!r}: the rubric gives {total!r} points, "
+                             f"expected {self.points!r}")
+
+
+class Withheld:
+    """An expected value that feedback shows only as *text*, never as the value.
+
+    A comparison written for it receives the ``Withheld`` itself (``value``,
+    and ``mistakes``: known wrong computations as ``(fields, values,
+    explanation)``) and must name what differs without showing the value.
+    With the generic comparisons (:func:`same_value`, :func:`same_set`),
+    whose reasons would show it, :func:`case` gives *why* instead.
+
+    >>> Withheld(True, "withheld: the verdict")
+    withheld: the verdict
+    """
+
+    def __init__(self, value, text=WITHHELD, mistakes=(), why=WITHHELD_REASON):
+        self.value, self.text, self.mistakes, self.why = value, text, tuple(mistakes), why
+
+    def __repr__(self):
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -78,10 +138,36 @@ class CheckResult:
     actual: str
     message: str
     attempted: bool = True
+    #: True when ``expected`` and ``message`` show nothing that is withheld: built from a
+    #: :class:`Withheld`, or by :func:`rejects` (an error the statement asks for is no secret).
+    withheld: bool = False
 
     def to_dict(self):
         """Return a plain dict (JSON- and CSV-friendly)."""
         return asdict(self)
+
+
+def conceal(result):
+    """*result* as an exercise with ``reveal_expected=False`` shows it.
+
+    A result built from a :class:`Withheld` is kept (its texts already hide
+    the value); any other (a plain check, a hidden check) loses its expected
+    value and its reason, which may show it (``expected exactly None, not
+    False``); the call (which item) and the learner's own value stay.
+
+    >>> conceal(CheckResult("v", False, "v()", "None", "False", "expected exactly None, not False"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    CheckResult(name='v', passed=False, call='v()', expected='withheld: the answer itself',
+                actual='False', message='not the right answer for this item', attempted=True,
+                withheld=True)
+    """
+    if result.withheld:
+        return result
+    message = result.message if result.passed or not result.attempted else WITHHELD_REASON
+    if result.actual.startswith(("NotImplementedError", "TypeError", "ValueError")) or (
+            result.message.startswith("the call raised")):
+        message = result.message  # the learner's own error shows nothing of the answer
+    return replace(result, expected=WITHHELD, message=message, withheld=True)
 
 
 def _call_answer(run, answer):
@@ -113,15 +199,21 @@ def case(call, run, expected, *, compare=same_value, name=None):
     """
     def check(answer):
         want = expected.value() if isinstance(expected, lazy) else expected
+        hidden = isinstance(want, Withheld)
         value, error = _call_answer(run, answer)
         if error is not None:
-            return _failure(name or call, call, show(want), error)
+            return replace(_failure(name or call, call, show(want), error), withheld=hidden)
         try:
-            why = compare(value, want)
+            if hidden and compare in (same_value, same_set):
+                # Their reasons name the expected value: give the Withheld's instead.
+                why = compare(value, want.value) and want.why
+            else:
+                why = compare(value, want)
         except Exception as problem:  # an odd value must not crash the check
             why = f"could not compare ({type(problem).__name__}: {problem})"
         message = "ok" if not why else why
-        return CheckResult(name or call, not why, call, show(want), show(value), message)
+        return CheckResult(name or call, not why, call, show(want), show(value), message,
+                           withheld=hidden)
     return check
 
 
@@ -142,6 +234,9 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
         f", message mentions {text!r}" for text in mentions)
 
     def check(answer):
+        return replace(_rejects_result(answer), withheld=True)
+
+    def _rejects_result(answer):
         value, error = _call_answer(run, answer)
         if isinstance(error, NotImplementedError) and error_type is not NotImplementedError:
             return _failure(name or call, call, expected, error)
@@ -155,6 +250,24 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
         return CheckResult(name or call, False, call, expected, show(value),
                            f"returned a value instead of raising {error_type.__name__}")
     return check
+
+
+def withheld_choice(choices, why=WITHHELD_REASON):
+    """A comparison for a :class:`Withheld` answer that must be one of *choices*.
+
+    It says whether the value is one of the choices, and whether it is the
+    right one, never which one is right.
+
+    >>> compare = withheld_choice((True, False, None), "wrong verdict")
+    >>> compare(False, Withheld(None)), compare("None", Withheld(None))
+    ('wrong verdict', "not one of the choices True, False, None (got 'None')")
+    """
+    def compare(actual, expected):
+        if not any(same_value(actual, choice) == "" for choice in choices):
+            listed = ", ".join(show(choice) for choice in choices)
+            return f"not one of the choices {listed} (got {show(actual)})"
+        return "" if same_value(actual, expected.value) == "" else why
+    return compare
 
 
 class lazy:

@@ -7,7 +7,8 @@ tests, never from numbers typed in here.
 
 from fractions import Fraction
 
-from reasoneval_mini.exercises.checks import Exercise, case, rejects
+from reasoneval_mini.exercises.checks import (
+    Exercise, Withheld, WrittenTask, case, rejects, same_set, withheld_choice)
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
@@ -71,16 +72,23 @@ _PRACTICE = Exercise(
         "predictions `\"0.5\"`, `\"1/2\"`, `\"0.5001\"` and `\"0.5 kg\"` to the verdict "
         "`numeric_equivalence(prediction, \"1/2\")` gives: `True`, `False` or `None`. "
         "Predict each verdict first and type it in; then run the check."),
-    checks_what="One test per prediction: the exact verdict (None is not False).",
+    checks_what=("One test per prediction: the exact verdict (None is not False). A wrong "
+                 "verdict is named, never corrected: the feedback says which predictions are "
+                 "wrong, not what they should be."),
     hint=("A verdict is None when the prediction is outside the declared answer space "
           "(integers, decimals, a/b): units are outside it. 0.5001 is a different rational."),
     checks=(
-        case("sorted(practice_verdicts())", lambda f: sorted(f()), sorted(PRACTICE_PREDICTIONS)),
+        case("sorted(practice_verdicts())", lambda f: sorted(f()),
+             Withheld(sorted(PRACTICE_PREDICTIONS), "the four predictions of the statement"),
+             compare=lambda actual, expected: same_set(actual, expected.value)),
     ) + tuple(
         case(f"practice_verdicts()[{p!r}]", lambda f, p=p: f()[p],
-             numeric_equivalence(p, PRACTICE_REFERENCE))
+             Withheld(numeric_equivalence(p, PRACTICE_REFERENCE), "withheld: the verdict"),
+             compare=withheld_choice((True, False, None), "wrong verdict: think again about "
+                                     "the declared answer space"))
         for p in PRACTICE_PREDICTIONS
     ),
+    reveal_expected=False,
 )
 
 _OUTCOME_CASES = (
@@ -171,3 +179,28 @@ _LENGTH = Exercise(
 
 #: Knowledge point 1, in course order (warm-up to stretch).
 EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH)
+
+#: Written tasks of knowledge point 1, graded by the instructor with the rubric.
+WRITTEN_TASKS = (
+    WrittenTask(
+        id="kp1_explain_answer_space", notebook=NOTEBOOK, points=3,
+        title="The answer space, and None vs False, in words",
+        statement=(
+            "In a short paragraph (no code), explain to a colleague who wants to score "
+            "answers with `==`: what the *declared answer space* of `numeric_equivalence` "
+            "is; why `\"0.5 kg\"` against `\"1/2\"` gives `None` while `\"0.5001\"` gives "
+            "`False`; who decides how a `None` counts in a benchmark's score, and what goes "
+            "wrong when it is silently counted as `False`. End with one *limit* of the "
+            "contract: a text inside the space that is read as a different number than "
+            "its writer meant."),
+        rubric=(
+            ("Answer space: names what is inside (integers, decimals, a/b as ASCII text) "
+             "and that everything else is outside, declared before comparing", 1),
+            ("None vs False: None = outside the space (a format question), False = a "
+             "different number inside it; the task's protocol decides how None counts and "
+             "the report says so", 1),
+            ("Limit: a format ambiguity inside the space, e.g. '15.000' (a European "
+             "thousands separator) read as fifteen silently becomes False", 1),
+        ),
+    ),
+)

@@ -6,7 +6,8 @@ per-problem average (which are tested against each other), and
 :func:`pass_at_k_interval` / :func:`paired_pass_at_k_difference` for the
 error-bar exercises.
 
-The two error-bar exercises withhold their expected values (:class:`Withheld`):
+The two error-bar exercises withhold their expected values
+(:class:`~reasoneval_mini.exercises.checks.Withheld`):
 the numbers would let a learner fit the formula by trial and error. Their
 comparison names the part of the answer that differs and, when the answer
 matches a known wrong computation (population standard deviation, pooled
@@ -27,7 +28,7 @@ from reasoneval_mini.estimators import (
     mean_pass_at_k, paired_pass_at_k_difference, pass_at_k, pass_at_k_by_enumeration,
     pass_at_k_interval)
 from reasoneval_mini.exercises.checks import (
-    Exercise, case, rejects, same_set, same_value)
+    Exercise, Withheld, case, rejects, same_set, same_value)
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -226,22 +227,6 @@ VERDICTS = (VERDICT_A_BETTER, VERDICT_B_BETTER, VERDICT_NO_CLEAR_DIFFERENCE)
 
 INTERVAL_FIELDS = ("estimate", "standard_error", "low", "high")
 PAIRED_FIELDS = ("estimate", "standard_error", "verdict")
-
-
-class Withheld:
-    """An expected value that the feedback shows only as *text*, never as the value.
-
-    Showing the expected standard error would let a learner fit the formula by
-    trial and error; the comparisons below unwrap ``value`` and say instead
-    which part of the answer differs. *mistakes* lists known wrong
-    computations as ``(fields, values, explanation)``.
-    """
-
-    def __init__(self, value, text, mistakes=()):
-        self.value, self.text, self.mistakes = value, text, tuple(mistakes)
-
-    def __repr__(self):
-        return self.text
 
 
 def library_shortcuts(function, forbidden):

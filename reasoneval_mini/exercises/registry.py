@@ -42,14 +42,16 @@ import importlib
 import re
 
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
-from reasoneval_mini.exercises.checks import NOT_ATTEMPTED, CheckResult, Exercise
+from reasoneval_mini.exercises.checks import (
+    NOT_ATTEMPTED, CheckResult, Exercise, WrittenTask, conceal)
 from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.text import cut, plural
 
 __all__ = [
     "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
     "STATE_FAILED", "STATE_NOT_ATTEMPTED", "STATE_PASSED", "exercise_state",
-    "get_exercise", "render_task_markdown", "run_checks",
+    "WRITTEN_TASKS", "WrittenTask", "get_exercise", "render_rubric_markdown",
+    "render_task_markdown", "run_checks",
 ]
 
 STATE_PASSED = "passed"
@@ -83,6 +85,35 @@ def _collect_exercises():
 EXERCISES = _collect_exercises()
 
 
+def _collect_written_tasks():
+    # Written tasks sit in the same notebooks; their ids share the grade-id namespace.
+    written = {}
+    for entry in EXERCISE_NOTEBOOKS:
+        for task in getattr(importlib.import_module(entry.module), "WRITTEN_TASKS", ()):
+            if (task.notebook != entry.notebook or task.id in written or task.id in EXERCISES
+                    or not ID_PATTERN.match(task.id)):
+                raise ValueError(f"{entry.module}: written task {task.id!r} must have a unique "
+                                 f"id and belong to {entry.notebook!r}, got {task.notebook!r}")
+            written[task.id] = task
+    return written
+
+
+#: Written answers graded by hand (markdown answer cells), by id, in course order.
+WRITTEN_TASKS = _collect_written_tasks()
+
+
+def render_rubric_markdown(task_id):
+    """The rubric of written task *task_id*, as the solutions notebook shows it.
+
+    >>> print(render_rubric_markdown("kp1_explain_answer_space").splitlines()[0])
+    **Rubric (3 points)**
+    """
+    task = WRITTEN_TASKS[task_id]
+    lines = [f"**Rubric ({plural(task.points, 'point')})**", ""]
+    lines += [f"- {criterion} ({plural(points, 'point')})" for criterion, points in task.rubric]
+    return "\n".join(lines)
+
+
 def render_task_markdown(exercise_id):
     """The markdown of an exercise's task cell (grade id ``<id>_task``).
 
@@ -93,7 +124,12 @@ def render_task_markdown(exercise_id):
 
     >>> print(render_task_markdown("kp2_two_subsets").splitlines()[0])
     ## 2.1 Warm-up: the ten 2-subsets of five completions (1 point)
+
+    A written task (:data:`WRITTEN_TASKS`) is numbered after the exercises of
+    its notebook and says that the instructor grades it.
     """
+    if exercise_id in WRITTEN_TASKS:
+        return _render_written_task(WRITTEN_TASKS[exercise_id])
     exercise = get_exercise(exercise_id)
     siblings = [e.id for e in EXERCISES.values() if e.notebook == exercise.notebook]
     number = f"{NOTEBOOKS.index(exercise.notebook) + 1}.{siblings.index(exercise.id) + 1}"
@@ -103,6 +139,21 @@ def render_task_markdown(exercise_id):
             f"{exercise.statement}\n\n"
             f"**What the check tests:** {exercise.checks_what}\n\n"
             f"Stuck? Run `hint(\"{exercise.id}\")`.")
+
+
+def _render_written_task(task):
+    exercises = [e.id for e in EXERCISES.values() if e.notebook == task.notebook]
+    written = [w.id for w in WRITTEN_TASKS.values() if w.notebook == task.notebook]
+    number = (f"{NOTEBOOKS.index(task.notebook) + 1}."
+              f"{len(exercises) + written.index(task.id) + 1}")
+    criteria = ", ".join(criterion.split(":")[0] for criterion, _ in task.rubric)
+    return (f"## {number} Written: {task.title} ({plural(task.points, 'point')})\n\n"
+            f"Written task id: `{task.id}`\n\n"
+            f"{task.statement}\n\n"
+            f"**How it is graded:** by your instructor, by hand, with a rubric "
+            f"({criteria}). "
+            f"No check runs here: write your answer in the cell below, in place of "
+            f"*YOUR ANSWER HERE*.")
 
 
 def get_exercise(exercise_id):
@@ -138,7 +189,8 @@ def run_checks(exercise_id, answer, extra_checks=()):
 
     Returns a list of :class:`CheckResult`, one per check, in order. An
     *answer* that is not callable gives a single failed result saying which
-    function was expected.
+    function was expected. For an exercise with ``reveal_expected=False``
+    every result is :func:`~reasoneval_mini.exercises.checks.conceal`-ed.
     """
     exercise = get_exercise(exercise_id)
     if not callable(answer):
@@ -147,7 +199,9 @@ def run_checks(exercise_id, answer, extra_checks=()):
             "a function", cut(f"{type(answer).__name__}: {answer!r}", SHOWN_VALUE_CHARS),
             f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
             f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
-    return [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
+    results = [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
+    # One place decides what a prediction exercise may show, for the notebook and the grader.
+    return results if exercise.reveal_expected else [conceal(result) for result in results]
 
 
 def exercise_state(results):

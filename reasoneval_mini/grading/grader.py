@@ -19,6 +19,11 @@ defines it timed out or crashed is ``timeout`` or ``error``, naming the cell.
 
 Scores: an exercise worth P points with n instructor checks (public plus
 hidden), k of which pass, scores ``P * k / n`` (all n pass: ``passed``).
+
+Written tasks (the registry's ``WRITTEN_TASKS``, markdown answers graded by
+hand) get one row each after the exercises: ``awaiting_instructor`` with the
+score ``None`` (blank in grades.csv, never 0), or ``missing`` / ``error`` when
+their notebook is.
 """
 
 import os
@@ -36,8 +41,8 @@ from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import cells_defining, explain_missing_answer
 from reasoneval_mini.grading.submissions import discover_students, display_name, read_student
 from reasoneval_mini.grading.statuses import (
-    GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES,
-    GRADE_TIMEOUT)
+    GRADE_AWAITING_INSTRUCTOR, GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING,
+    GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import (
     ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, KILL_GRACE_SECONDS, GradingJob,
     run_grading_process)
@@ -47,15 +52,20 @@ DEFAULT_TIMEOUT = 10.0
 #: Seconds a child run may take past every step at its limit (the grader's own checks).
 RUN_SLACK_SECONDS = 30.0
 INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
+#: The learner copy's text in a written answer cell (nbgrader's text stub).
+UNANSWERED_TEXT = "YOUR ANSWER HERE"
 
 
 @dataclass(frozen=True)
 class Grade:
-    """One row of grades.csv; ``checks`` are the check dicts for feedback."""
+    """One row of grades.csv; ``checks`` are the check dicts for feedback.
+
+    ``score`` is ``None`` for a written answer that awaits the instructor.
+    """
 
     student: str
     exercise: str
-    score: Fraction
+    score: Fraction | None
     max_score: int
     status: str
     message: str
@@ -80,6 +90,29 @@ def partial_score(points, passed, total):
 def unscored(student, exercise, status, message):
     """The :class:`Grade` of an exercise no check ran to the end for (timeout, error, missing)."""
     return Grade(student, exercise.id, Fraction(0), exercise.points, status, message)
+
+
+def written_grade(student, task, submission):
+    """The :class:`Grade` of written task *task*: nothing runs, the instructor grades it.
+
+    ``awaiting_instructor`` with a blank score when its notebook was read;
+    ``missing`` or ``error`` (score 0) when the notebook is absent or
+    unreadable, as for the exercises of that notebook.
+    """
+    name = Path(task.notebook).name
+    notebook = next((n for n in submission.notebooks if n.name == name), None)
+    if notebook is None:
+        message = next((m for m in submission.missing.values() if name in m),
+                       f"no notebook {name}")
+        return unscored(student, task, GRADE_MISSING, shorten(message))
+    if notebook.error:
+        return unscored(student, task, GRADE_ERROR, notebook.error)
+    stubs = sum(source.strip() == UNANSWERED_TEXT for _, source in notebook.text_cells)
+    note = (f"; {name} still has {stubs} answer cell{'s' if stubs > 1 else ''} reading "
+            f"{UNANSWERED_TEXT!r}" if stubs else "")
+    return Grade(student, task.id, None, task.points, GRADE_AWAITING_INSTRUCTOR, shorten(
+        f"written answer ({task.title}): awaits your instructor, who grades it by hand "
+        f"with the rubric ({task.points} points){note}"))
 
 
 def _graded(student, exercise, expected_checks, result):
@@ -187,6 +220,7 @@ class Checker:
     def __init__(self, job):
         self.registry = load_registry(job.registry)
         self.exercises = dict(self.registry.EXERCISES)
+        self.written = dict(getattr(self.registry, "WRITTEN_TASKS", {}))
         self.hidden = (load_hidden_checks(job.hidden_tests, self.exercises)
                        if job.hidden_tests else {})
 
@@ -246,7 +280,7 @@ def _run_deadline(tasks, step_timeout):
 
 def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
                   submission=None, cancel=None):
-    """Return one :class:`Grade` per exercise (course order) for one student folder.
+    """Return one :class:`Grade` per exercise (course order), then per written task.
 
     *job* is a :class:`~reasoneval_mini.grading.process.GradingJob`;
     *expected_checks* maps each exercise id to its number of checks (public
@@ -318,7 +352,8 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     for exercise_id in exercises:
         grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
                                                 GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
-    return [grades[i] for i in exercises]
+    return [grades[i] for i in exercises] + [
+        written_grade(student, task, submission) for task in checker.written.values()]
 
 
 def _with_cells(task, notebook):
@@ -406,15 +441,16 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     grades = []
     for name, result in zip(students, done):
         shown = display_name(name)
+        everything = [*exercises.values(), *checker.written.values()]
         if result is None:
             grades += [unscored(shown, e, GRADE_INTERRUPTED, INTERRUPTED_MESSAGE)
-                       for e in exercises.values()]
+                       for e in everything]
         elif result.error is None:
             grades += result.value
         else:  # a grader bug or an unreadable folder: keep the student
             message = shorten(f"the grader failed on this student: "
                               f"{type(result.error).__name__}: {result.error}")
-            grades += [unscored(shown, e, GRADE_ERROR, message) for e in exercises.values()]
+            grades += [unscored(shown, e, GRADE_ERROR, message) for e in everything]
     if cancel.is_set():
         raise GradingInterrupted(grades)
     return grades

@@ -6,6 +6,12 @@ the same submissions twice gives byte-identical files. Each file is written
 with :func:`reasoneval_mini.support.files.write_atomically` (a temporary file
 in the same folder, then ``os.replace``): a reader never sees half a file, and
 an interrupted run leaves the previous file intact.
+
+A written answer that awaits the instructor (score ``None``) has a blank
+score in grades.csv, not 0; it is left out of every automatic total, and
+when there are such rows the totals file adds the columns
+:data:`AWAITING_COLUMNS`: how many answers and how many points await
+manual grading.
 """
 
 import contextlib
@@ -16,7 +22,8 @@ import threading
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
-from reasoneval_mini.grading.statuses import GRADE_PASSED, GRADE_STATUSES
+from reasoneval_mini.grading.statuses import (
+    GRADE_AWAITING_INSTRUCTOR, GRADE_PASSED, GRADE_STATUSES)
 
 @contextlib.contextmanager
 def interrupts_deferred():
@@ -52,6 +59,8 @@ def readable(text):
 
 GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
 TOTAL_COLUMNS = ("student", "score", "max_score") + GRADE_STATUSES
+#: Added to the totals when some answers await the instructor (written tasks).
+AWAITING_COLUMNS = (GRADE_AWAITING_INSTRUCTOR, "points_awaiting_instructor")
 
 
 def format_score(value):
@@ -60,11 +69,18 @@ def format_score(value):
     >>> format_score(2), format_score(1.5), format_score(2 / 3)
     ('2', '1.5', '0.67')
 
+    ``None`` (a written answer awaiting the instructor) is blank, not 0:
+
+    >>> format_score(None)
+    ''
+
     Surprising: a score just below a whole number rounds to it.
 
     >>> format_score(1.999)
     '2'
     """
+    if value is None:
+        return ""
     if value == int(value):
         return str(int(value))
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
@@ -112,14 +128,22 @@ def _write_grades(grades, out):
     write_atomically(out, _csv_text(GRADE_COLUMNS, rows))
     totals = {}
     for g in grades:
-        row = totals.setdefault(g.student, {"score": 0, "max_score": 0,
-                                            **dict.fromkeys(GRADE_STATUSES, 0)})
+        row = totals.setdefault(g.student, {"score": 0, "max_score": 0, "awaiting_points": 0,
+                                            **dict.fromkeys(GRADE_STATUSES, 0),
+                                            GRADE_AWAITING_INSTRUCTOR: 0})
+        row[g.status] += 1
+        if g.score is None:  # a written answer: the instructor's, not the automatic total
+            row["awaiting_points"] += g.max_score
+            continue
         row["score"] += g.score
         row["max_score"] += g.max_score
-        row[g.status] += 1
+    awaiting = any(g.score is None for g in grades)
+    columns = TOTAL_COLUMNS + (AWAITING_COLUMNS if awaiting else ())
     total_rows = [(student, format_score(row["score"]), row["max_score"],
-                   *(row[s] for s in GRADE_STATUSES)) for student, row in totals.items()]
-    write_atomically(totals_path(out), _csv_text(TOTAL_COLUMNS, total_rows))
+                   *(row[s] for s in GRADE_STATUSES),
+                   *((row[GRADE_AWAITING_INSTRUCTOR], row["awaiting_points"]) if awaiting else ()))
+                  for student, row in totals.items()]
+    write_atomically(totals_path(out), _csv_text(columns, total_rows))
     return out, totals_path(out)
 
 
@@ -143,14 +167,26 @@ def feedback_markdown(student, grades, exercises, reveal_hidden=False):
     Hidden checks appear only as a count ("hidden checks: 2 of 3 passed"),
     unless *reveal_hidden* (for the instructor) lists them like the others.
     """
-    score = sum(g.score for g in grades)
-    lines = [f"# Feedback for {student}", "",
-             f"Total: {format_score(score)} / {sum(g.max_score for g in grades)} points.", "",
+    checked = [g for g in grades if g.score is not None]
+    waiting = [g for g in grades if g.score is None]
+    score = sum(g.score for g in checked)
+    total = f"Total: {format_score(score)} / {sum(g.max_score for g in checked)} points."
+    if waiting:
+        total += (f" Another {sum(g.max_score for g in waiting)} points (written answers) "
+                  "await your instructor.")
+    lines = [f"# Feedback for {student}", "", total, "",
              "| exercise | status | score |", "|---|---|---|"]
-    lines += [f"| {g.exercise} | {g.status} | {format_score(g.score)} / {g.max_score} |"
+    lines += [f"| {g.exercise} | {g.status} | {format_score(g.score) or '–'} / {g.max_score} |"
               for g in grades]
     for g in grades:
-        exercise = exercises[g.exercise]
+        exercise = exercises.get(g.exercise)
+        if exercise is None:  # a written task: graded by hand, no checks, no hint
+            lines += ["", f"## {g.exercise}: written answer", "",
+                      f"Status: **{g.status}**"
+                      + (f", {g.max_score} points: this answer awaits your instructor."
+                         if g.score is None else f", score {format_score(g.score)} / {g.max_score}."),
+                      "", g.message]
+            continue
         lines += ["", f"## {g.exercise}: {exercise.title}", "",
                   f"Status: **{g.status}**, score {format_score(g.score)} / {g.max_score}."]
         if g.message:

@@ -1,4 +1,4 @@
-"""The six statuses of one (student, exercise) grade, defined once.
+"""The statuses of one row of grades.csv, defined once.
 
 They differ from the five execution states of :mod:`reasoneval_mini.records`:
 those describe one planned code sample, these one row of ``grades.csv``.
@@ -13,7 +13,13 @@ those describe one planned code sample, these one row of ``grades.csv``.
   defines the answer raised;
 * ``missing``: no answer to grade (notebook absent or renamed, answer
   function not defined, e.g. after a deleted or retyped cell);
-* ``interrupted``: not graded because grading was stopped (Ctrl-C) first.
+* ``interrupted``: not graded because grading was stopped (Ctrl-C) first;
+* ``awaiting_instructor``: a written answer (a manually graded markdown cell),
+  which no check can score: the instructor grades it with the rubric. Its
+  score is blank, not zero, and it is left out of the automatic total.
+
+The first six (:data:`GRADE_STATUSES`) are those of an exercise with checks;
+:data:`ALL_GRADE_STATUSES` adds the written answers' one.
 """
 
 GRADE_PASSED = "passed"
@@ -22,7 +28,11 @@ GRADE_TIMEOUT = "timeout"
 GRADE_ERROR = "error"
 GRADE_MISSING = "missing"
 GRADE_INTERRUPTED = "interrupted"
+GRADE_AWAITING_INSTRUCTOR = "awaiting_instructor"
 
-#: Every row of grades.csv has exactly one of these, in this order.
+#: Every row of an exercise with checks has exactly one of these, in this order.
 GRADE_STATUSES = (GRADE_PASSED, GRADE_FAILED, GRADE_TIMEOUT, GRADE_ERROR, GRADE_MISSING,
                   GRADE_INTERRUPTED)
+#: Every row of grades.csv has exactly one of these: a written task's row is
+#: ``awaiting_instructor`` (or ``missing``, ``error``, ``interrupted`` when its notebook is).
+ALL_GRADE_STATUSES = GRADE_STATUSES + (GRADE_AWAITING_INSTRUCTOR,)

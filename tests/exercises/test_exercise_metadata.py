@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS
+from reasoneval_mini.exercises.build import TEXT_STUB
+from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS, WRITTEN_TASKS
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADE_ID = re.compile(r"^[a-zA-Z0-9_-]*$")  # nbgrader's rule
@@ -58,12 +59,16 @@ def test_grade_ids_are_unique_across_the_course():
 
 @pytest.mark.parametrize("folder, name", ALL)
 def test_solution_cells_are_unlocked_code_and_graded_cells_locked_with_points(folder, name):
+    # nbgrader schema 3: a solution cell is unlocked; a code solution is autograded through
+    # its locked test cell; a markdown cell with grade and solution is a manually graded
+    # answer and carries its points itself.
     for cell in _cells(folder, name):
         meta = _nbgrader(cell)
         if meta["solution"]:
-            assert cell["cell_type"] == "code" and meta["locked"] is False and meta["grade"] is False
+            assert meta["locked"] is False
+            assert meta["grade"] is (cell["cell_type"] == "markdown"), meta["grade_id"]
         if meta["grade"]:
-            assert meta["locked"] is True and meta["solution"] is False
+            assert meta["locked"] is not meta["solution"]
             assert isinstance(meta["points"], (int, float)) and meta["points"] > 0
         if not meta["solution"] and not meta["grade"]:
             assert meta["locked"] is True, f"read-only cell {meta['grade_id']} must be locked"
@@ -75,7 +80,8 @@ def test_each_exercise_has_its_solution_and_check_cell_with_registry_points(fold
     own = [e for e in EXERCISES.values() if e.notebook == name]
     assert own, name
     graded = {gid for gid, c in cells.items() if _nbgrader(c)["grade"]}
-    assert graded == {f"{e.id}_check" for e in own}
+    written = {task.id for task in WRITTEN_TASKS.values() if task.notebook == name}
+    assert graded == {f"{e.id}_check" for e in own} | written
     for exercise in own:
         solution = cells[exercise.id]
         assert _nbgrader(solution)["solution"] is True
@@ -98,8 +104,29 @@ def test_solution_cells_hold_a_marked_region_and_exercises_none():
     for name in NOTEBOOKS:
         for folder, wanted in (("solutions", True), ("exercises", False)):
             for cell in _cells(folder, name):
-                if _nbgrader(cell)["solution"]:
+                if _nbgrader(cell)["solution"] and cell["cell_type"] == "code":
                     assert ("### BEGIN SOLUTION" in _source(cell)) is wanted
+
+
+@pytest.mark.parametrize("folder, name", ALL)
+def test_each_written_task_has_its_task_cell_and_a_manually_graded_answer_cell(folder, name):
+    cells = {(_nbgrader(c)["grade_id"]): c for c in _cells(folder, name)}
+    for task in (t for t in WRITTEN_TASKS.values() if t.notebook == name):
+        assert task.statement in _source(cells[f"{task.id}_task"])
+        answer = cells[task.id]
+        meta = _nbgrader(answer)
+        assert answer["cell_type"] == "markdown" and meta["points"] == task.points
+        assert meta["grade"] is True and meta["solution"] is True and meta["locked"] is False
+
+
+def test_written_answers_hold_the_rubric_in_the_master_and_the_stub_in_the_copy():
+    for task in WRITTEN_TASKS.values():
+        master = {_nbgrader(c)["grade_id"]: c for c in _cells("solutions", task.notebook)}
+        copy = {_nbgrader(c)["grade_id"]: c for c in _cells("exercises", task.notebook)}
+        text = _source(master[task.id])
+        assert all(f"{criterion} ({points} point" in text for criterion, points in task.rubric)
+        assert "Model answer" in text
+        assert _source(copy[task.id]) == TEXT_STUB
 
 
 def test_exercise_copies_lock_read_only_cells_in_jupyter():
