@@ -17,7 +17,7 @@ from reasoneval_mini.cli import UsageError
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
-from reasoneval_mini.grading.statuses import GRADE_STATUSES
+from reasoneval_mini.grading.statuses import ALL_GRADE_STATUSES
 
 
 def _export_plan(args):
@@ -76,7 +76,7 @@ def run(args):
                                reveal_hidden=args.reveal_hidden)
         written.append(f"{len(paths)} feedback files in {args.feedback}")
     students = len({g.student for g in grades})
-    counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in GRADE_STATUSES)
+    counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in ALL_GRADE_STATUSES)
     print(f"graded {students} students, {len(grades)} exercise grades ({counts})")
     if roster is not None:
         from reasoneval_mini.grading.gradebook import write_gradebook

@@ -348,6 +348,8 @@ def write_class_report(grades, exercises, out_dir, submissions_dir=None):
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    # Written answers (awaiting the instructor, no score yet) are not in this report.
+    grades = [grade for grade in grades if grade.exercise in exercises]
     similar = (similar_answers(submissions_dir, grades, exercises)
                if submissions_dir is not None else None)
     _figures(grades, exercises, out_dir)

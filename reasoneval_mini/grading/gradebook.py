@@ -186,6 +186,8 @@ def notebook_scores(grades, exercises):
     for grade in grades:
         row = scores.setdefault(grade.student, dict.fromkeys(
             (stem for stem, _, _ in notebook_columns(exercises)), Fraction(0)))
+        if grade.score is None or grade.exercise not in notebook_of:
+            continue  # a written answer awaiting the instructor: not in the export
         row[notebook_of[grade.exercise]] += Fraction(grade.score)
     return scores
 

@@ -190,3 +190,23 @@ def test_grade_refuses_a_feedback_path_that_is_a_file(tmp_path, capsys):
     assert main(["grade", str(tmp_path), "--feedback", str(tmp_path / "feedback.md")]) == 2
     error = capsys.readouterr().err
     assert "--feedback" in error and "is a file; expected a folder" in error
+
+
+def test_grade_with_the_course_registry_writes_every_report_written_tasks_included(tmp_path, capsys):
+    # The course's own registry has written (manually graded) tasks, whose score
+    # is blank: every report must take them (the fixtures' registries have none).
+    for folder, name in (("solutions", "ada"), ("exercises", "bob")):
+        (tmp_path / "subs" / name).mkdir(parents=True)
+        for notebook in (ROOT / folder).glob("*.ipynb"):
+            shutil.copy(notebook, tmp_path / "subs" / name / notebook.name)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("folder,name,id\nada,Ada,1\nbob,Bob,2\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["grade", str(tmp_path / "subs"), "--out", str(out / "grades.csv"),
+                 "--feedback", str(out / "feedback"), "--class-report", str(out / "report"),
+                 "--roster", str(roster), "--export", "canvas", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "awaiting_instructor 6" in printed  # three written tasks, two students
+    for path in ("grades.csv", "grades_totals.csv", "grades_canvas.csv",
+                 "feedback/ada.md", "report/class_report.md"):
+        assert (out / path).is_file(), path
