@@ -156,8 +156,10 @@ def _check_line(check):
     mark = "x" if check.get("passed") else " "
     line = (f"- [{mark}] {_code(check.get('call', ''))}: expected "
             f"{_code(check.get('expected', ''))}, got {_code(check.get('actual', ''))}")
-    if not check.get("passed") and check.get("message"):
-        line += f" ({check['message']})"
+    message = check.get("message", "")
+    # "the call raised X (...)" only repeats what the actual value already shows.
+    if not check.get("passed") and message and not message.startswith("the call raised"):
+        line += f" ({message})"
     return line
 
 

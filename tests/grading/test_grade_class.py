@@ -116,3 +116,15 @@ def test_hidden_tests_count_towards_the_score(tmp_path):
     assert rows["honest", "shout"][2:5] == ["1", "1", GRADE_PASSED]
     assert rows["hardcoded", "shout"][2:5] == ["0.5", "1", GRADE_FAILED]
     assert rows["hardcoded", "shout"][5].startswith("1 of 2 checks passed")
+
+
+def test_a_check_whose_call_raised_names_the_exception_once_in_the_feedback():
+    from reasoneval_mini.grading.reports import _check_line
+
+    line = _check_line({"call": "f(1)", "expected": "2", "passed": False,
+                        "actual": "ZeroDivisionError: division by zero",
+                        "message": "the call raised ZeroDivisionError (division by zero)"})
+    assert line.count("division by zero") == 1 and "ZeroDivisionError" in line
+    other = _check_line({"call": "f(1)", "expected": "2", "actual": "3", "passed": False,
+                         "message": "expected an exact int"})
+    assert other.endswith("(expected an exact int)")
