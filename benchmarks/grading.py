@@ -69,6 +69,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from reasoneval_mini.grading.grader import grade_class
+    from reasoneval_mini.grading.statuses import GRADE_STATUSES
 
     with tempfile.TemporaryDirectory(prefix="grading-bench-") as tmp:
         students = build_class(Path(tmp) / "submissions", args.submissions)
@@ -79,7 +80,9 @@ def main(argv=None):
         start = time.perf_counter()
         grades = grade_class(Path(tmp) / "submissions", workers=args.workers, progress=False)
         ours = time.perf_counter() - start
-        by_kind = {kind: Counter(g.status for g in grades if g.student.endswith(kind))
+        # Written tasks await the instructor whatever the kind: only checked exercises count.
+        by_kind = {kind: Counter(g.status for g in grades
+                                 if g.student.endswith(kind) and g.status in GRADE_STATUSES)
                    for kind in KINDS}
         print("per-exercise statuses by kind: "
               + "; ".join(f"{k}: {dict(sorted(c.items()))}" for k, c in by_kind.items()))
