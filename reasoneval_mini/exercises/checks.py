@@ -41,11 +41,12 @@ import threading
 from dataclasses import asdict, dataclass, replace
 
 from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
+from reasoneval_mini.support.text import plural
 
 __all__ = [
     "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "WITHHELD", "CheckResult", "Exercise",
     "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
-    "show", "withheld_choice",
+    "show", "withheld_choice", "withheld_subset",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
@@ -267,6 +268,48 @@ def withheld_choice(choices, why=WITHHELD_REASON):
             listed = ", ".join(show(choice) for choice in choices)
             return f"not one of the choices {listed} (got {show(actual)})"
         return "" if same_value(actual, expected.value) == "" else why
+    return compare
+
+
+def withheld_subset(universe, *, items, noun, missing, wrong, surplus, unknown="not {}: {}"):
+    """A comparison for a :class:`Withheld` set drawn from *universe*.
+
+    It counts the expected items the answer leaves out and never names them
+    (*missing*, a format string for ``plural(count, noun)``). It names the
+    wrong items chosen (*wrong*, formatted with them) unless the answer holds
+    more items than expected: then naming the wrong picks of "everything"
+    would hand over the answer, so it only counts them (*surplus*, formatted
+    with the count). *items* names the elements in the type message, and
+    *unknown* is formatted with *items* and the chosen values outside
+    *universe*.
+
+    >>> compare = withheld_subset("abcd", items="letters", noun="letter",
+    ...                           missing="{} left out", wrong="not wanted: {}",
+    ...                           surplus="{} chosen that are not wanted")
+    >>> compare({"a", "c"}, Withheld({"a", "b"}))
+    "1 letter left out; not wanted: ['c']"
+
+    Surprising: choosing everything is not answered with the wrong picks.
+
+    >>> compare(set("abcd"), Withheld({"a", "b"}))
+    '2 chosen that are not wanted'
+    """
+    def compare(actual, expected):
+        try:
+            chosen = set(actual)
+        except TypeError:
+            return f"expected a set of {items}, got {type(actual).__name__}"
+        outside = sorted(str(item) for item in chosen if item not in universe)
+        if outside:
+            return unknown.format(items, show(outside))
+        left_out = len(expected.value - chosen)
+        extra = sorted(chosen - expected.value)
+        parts = [missing.format(plural(left_out, noun))] if left_out else []
+        if extra and len(chosen) > len(expected.value):
+            parts.append(surplus.format(len(extra)))
+        elif extra:
+            parts.append(wrong.format(show(extra)))
+        return "; ".join(parts)
     return compare
 
 

@@ -16,7 +16,8 @@ feedback names the wrong items, never what they should be.
 """
 
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show, withheld_choice)
+    Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show, withheld_choice,
+    withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
@@ -267,27 +268,12 @@ _RECORDS = Exercise(
     ),
 )
 
-def _conditions_mismatch(actual, expected):
-    """Count the missing conditions, never name them; name wrong picks unless everything was picked."""
-    try:
-        chosen = set(actual)
-    except TypeError:
-        return f"expected a set of keys of CONDITIONS, got {type(actual).__name__}"
-    unknown = sorted(key for key in chosen if key not in CONDITIONS)
-    if unknown:
-        return f"not keys of CONDITIONS: {show(unknown)}"
-    wrong = sorted(chosen - expected.value)
-    missing = len(expected.value - chosen)
-    parts = []
-    if missing:
-        parts.append(f"{missing} condition{'s' if missing > 1 else ''} a real evaluation must "
-                     "fix not chosen (not named here)")
-    if wrong and len(chosen) > len(expected.value):
-        # Naming the wrong picks of "everything" would hand over the answer.
-        parts.append(f"{len(wrong)} chosen that distort the result or do not matter")
-    elif wrong:
-        parts.append(f"should not be chosen: {show(wrong)}")
-    return "; ".join(parts)
+#: Counts the missing conditions, never names them; names wrong picks unless everything was picked.
+_conditions_mismatch = withheld_subset(
+    CONDITIONS, items="keys of CONDITIONS", noun="condition",
+    missing="{} a real evaluation must fix not chosen (not named here)",
+    wrong="should not be chosen: {}",
+    surplus="{} chosen that distort the result or do not matter")
 
 
 _CONDITIONS = Exercise(
@@ -377,21 +363,12 @@ def reference_possible_states(result):
     raise ValueError(f"check_correctness never returns the result {text!r}")
 
 
-def _states_mismatch(actual, expected):
-    """Say how many states are missing (never which) and name the impossible ones chosen."""
-    try:
-        chosen = set(actual)
-    except TypeError:
-        return f"expected a set of states, got {type(actual).__name__}"
-    unknown = sorted(str(state) for state in chosen if state not in STATUSES)
-    if unknown:
-        return f"not one of the five states: {show(unknown)}"
-    missing, impossible = expected.value - chosen, sorted(chosen - expected.value)
-    parts = [f"{len(missing)} state{'s' if len(missing) > 1 else ''} this result can come "
-             "from not included (not named here)"] if missing else []
-    if impossible:
-        parts.append(f"this result cannot come from {show(impossible)}")
-    return "; ".join(parts)
+#: Counts the missing states, never names them; names impossible ones unless all were chosen.
+_states_mismatch = withheld_subset(
+    STATUSES, items="states", noun="state", unknown="not one of the five {}: {}",
+    missing="{} this result can come from not included (not named here)",
+    wrong="this result cannot come from {}",
+    surplus="{} chosen that this result cannot come from")
 
 
 _POSSIBLE = Exercise(

@@ -111,6 +111,13 @@ def test_possible_states_feedback_never_shows_a_missing_state():
         assert state not in text.replace("possible_states", "")
 
 
+def test_possible_states_feedback_for_all_five_states_names_no_state():
+    # Choosing everything must not be answered with the impossible ones (that is the answer).
+    text = _printed("kp3_possible_states", lambda r: set(STATUSES))
+    why = [line for line in text.splitlines() if line.strip().startswith(("why:", "expected:"))]
+    assert why and not any(state in line for line in why for state in STATUSES)
+
+
 def test_a_plain_hidden_check_on_a_prediction_exercise_is_concealed():
     from reasoneval_mini.exercises.checks import WITHHELD, case
 
