@@ -50,7 +50,7 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 
-from reasoneval_mini.sandbox import landlock
+import reasoneval_mini.sandbox.landlock as landlock
 
 #: The sandbox modes a caller may ask for.
 MODES = ("auto", "required", "off")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from reasoneval_mini.sandbox import confine, plan_isolation
-from reasoneval_mini.sandbox import landlock
+import reasoneval_mini.sandbox.landlock as landlock
 from reasoneval_mini.sandbox.policy import readable_paths
 
 ABI = landlock.abi_version()
