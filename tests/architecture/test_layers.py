@@ -14,12 +14,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
 
 #: Layer of each top-level part of the package; a module may import only from a
 #: lower layer or from its own part. Parts that share a layer stay independent
-#: (lessons and exercises do not import each other).
+#: (lessons, exercises and evaluation do not import each other).
 LAYERS = {
     "support": 0,
     "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1,
     "executor": 2, "datasets": 2,
-    "lessons": 3, "exercises": 3,
+    "lessons": 3, "exercises": 3, "evaluation": 3,
     "grading": 4,
     "feedback": 5,
     "cli": 6,
