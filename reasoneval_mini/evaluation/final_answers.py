@@ -51,8 +51,9 @@ def read_predictions(path):
     non-empty string or an integer, or that repeats, a ``prediction`` that
     is neither a string nor null, a ``reference``/``answer`` that is not a string.
     """
-    rows, bad, first = [], [], {}
-    for line, row in read_json_lines(path, PREDICTION_KEYS):
+    rows, first = [], {}
+    usable, bad = read_json_lines(path, PREDICTION_KEYS)
+    for line, row in usable:
         identifier = row["id"]
         reference_key = "reference" if "reference" in row else "answer"
         problem = None

@@ -8,10 +8,10 @@ line at a time and rerunning is the experience this avoids).
 >>> import pathlib, tempfile
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "samples.jsonl"
 >>> _ = path.write_text('{"task_id": "t", "completion": "x"}\\n\\nnot json\\n[1]\\n')
->>> try:
-...     read_json_lines(path, ("task_id", "completion"))
-... except BadInputFile as error:
-...     print(error)
+>>> rows, bad = read_json_lines(path, ("task_id", "completion"))
+>>> [line for line, _ in rows]
+[1]
+>>> print(BadInputFile(path, bad))
 samples.jsonl: 2 bad lines (nothing was run):
   line 3: not JSON (Expecting value at column 1)
   line 4: a JSON array, expected an object with task_id, completion
@@ -38,7 +38,9 @@ class BadInputFile(ValueError):
 
     def __init__(self, path, problems):
         self.path = Path(path)
-        self.problems = list(problems)
+        # By line, the whole-file problems (line None) last.
+        self.problems = sorted(problems, key=lambda problem: (problem[0] is None,
+                                                              problem[0] or 0))
         super().__init__(_describe(self.path, self.problems))
 
 
@@ -96,11 +98,13 @@ def read_text(path):
 
 
 def read_json_lines(path, required_keys):
-    """``[(line number, object)]`` for every non-blank line of *path*.
+    """``(rows, bad)``: ``[(line, object)]`` for the usable lines, ``[(line, what is wrong)]``.
 
     Each line must be a JSON object holding every key of *required_keys*
-    (a tuple of str; a tuple inside it means "one of these"). Raises
-    :class:`BadInputFile` listing every bad line, after reading the whole file.
+    (a tuple of str; a tuple inside it means "one of these"). The caller
+    adds its own checks of the rows' values to *bad* and raises
+    :class:`BadInputFile` with all of them, so that every bad line is named
+    in one message. A missing, binary or empty file raises at once.
     """
     text = read_text(path)
     rows, problems = [], []
@@ -125,9 +129,7 @@ def read_json_lines(path, required_keys):
                                      f"{', '.join(_key_names(required_keys))}"))
             continue
         rows.append((number, row))
-    if problems:
-        raise BadInputFile(path, problems)
-    return rows
+    return rows, problems
 
 
 def _alternatives(key):

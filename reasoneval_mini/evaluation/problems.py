@@ -59,8 +59,9 @@ def load_problems(path=None):
 
 
 def _read(path):
-    problems, bad, first_line = {}, [], {}
-    for line, row in read_json_lines(path, PROBLEM_KEYS):
+    problems, first_line = {}, {}
+    rows, bad = read_json_lines(path, PROBLEM_KEYS)
+    for line, row in rows:
         wrong = [f"{key} must be a string, got {describe_value(row[key])}"
                  for key in PROBLEM_KEYS if not isinstance(row[key], str)]
         if not wrong and not row["entry_point"].isidentifier():

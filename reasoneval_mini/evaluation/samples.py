@@ -48,8 +48,9 @@ def read_samples(path, problem_set):
     benchmark. Nothing is run before the whole file is read.
     """
     problems = problem_set.problems
-    samples, bad, per_task = [], [], {}
-    for line, row in read_json_lines(path, SAMPLE_KEYS):
+    samples, per_task = [], {}
+    rows, bad = read_json_lines(path, SAMPLE_KEYS)
+    for line, row in rows:
         task_id, completion = row["task_id"], row["completion"]
         if not isinstance(task_id, str):
             bad.append((line, f"task_id must be a string, got {describe_value(task_id)}"))
