@@ -1,9 +1,10 @@
 """What runs inside the child process: limits, the program, the end-of-program report.
 
-Private to the executor (see ``execute_program``). Stdlib only and runnable
-without the package: the fork server imports it, and a fresh interpreter
-runs it as a script (``python -I child.py REQUEST_FILE``, the fallback where
-``fork`` is missing, e.g. Windows).
+Private to the executor (see ``execute_program``). Stdlib only at import:
+the fork server imports it, and a fresh interpreter runs it as a script
+(``python -I child.py REQUEST_FILE``, the fallback where ``fork`` is missing,
+e.g. Windows), which then takes what every child gets (limits, sandbox) from
+:mod:`reasoneval_mini.runner`.
 
 The report is the executor's own end-of-program signal: a JSON object carrying
 a per-run random nonce, sent on a private channel (an inherited pipe, or a file
@@ -17,20 +18,12 @@ bound at import, before any program can replace it.
 import builtins
 import json
 import linecache
-import math
 import os
 import sys
 import traceback
 
-try:  # imported here, once, so that forked children do not each load it
-    import resource
-except ImportError:  # Windows
-    resource = None
-
 PROGRAM_FILENAME = "<program>"
 MAX_MESSAGE_CHARS = 1000
-FILE_SIZE_LIMIT_MB = 16
-OPEN_FILES_LIMIT = 64
 MAX_TRACEBACK_FRAMES = 50
 #: The exit status of a child whose report could not be sent because the
 #: program closed or replaced its report channel (the parent names it).
@@ -116,38 +109,6 @@ def _report_channel_lost():
         pass
     _exit(REPORT_CHANNEL_LOST)
 
-
-
-def apply_limits(timeout, memory_mb):
-    """Set resource limits on this process; return warnings for those refused.
-
-    Hard limits are lowered too, so the program cannot raise them again.
-    CPU time gets one second more than the wall timeout, so a busy loop meets
-    the wall clock first; the CPU limit catches a child that dodges it.
-    """
-    if resource is None:
-        return ["no resource limits: the resource module is missing on this platform"]
-    cpu_s = math.ceil(timeout) + 1
-    wanted = [
-        ("RLIMIT_AS", memory_mb * 2**20, memory_mb * 2**20),
-        ("RLIMIT_CPU", cpu_s, cpu_s + 1),
-        ("RLIMIT_FSIZE", FILE_SIZE_LIMIT_MB * 2**20, FILE_SIZE_LIMIT_MB * 2**20),
-        ("RLIMIT_NOFILE", OPEN_FILES_LIMIT, OPEN_FILES_LIMIT),
-    ]
-    warnings = []
-    for name, soft, hard in wanted:
-        limit = getattr(resource, name, None)
-        if limit is None:
-            warnings.append(f"{name} is not available on this platform: not limited")
-            continue
-        try:
-            old_hard = resource.getrlimit(limit)[1]
-            if old_hard != resource.RLIM_INFINITY:
-                soft, hard = min(soft, old_hard), min(hard, old_hard)
-            resource.setrlimit(limit, (soft, hard))
-        except (ValueError, OSError) as error:
-            warnings.append(f"could not set {name}: {error}")
-    return warnings
 
 
 def describe_exception(error):
@@ -292,7 +253,11 @@ def _main(request_path):
         request = json.load(handle)
     os.remove(request_path)  # the nonce is not left lying around for the program
     sys.argv = [""]
-    warnings = apply_limits(request["timeout"], request["memory_mb"])
+    from reasoneval_mini.runner.limits import (
+        FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, apply_limits, cpu_seconds_for)
+    warnings = apply_limits(
+        memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
+        file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
 
     report_path = request["report_path"]
     claim_report_channel()
@@ -310,4 +275,13 @@ def _main(request_path):
 
 
 if __name__ == "__main__":
+    # Run as a script under ``python -I``: the package is not on sys.path, so
+    # the folder that holds it goes there for our own imports, and out again
+    # before the program runs.
+    _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, _PACKAGE_PARENT)
+    try:
+        import reasoneval_mini.runner.limits  # noqa: F401
+    finally:
+        sys.path.remove(_PACKAGE_PARENT)
     _main(sys.argv[1])

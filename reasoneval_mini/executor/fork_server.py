@@ -40,7 +40,6 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -51,7 +50,6 @@ except ImportError:  # pragma: no cover - the fork server runs on POSIX only
 
 from reasoneval_mini.executor.child import (
     PROGRAM_FILENAME,
-    apply_limits,
     claim_report_channel,
     compile_program,
     run_program,
@@ -62,11 +60,16 @@ from reasoneval_mini.executor.watch_child import PARENT_CHECK_SECONDS, parent_go
 from reasoneval_mini.executor.workers import (
     CANCELLED,
     EXECUTOR_ERROR,
-    MINIMAL_ENV,
     Worker,
-    remove_tree,
-    working_directory_base,
 )
+from reasoneval_mini.runner.environment import MINIMAL_ENV
+from reasoneval_mini.runner.limits import (
+    FILE_SIZE_LIMIT_MB,
+    OPEN_FILES_LIMIT,
+    apply_limits,
+    cpu_seconds_for,
+)
+from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import (
     CANCEL_BYTE,
     parse_report,
@@ -115,7 +118,9 @@ def _child_main(request, code, workdir, pipes, nonce):
         os.dup2(report_w, REPORT_FD, inheritable=False)
         os.closerange(REPORT_FD + 1, _max_fd())
         claim_report_channel(REPORT_FD)
-        warnings = apply_limits(request["timeout"], request["memory_mb"])
+        warnings = apply_limits(
+            memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
+            file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
         status = run_program(request["program"], send_on_channel, nonce, warnings, code)
         _exit(status)
     except BaseException as error:
@@ -131,8 +136,7 @@ def run_request(request, on_started=None):
     *on_started*, if given, is called with the child's pid before the program
     may run; if it raises ``OSError`` (the caller has gone) the program never runs.
     """
-    workdir = request.get("workdir") or tempfile.mkdtemp(prefix="reasoneval-run-",
-                                                         dir=request["tempdir"])
+    workdir = request.get("workdir") or make_workdir(request["tempdir"])
     nonce = secrets.token_hex(16)
     started = time.monotonic()
     try:
@@ -328,7 +332,7 @@ class ForkServerWorker(Worker):
     def run(self, request):
         request_id = secrets.token_hex(16)
         # Made here, so that it is removed here when the server cannot.
-        workdir = tempfile.mkdtemp(prefix="reasoneval-run-", dir=working_directory_base())
+        workdir = make_workdir()
         request = dict(request, id=request_id, workdir=workdir)
         with self.lock:
             with self.state_lock:

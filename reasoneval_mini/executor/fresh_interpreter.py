@@ -23,8 +23,8 @@ from reasoneval_mini.executor.workers import (
     EXITED,
     TIMED_OUT,
     Worker,
-    remove_tree,
 )
+from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
 from reasoneval_mini.support.processes import kill_process_tree
 
@@ -45,7 +45,7 @@ class FreshInterpreterWorker(Worker):
         if self.cancelled.is_set():
             return {"outcome": CANCELLED}
         private = tempfile.mkdtemp(prefix="reasoneval-private-")
-        workdir = tempfile.mkdtemp(prefix="reasoneval-run-")
+        workdir = make_workdir(tempfile.gettempdir())
         try:
             return self._run_in(request, private, workdir)
         finally:

@@ -27,7 +27,6 @@ timeout; fork bombs (no limit on the number of processes). macOS does not enforc
 (the results carry a warning). For untrusted code, use a container or VM.
 """
 
-import math
 import sys
 import warnings
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.executor.pool import borrow_workers, return_workers
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
+from reasoneval_mini.runner.limits import cpu_seconds_for
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int, positive_seconds
 from reasoneval_mini.support.processes import signal_name
@@ -201,7 +201,7 @@ def _one_line(message):
 
 def _describe_signal(number, timeout):
     name = signal_name(number)
-    why = {"SIGXCPU": f"; CPU time limit ({math.ceil(timeout) + 1} s) exceeded",
+    why = {"SIGXCPU": f"; CPU time limit ({cpu_seconds_for(timeout)} s) exceeded",
            "SIGXFSZ": "; file size limit exceeded",
            "SIGSEGV": "; a crash, e.g. a C-level stack overflow"}.get(name, "")
     known = f" ({name})" if name != f"signal {number}" else ""  # not "signal 99 (signal 99)"

@@ -182,20 +182,39 @@ def readable_paths():
     return tuple(sorted(os.path.realpath(path) for path in paths))
 
 
-def confine(isolation, workdir):
+def _fixed_rules():
+    rules = [(path, landlock.FS_READ_EXECUTE) for path in readable_paths()]
+    rules += [(path, landlock.LANDLOCK_ACCESS_FS_READ_FILE | landlock.LANDLOCK_ACCESS_FS_WRITE_FILE)
+              for path in _DEVICES_READ_WRITE]
+    return rules
+
+
+def prepare(isolation):
+    """The policy's fixed rules with their paths opened now, for :func:`confine` in later children.
+
+    A fork server calls it once: each child then skips opening and
+    inspecting a dozen paths. The descriptors are ``O_PATH`` (they allow
+    no reading) and close-on-exec; they stay open for the caller's life.
+    """
+    if not isolation.enforced:
+        return ()
+    opened = (landlock.open_rule(path, rights) for path, rights in _fixed_rules())
+    return tuple(rule for rule in opened if rule is not None)
+
+
+def confine(isolation, workdir, prepared=None):
     """Sandbox this process as *isolation* says, with *workdir* its only writable folder.
 
     Call it in the child, after ``fork`` (one thread), before anything
-    untrusted runs. Does nothing when *isolation* enforces nothing. Raises
+    untrusted runs. *prepared* is :func:`prepare`'s answer from the parent,
+    if it made one. Does nothing when *isolation* enforces nothing. Raises
     ``OSError`` when the kernel refuses: the caller must then not run the
     program (it would run unconfined while its record says otherwise).
     """
     if not isolation.enforced:
         return
     drop_capabilities()
-    rules = [(path, landlock.FS_READ_EXECUTE) for path in readable_paths()]
-    rules += [(path, landlock.LANDLOCK_ACCESS_FS_READ_FILE | landlock.LANDLOCK_ACCESS_FS_WRITE_FILE)
-              for path in _DEVICES_READ_WRITE]
+    rules = list(prepared) if prepared is not None else _fixed_rules()
     rules.append((workdir, landlock.access_rights_for(isolation.abi)))
     landlock.restrict_self(isolation.abi, rules,
                            deny_tcp="network" in isolation.enforced,
@@ -227,7 +246,7 @@ def drop_capabilities():
     """
     if sys.platform != "linux" or os.geteuid() != 0:
         return
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
     for capability in range(_CAP_LAST_POSSIBLE + 1):
         libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
