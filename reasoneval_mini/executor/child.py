@@ -25,6 +25,10 @@ import traceback
 PROGRAM_FILENAME = "<program>"
 MAX_MESSAGE_CHARS = 1000
 MAX_TRACEBACK_FRAMES = 50
+#: The exit status of a child whose own setup failed (the sandbox refused, above
+#: all) before the program ran; the reason goes on a channel the program never holds.
+SETUP_FAILED = 70
+MAX_SETUP_NOTE = 500  # characters of a setup failure kept for the record
 #: The exit status of a child whose report could not be sent because the
 #: program closed or replaced its report channel (the parent names it).
 REPORT_CHANNEL_LOST = 123
@@ -248,29 +252,34 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
 
 
 def _main(request_path):
-    """Fresh-interpreter entry point: read and delete the request, then run."""
+    """Fresh-interpreter entry point: read and delete the request, confine, then run.
+
+    The report and setup files sit in a private folder outside the sandbox:
+    both are opened before confining. The setup file is closed before the
+    program runs; a refused sandbox is written there and the program never runs.
+    """
+    from reasoneval_mini.runner.confinement import confine_child, isolation_from_fields
+    from reasoneval_mini.runner.limits import (
+        FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, apply_limits, cpu_seconds_for)
+
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     os.remove(request_path)  # the nonce is not left lying around for the program
     sys.argv = [""]
-    from reasoneval_mini.runner.limits import (
-        FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, apply_limits, cpu_seconds_for)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    report_fd = _open(request["report_path"], flags, 0o600)
+    setup_fd = _open(request["setup_path"], flags, 0o600)
+    try:
+        confine_child(isolation_from_fields(request["isolation"]), os.getcwd())
+    except BaseException as error:  # noqa: B036 - nothing of the program may run now
+        _write(setup_fd, f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE].encode())
+        _exit(SETUP_FAILED)
+    _close(setup_fd)
+    claim_report_channel(report_fd)
     warnings = apply_limits(
         memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
         file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
-
-    report_path = request["report_path"]
-    claim_report_channel()
-
-    def send_report(data):
-        try:
-            fd = _open(report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        except OSError:
-            _report_channel_lost()
-        _CHANNEL.update(fd=fd, identity=_identity(fd))
-        send_on_channel(data)
-
-    status = run_program(request["program"], send_report, request["nonce"], warnings)
+    status = run_program(request["program"], send_on_channel, request["nonce"], warnings)
     _exit(status)  # skip the program's atexit handlers and lingering threads
 
 
@@ -281,7 +290,7 @@ if __name__ == "__main__":
     _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path.insert(0, _PACKAGE_PARENT)
     try:
-        import reasoneval_mini.runner.limits  # noqa: F401
+        import reasoneval_mini.runner  # noqa: F401
     finally:
         sys.path.remove(_PACKAGE_PARENT)
     _main(sys.argv[1])

@@ -194,12 +194,22 @@ def prepare(isolation):
 
     A fork server calls it once: each child then skips opening and
     inspecting a dozen paths. The descriptors are ``O_PATH`` (they allow
-    no reading) and close-on-exec; they stay open for the caller's life.
+    no reading), close-on-exec and numbered 10 or above; they stay open
+    for the caller's life.
     """
     if not isolation.enforced:
         return ()
-    opened = (landlock.open_rule(path, rights) for path, rights in _fixed_rules())
-    return tuple(rule for rule in opened if rule is not None)
+    import fcntl  # POSIX only, and only here: importing this module works everywhere
+
+    rules = []
+    for path, rights in _fixed_rules():
+        opened = landlock.open_rule(path, rights)
+        if opened is not None:
+            # Numbered above 9, so that a child setting up its 0-3 never replaces one.
+            fd = fcntl.fcntl(opened[0], fcntl.F_DUPFD_CLOEXEC, 10)
+            os.close(opened[0])
+            rules.append((fd, opened[1]))
+    return tuple(rules)
 
 
 def confine(isolation, workdir, prepared=None):
