@@ -67,6 +67,7 @@ from reasoneval_mini.executor.workers import (
 )
 from reasoneval_mini.runner.confinement import (
     confine_child,
+    harden_forking_parent,
     isolation_from_fields,
     prepare_confinement,
 )
@@ -277,6 +278,7 @@ def serve(notes_fd=None):
     # child would otherwise write to all of them, copying every shared page.
     gc.collect()
     gc.freeze()
+    harden_forking_parent()
     _PARENT["pid"] = os.getppid()
     while True:
         try:
