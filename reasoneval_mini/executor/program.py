@@ -79,7 +79,7 @@ class ExecutionResult:
     order of fields is not part of the contract, and ``detail`` wording may
     change, so code should branch on ``status``, never on ``detail`` text.
 
-    >>> made_up = ExecutionResult(status="timeout", detail="for a lesson", duration_s=1.0)
+    >>> made_up = ExecutionResult(status=TIMEOUT, detail="for a lesson", duration_s=1.0)
     >>> made_up.stdout_tail, made_up.exit_code, made_up.warnings, made_up.isolation
     ('', None, (), 'not recorded')
     """

@@ -471,6 +471,7 @@ def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypat
     assert any("RLIMIT_AS" in text for text in second.warnings)
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @posix_only
 def test_unsandboxed_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works(
         tmp_path):
