@@ -153,8 +153,15 @@ _PREPARED = {}  # isolation -> the policy's rules, opened once in the server
 
 
 def _prepared(isolation):
-    """The pre-opened rules for *isolation* (made on first use, before any fork uses them)."""
+    """The pre-opened rules for *isolation* (made on first use, before any fork uses them).
+
+    In the server process, the first sandboxed request also makes the server
+    give up root's capabilities, once for all its children (never in a
+    caller that runs :func:`run_request` in its own process, e.g. a test).
+    """
     if isolation not in _PREPARED:
+        if isolation.enforced and _PARENT["pid"] is not None:
+            harden_forking_parent()
         _PREPARED[isolation] = prepare_confinement(isolation)
     return _PREPARED[isolation]
 
@@ -278,7 +285,6 @@ def serve(notes_fd=None):
     # child would otherwise write to all of them, copying every shared page.
     gc.collect()
     gc.freeze()
-    harden_forking_parent()
     _PARENT["pid"] = os.getppid()
     while True:
         try:

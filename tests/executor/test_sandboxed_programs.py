@@ -178,6 +178,33 @@ def test_a_program_cannot_signal_its_fork_server_or_the_caller():
     assert (result.status, result.stdout_tail) == (PASSED, "server refused\ncaller refused\n")
 
 
+@needs(1, "the ptrace rule")
+def test_a_program_cannot_open_its_servers_request_or_answer_pipe_through_proc():
+    result = run("""
+        import os
+        for fd, mode in ((0, os.O_RDONLY | os.O_NONBLOCK), (1, os.O_WRONLY)):
+            try:
+                os.close(os.open(f"/proc/{os.getppid()}/fd/{fd}", mode))
+                print(fd, "opened")
+            except PermissionError:
+                print(fd, "refused")
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "0 refused\n1 refused\n")
+
+
+@needs(1, "file rules")
+def test_a_program_keeps_no_capability_even_when_the_caller_is_root():
+    result = run("""
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        data = (ctypes.c_uint32 * 6)()
+        assert libc.capget(header, data) == 0
+        print(list(data))
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, f"{[0] * 6}\n")
+
+
 # --- A leftover helper and later samples ---------------------------------------
 
 HELPER_SECONDS = 8.0
