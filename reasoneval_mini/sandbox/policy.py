@@ -178,6 +178,8 @@ def readable_paths():
     if libdir:  # libpython, for an interpreter built with --enable-shared
         paths.add(libdir)
     paths.add(os.path.realpath(sys.executable))
+    if sys.prefix != sys.base_prefix:  # a virtual environment: Python reads it to start
+        paths.add(os.path.join(sys.prefix, "pyvenv.cfg"))
     paths.add(_PACKAGE_DIR)
     return _outermost(os.path.realpath(path) for path in paths)
 
