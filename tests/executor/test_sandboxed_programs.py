@@ -351,3 +351,15 @@ def test_a_sandbox_the_kernel_refuses_means_the_program_never_runs(kind):
     assert result.status == NOT_RUN
     assert "the sandbox could not be applied" in result.detail
     assert result.stdout_tail == ""
+
+
+def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_says_so(
+        monkeypatch):
+    monkeypatch.setattr(confinement, "_WARNED", set())
+    monkeypatch.setattr(program_module, "_WARNED", [True])  # the macOS memory warning: not here
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    with pytest.warns(RuntimeWarning, match="no sandbox here .Landlock is Linux-only, this is darwin"):
+        result = run("assert 1 + 1 == 2")
+    assert (result.status, result.isolation) == (
+        PASSED, "none (Landlock is Linux-only, this is darwin)")
