@@ -13,7 +13,6 @@ written the moment it finishes; until it has one, a chunk is about 5% of
 the run, at least 16 samples and at most 2,000.)
 """
 
-import inspect
 import time
 import warnings
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from reasoneval_mini.evaluation.samples import build_plan
 from reasoneval_mini.executor import execute_samples
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB
 from reasoneval_mini.records import NOT_RUN
-from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
+from reasoneval_mini.sandbox import plan_isolation
 from reasoneval_mini.support.parallel import progress_bar
 
 MIN_CHUNK, MAX_CHUNK = 16, 2000
@@ -42,18 +41,14 @@ class CodeRun:
 def sandbox_arguments(mode):
     """``(keyword arguments for execute_samples, isolation level line)`` for sandbox *mode*.
 
+    Decided here, before anything runs, so that the level is part of the
+    run's settings (a rerun on a machine that isolates less starts afresh).
     Raises :class:`~reasoneval_mini.sandbox.SandboxUnavailable` for
-    ``"required"`` where it cannot be had, ``ValueError`` for an unknown mode.
-    An executor without a ``sandbox`` parameter runs programs unconfined;
-    the level line says so rather than naming a sandbox nobody applied.
+    ``"required"`` where the kernel cannot give it, ``ValueError`` for an
+    unknown mode. The executor plans the same level again and stamps it on
+    every record.
     """
-    isolation = plan_isolation(mode)
-    if "sandbox" in inspect.signature(execute_samples).parameters:
-        return {"sandbox": mode}, str(isolation)
-    if mode == "required":
-        raise SandboxUnavailable("sandbox 'required', but this version of the executor cannot "
-                                 "apply the sandbox; use --sandbox off (or auto) to run without it")
-    return {}, "none (this executor does not apply the sandbox yet: resource limits only)"
+    return {"sandbox": mode}, str(plan_isolation(mode))
 
 
 def code_settings(samples_digest, problem_set, *, timeout, sandbox, isolation):
