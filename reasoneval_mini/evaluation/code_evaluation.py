@@ -88,7 +88,8 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
               "k": list(ks), "timeout_s": float(timeout),
               "memory_mb": log.settings["memory_mb"], "workers": workers,
               "wall_time_s": round(sum(s["wall_s"] for s in log.sessions), 1),
-              "sessions": len(log.sessions), "sandbox": sandbox, "isolation": isolation,
+              "sessions": len(log.sessions), "sandbox": sandbox,
+              "isolation": _isolation_ran_under(outcome.records, isolation),
               **environment()}
     report = code_report(outcome.records, task_ids, ks, budget)
     if other is not None:
@@ -108,6 +109,12 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
     write_reports(report, paths, render_code_report)
     result.report = report
     return result
+
+
+def _isolation_ran_under(records, planned):
+    """The level the executor stamped on the records (the truth), else the planned one."""
+    levels = sorted({record["isolation"] for record in records if "isolation" in record})
+    return "; ".join(levels) if levels else planned
 
 
 def _prepare_comparison(compare, problem_set, samples_path):

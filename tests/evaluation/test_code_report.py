@@ -138,3 +138,28 @@ def test_a_null_completion_is_planned_and_not_run(tmp_path):
     report = json.loads((tmp_path / "s.report.json").read_text())
     assert report["states"]["counts"]["not_run"] == 1 and report["states"]["coverage"] == 0.5
     assert report["pass_at_k"][0]["estimate"] == 0.5
+
+
+def test_sandbox_required_where_the_kernel_lacks_it_is_refused_before_running(
+        tmp_path, two_runs, capsys, monkeypatch):
+    from reasoneval_mini.evaluation import code_run
+    from reasoneval_mini.sandbox import plan_isolation
+
+    monkeypatch.setattr(code_run, "plan_isolation", lambda mode: plan_isolation(mode, abi=3))
+    problems, good, _ = two_runs
+    code = main(["evaluate", "code", str(good), "--problems", str(problems), "--sandbox",
+                 "required", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "does not enforce: network" in err
+    assert not (tmp_path / "good.results.jsonl").exists()
+
+
+def test_the_reported_isolation_is_the_one_every_program_ran_under(tmp_path, two_runs):
+    from evaluation_files import results_records
+
+    problems, good, _ = two_runs
+    assert main(["evaluate", "code", str(good), "--problems", str(problems), "--k", "1",
+                 "--no-progress"]) == 0
+    report = json.loads((tmp_path / "good.report.json").read_text())
+    ran_under = {r["isolation"] for r in results_records(tmp_path / "good.results.jsonl")}
+    assert ran_under == {report["budget"]["isolation"]}
