@@ -25,6 +25,8 @@ def run(args):
         return _code(args) if args.kind == "code" else _answers(args)
     except (BadInputFile, SandboxUnavailable, ImportError, ValueError) as error:
         raise UsageError(error) from None
+    except OSError as error:  # e.g. the results cannot be written where asked
+        raise UsageError(f"{error}; choose a writable folder with --out-dir") from None
 
 
 def _say(message):

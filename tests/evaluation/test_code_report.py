@@ -163,3 +163,13 @@ def test_the_reported_isolation_is_the_one_every_program_ran_under(tmp_path, two
     report = json.loads((tmp_path / "good.report.json").read_text())
     ran_under = {r["isolation"] for r in results_records(tmp_path / "good.results.jsonl")}
     assert ran_under == {report["budget"]["isolation"]}
+
+
+def test_an_out_dir_that_is_a_file_is_a_usage_error_before_running(tmp_path, two_runs, capsys):
+    problems, good, _ = two_runs
+    blocker = tmp_path / "not_a_folder"
+    blocker.write_text("")
+    code = main(["evaluate", "code", str(good), "--problems", str(problems), "--out-dir",
+                 str(blocker), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "choose a writable folder with --out-dir" in err
