@@ -131,7 +131,7 @@ def test_a_gzip_samples_file_is_read_and_a_broken_one_is_refused(tmp_path, probl
     good.write_bytes(gzip.compress(b'{"task_id": "t/0", "completion": "    return 1"}\n'
                                    b'{"task_id": "t/1", "completion": "    return 2"}\n'))
     assert main(["evaluate", "code", str(good), "--problems", str(problems_file), "--k", "1",
-                 "--no-progress", "--sandbox", "off"]) == 0
+                 "--no-progress"]) == 0
     broken = tmp_path / "broken.jsonl.gz"
     broken.write_bytes(b"not gzip")
     code, err = evaluate(capsys, "code", str(broken), "--problems", str(problems_file))

