@@ -130,8 +130,15 @@ _ENUMERATE = Exercise(
     ),
 )
 
-# (5, 2, 2) first: the feedback tests show its call. Exactly one case has n = 200.
-_EXACT_CASES = ((5, 2, 2), (5, 4, 2), (10, 0, 3), (10, 3, 1), (8, 3, 3), (6, 6, 6), (200, 10, 100))
+# Three groups of valid (n, c, k), one check each, against five refusals: an answer whose
+# error names every value earns at most half. (5, 2, 2) first: the feedback tests show it.
+# Exactly one case has n = 200.
+_EXACT_GROUPS = (
+    ((5, 2, 2), (10, 3, 1)),                 # the worked example, and a single draw
+    ((10, 0, 3), (5, 4, 2), (6, 6, 6)),      # certain outcomes: no pass, n - c < k, all pass
+    ((8, 3, 3), (200, 10, 100)),             # several draws, one of them a long product
+)
+_EXACT_CASES = tuple(args for group in _EXACT_GROUPS for args in group)
 # (n, c, k, the value the error message must name, the values it must not name)
 _EXACT_REJECTED = ((5, 2, 6, "k", ("c",)), (5, 6, 2, "c", ("k",)), (5, 2, 0, "k", ("c",)),
                    (5, -1, 2, "c", ("k",)), (0, 0, 1, None, ()))
@@ -142,24 +149,39 @@ def plug_in_pass_at_k(n, c, k):
     return 1 - (1 - Fraction(c, n)) ** k
 
 
-def _exact_mismatch(actual, expected):
-    """:func:`same_value`, and a lesson when *actual* is the plug-in value (exact or float)."""
-    why = same_value(actual, expected.exact)
-    if not why:
-        return ""
+PLUG_IN_LESSON = ("this is the plug-in 1 - (1 - c/n)**k, k draws *with* replacement, every "
+                  "draw failing with probability (n - c)/n. Here no sample is put back: after "
+                  "a failing draw, n - c - 1 of the n - 1 samples left fail")
+
+
+def _is_plug_in(actual, expected):
     plug_in = expected.plug_in
-    if plug_in != expected.exact and (same_value(actual, plug_in) == "" or (
-            isinstance(actual, float) and same_value(actual, float(plug_in)) == "")):
-        return (f"{why}: this is the plug-in 1 - (1 - c/n)**k, k draws *with* replacement, "
-                f"every draw failing with probability (n - c)/n. Here no sample is put back: "
-                f"after a failing draw, n - c - 1 of the n - 1 samples left fail")
-    return why
+    return plug_in != expected.exact and (same_value(actual, plug_in) == "" or (
+        isinstance(actual, float) and same_value(actual, float(plug_in)) == ""))
+
+
+def _exact_mismatch(actual, expected):
+    """Compare a list of values with a list of :class:`_ExactExpected`, one reason per wrong item.
+
+    A value that is the plug-in (exact or float) is named as such, with the
+    lesson on it, once.
+    """
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        return same_value(actual, [item.exact for item in expected])
+    reasons, plug_in = [], False
+    for got, want in zip(actual, expected):
+        why = same_value(got, want.exact)
+        if why:
+            reasons.append(f"exact_pass_at_k{want.args}: {why}")
+            plug_in = plug_in or _is_plug_in(got, want)
+    return "; ".join(reasons + ([PLUG_IN_LESSON] if plug_in else []))
 
 
 class _ExactExpected:
     """The exact value, shown as itself, with the plug-in kept for the lesson on it."""
 
     def __init__(self, n, c, k):
+        self.args = (n, c, k)
         self.exact, self.plug_in = exact_pass_at_k_reference(n, c, k), plug_in_pass_at_k(n, c, k)
 
     def __repr__(self):
@@ -179,8 +201,8 @@ _EXACT = Exercise(
         "answer to 1 would hide the bug. For n = 5, c = 2, k = 2 the answer is 7/10, as in "
         "the worked example."),
     checks_what=(
-        "Seven valid (n, c, k), compared exactly with an independent count of subsets, "
-        "including c = 0, n - c < k (answer 1) and n = 200, k = 100; a float, the "
+        "Seven valid (n, c, k) in three groups, compared exactly with an independent count "
+        "of subsets, including c = 0, n - c < k (answer 1) and n = 200, k = 100; a float, the "
         "with-replacement value (the plug-in, which the feedback recognises) or a factor "
         "off by one fails. Five invalid ones must raise ValueError, whose message names "
         "k or c where one of them is out of range, and not the one that is fine."),
@@ -188,9 +210,10 @@ _EXACT = Exercise(
           "samples and how many samples are left for the second draw? Multiply as "
           "Fraction(a, b), never a / b (a float), and check the ranges first."),
     checks=tuple(
-        case(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), _ExactExpected(*args),
-             compare=_exact_mismatch)
-        for args in _EXACT_CASES
+        case("[" + ", ".join(f"exact_pass_at_k{args}" for args in group) + "]",
+             lambda f, group=group: [f(*args) for args in group],
+             [_ExactExpected(*args) for args in group], compare=_exact_mismatch)
+        for group in _EXACT_GROUPS
     ) + tuple(
         rejects(f"exact_pass_at_k{(n, c, k)}", lambda f, a=(n, c, k): f(*a), ValueError,
                 mentions=name or (), avoids=avoids)
