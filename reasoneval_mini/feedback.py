@@ -4,8 +4,9 @@
 function and prints, per test, PASS or FAIL with the call, the expected and
 the actual value; it never shows a bare traceback. For prediction and choice
 exercises (``Exercise(..., reveal_expected=False)``) the expected value is
-the answer, so it is shown as *withheld* and the why line names the wrong
-item, never its right value (see :func:`reasoneval_mini.exercises.checks.conceal`). A function that still
+the answer, so it is shown as *withheld* and the why line says how many
+items are wrong, never which (see :func:`reasoneval_mini.exercises.checks.withheld_predictions`
+and :func:`~reasoneval_mini.exercises.checks.conceal`). A function that still
 raises ``NotImplementedError`` is reported as "not attempted yet".
 ``hint("<id>")`` prints the hint; ``progress()`` prints every exercise with
 the state its last ``check`` in this session gave (``progress("exercises")``

@@ -66,8 +66,8 @@ class Exercise:
     *checks* is a tuple of callables ``check(answer) -> CheckResult``.
     With *reveal_expected* False (prediction and choice exercises, whose
     expected value is the answer), every result is passed through
-    :func:`conceal` before anyone sees it: which items are wrong is said,
-    never what they should be.
+    :func:`conceal` before anyone sees it: how many items are wrong is
+    said, never which, nor what they should be.
     """
 
     id: str
@@ -353,7 +353,8 @@ def withheld_predictions(choices, *, noun, confusions=()):
     predictions may not. So it checks the keys and that every prediction is
     one of *choices*, then says **how many** predictions are wrong, never
     which: naming the wrong items would let a learner find each answer in a
-    few tries per item. *confusions* is ``((given, right, sentence), ...)``:
+    few tries per item. *choices* ``None`` accepts any prediction (sets, for
+    instance). *confusions* is ``((given, right, sentence), ...)``:
     a sentence that teaches about a kind of mistake (a ``given`` prediction
     where ``right`` was expected), added once when some wrong prediction is
     of that kind.
@@ -374,7 +375,8 @@ def withheld_predictions(choices, *, noun, confusions=()):
             return f"expected a dict mapping each item to its {noun}, got {type(actual).__name__}"
         if set(actual) != set(wanted):
             return f"expected exactly the keys {show(set(wanted))}, got {show(set(actual))}"
-        odd = [value for value in actual.values() if not _is_one_of(value, choices)]
+        odd = [value for value in actual.values()
+               if choices is not None and not _is_one_of(value, choices)]
         if odd:
             listed = ", ".join(show(choice) for choice in choices)
             return f"every {noun} must be one of {listed} (got {show(odd[0])})"

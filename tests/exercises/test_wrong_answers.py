@@ -238,6 +238,11 @@ MISCONCEPTIONS = [
      lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False}),
     ("kp3_predict_statuses", "sys.exit(0) read as a pass",
      lambda: {**PROGRAM_STATUSES, "exits_early": "passed"}),
+    ("kp3_possible_states", "not_run possible behind 'timed out'",
+     lambda r: reference_possible_states(r) | ({"not_run"} if r.get("result") == "timed out" else set())),
+    ("kp3_possible_states", "every dict refused", lambda r: (_ for _ in ()).throw(ValueError("no"))),
+    ("kp3_conditions_to_fix", "retrying timeouts is fixing a condition",
+     lambda: set(MUST_FIX) | {"retry_timeouts"}),
     ("kp3_human_eval_call_chain", "the parent assembles and the child's alarm kills", lambda: {
         "assembles_the_program": "execution.check_correctness",
         "stops_a_slow_program_inside_the_child": "execution.time_limit",
