@@ -28,7 +28,7 @@ The exception derives from ``BaseException``, like ``KeyboardInterrupt``, so
 that the ``except Exception`` of a learner (or of a check that turns the
 learner's errors into results) does not swallow it. Code that swallows
 *everything* (a bare ``except:`` inside the loop) is met again every
-:data:`REPEAT_S` seconds.
+:data:`REPEAT_S` seconds (by the timer thread at most :data:`MAX_REPEATS` times).
 
 >>> call_with_time_limit(lambda: 6 * 7, 1.0)
 42
@@ -48,10 +48,12 @@ import ctypes
 import signal
 import threading
 
-__all__ = ["REPEAT_S", "TimeLimitExceeded", "call_with_time_limit", "time_limit_mechanism"]
+__all__ = ["MAX_REPEATS", "REPEAT_S", "TimeLimitExceeded", "call_with_time_limit", "time_limit_mechanism"]
 
 #: After the limit, the exception is raised again this often, until the call ends.
 REPEAT_S = 0.1
+#: The timer thread raises at most this many times (5 s of a loop that swallows everything).
+MAX_REPEATS = 50
 
 
 class TimeLimitExceeded(BaseException):
@@ -84,33 +86,45 @@ def call_with_time_limit(thunk, seconds):
 
 
 def _with_alarm(thunk, seconds, message):
+    active = [True]
+
     def alarm(signum, frame):
-        raise TimeLimitExceeded(message)
+        if active[0]:  # a late alarm, once the call is over, is ignored
+            # Re-armed one shot at a time (not an interval timer): code that swallowed this
+            # alarm meets the next, and none can fire while the finally below unwinds.
+            signal.setitimer(signal.ITIMER_REAL, REPEAT_S)
+            raise TimeLimitExceeded(message)
 
     previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return thunk()
     finally:
+        active[0] = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
 def _raise_in(thread_id, error_type):
-    # CPython's documented C API; returns the number of threads it was set for.
+    # CPython's documented C API; returns the number of threads it was set for. A NULL
+    # error type (None) clears an exception that was set but not yet delivered.
     return ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
-                                                      ctypes.py_object(error_type))
+                                                      ctypes.py_object(error_type)
+                                                      if error_type is not None else None)
 
 
 def _with_timer_thread(thunk, seconds, message):
-    target, done = threading.get_ident(), threading.Event()
-    fired = threading.Event()
+    target, done, fired = threading.get_ident(), threading.Event(), threading.Event()
 
     def watch():
         if done.wait(seconds):
             return
         fired.set()
-        while not done.is_set():  # until the call ends: a bare except may swallow one
+        # Until the call ends (a bare except may swallow one), but at most MAX_REPEATS times:
+        # should the exception land after the call, the caller is not hit forever.
+        for _ in range(MAX_REPEATS):
+            if done.is_set():
+                return
             _raise_in(target, TimeLimitExceeded)
             done.wait(REPEAT_S)
 
@@ -119,11 +133,9 @@ def _with_timer_thread(thunk, seconds, message):
     try:
         return thunk()
     except TimeLimitExceeded:
-        raise TimeLimitExceeded(message) from None  # the async one carries no message
+        raise TimeLimitExceeded(message) from None  # the asynchronous one has no message
     finally:
         done.set()
         watcher.join()
         if fired.is_set():
-            # An exception set after the call ended but not yet delivered would hit the
-            # caller's next line: clear it (NULL clears a pending async exception).
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+            _raise_in(target, None)  # nothing set after the call may hit the caller's next line

@@ -99,3 +99,22 @@ def test_without_setitimer_the_timer_thread_is_chosen(monkeypatch):
 def test_a_bad_limit_is_refused_naming_it(seconds):
     with pytest.raises(ValueError, match=f"got {seconds!r}"):
         call_with_time_limit(lambda: None, seconds)
+
+
+@pytest.mark.parametrize("where", ["main thread", "other thread"])
+def test_a_loop_that_swallows_one_stop_meets_the_next(where):
+    calls = []
+
+    def swallow_once():
+        try:
+            _spin()
+        except BaseException:  # noqa: B036
+            calls.append("swallowed")
+        _spin()
+    if where == "main thread":
+        with pytest.raises(TimeLimitExceeded):
+            call_with_time_limit(swallow_once, 0.2)
+    else:
+        assert isinstance(_in_thread(lambda: call_with_time_limit(swallow_once, 0.2))["error"],
+                          TimeLimitExceeded)
+    assert calls == ["swallowed"]
