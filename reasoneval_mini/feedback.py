@@ -143,10 +143,13 @@ def format_report(exercise, results, answer=None):
         if result.passed:
             lines.append(f"  PASS  {_shown(result.call)}  ->  {_shown(result.actual)}")
             continue
+        # A bundle of checks gives one reason per failed part, " | "-separated: one line each.
+        reasons = [_shown(reason) for reason in result.message.split(" | ")]
         lines += [f"  FAIL  {_shown(result.call)}",
                   f"          expected: {_shown(result.expected)}",
                   f"          actual:   {_shown(result.actual)}",
-                  f"          why:      {_shown(result.message)}"]
+                  f"          why:      {reasons[0]}"]
+        lines += [f"                    {reason}" for reason in reasons[1:]]
     passed = sum(result.passed for result in results)
     if state == STATE_PASSED:
         lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")

@@ -11,7 +11,8 @@ becomes a failed :class:`CheckResult` whose message names it, and the
 Constructors (the same ones a hidden-tests file uses):
 
 * :func:`case` -- call the answer, compare the value it returns;
-* :func:`rejects` -- call the answer, expect a given exception type.
+* :func:`rejects` -- call the answer, expect a given exception type;
+* :func:`bundle` -- several checks that pass or fail together.
 
 Prediction and choice exercises, whose expected value *is* the answer, are
 built with ``Exercise(..., reveal_expected=False)`` and :class:`Withheld`
@@ -46,7 +47,7 @@ from reasoneval_mini.support.text import plural
 
 __all__ = [
     "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
-    "Criterion", "Exercise", "rubric_criteria",
+    "Criterion", "Exercise", "bundle", "rubric_criteria",
     "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
     "show", "withheld_choice", "withheld_predictions", "withheld_subset",
 ]
@@ -321,6 +322,56 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
             return _failure(name or call, call, expected, error)
         return CheckResult(name or call, False, call, expected, show(value),
                            f"returned a value instead of raising {error_type.__name__}")
+    return check
+
+
+def _unique(texts):
+    return list(dict.fromkeys(texts))
+
+
+def bundle(call, parts, *, name=None):
+    """A check that passes only when every check in *parts* passes.
+
+    Why: the grader gives ``points * passed / total``, so with one check per
+    input a misconception that is right on most inputs (the plug-in at k = 1,
+    an answer that never validates, one that validates but computes wrongly)
+    earns most of the points. A bundle holds the inputs that tell each listed
+    misconception apart, so that it fails most bundles.
+
+    The failed parts are reported one after the other (``call: why``),
+    ``" | "``-separated; a sentence an earlier part already gave is not
+    repeated, and identical texts of expected or actual values are shown
+    once. A bundle built from :class:`Withheld` parts is ``withheld`` too;
+    it is "not attempted" when every part is.
+
+    >>> check = bundle("double on 1 and 2", [case("double(1)", lambda f: f(1), 2),
+    ...                                      case("double(2)", lambda f: f(2), 4)])
+    >>> result = check(lambda x: x + 1)
+    >>> result.passed, result.message
+    (False, 'double(2): different value')
+    """
+    parts = tuple(parts)
+
+    def check(answer):
+        results = [part(answer) for part in parts]
+        withheld = any(result.withheld for result in results)
+        failed = [result for result in results if not result.passed]
+        if not failed:
+            return CheckResult(name or call, True, call,
+                               " | ".join(_unique(r.expected for r in results)),
+                               " | ".join(_unique(r.actual for r in results)), "ok",
+                               withheld=withheld)
+        if not any(result.attempted for result in results):
+            return replace(failed[0], name=name or call, call=call)
+        given, reasons = set(), []
+        for result in failed:
+            sentences = [s for s in result.message.split("; ") if s not in given]
+            given.update(sentences)
+            reasons.append(f"{result.call}: {'; '.join(sentences) or 'as above'}")
+        return CheckResult(name or call, False, call,
+                           " | ".join(_unique(r.expected for r in failed)),
+                           " | ".join(_unique(r.actual for r in failed)), " | ".join(reasons),
+                           withheld=withheld)
     return check
 
 

@@ -28,7 +28,7 @@ from reasoneval_mini.estimators import (
     mean_pass_at_k, paired_pass_at_k_difference, pass_at_k, pass_at_k_by_enumeration,
     pass_at_k_interval)
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, case, rejects, same_set, same_value, show)
+    Exercise, Withheld, bundle, case, rejects, same_set, same_value, show)
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -130,18 +130,19 @@ _ENUMERATE = Exercise(
     ),
 )
 
-# Three groups of valid (n, c, k), one check each, against five refusals: an answer whose
-# error names every value earns at most half. (5, 2, 2) first: the feedback tests show it.
-# Exactly one case has n = 200.
-_EXACT_GROUPS = (
-    ((5, 2, 2), (10, 3, 1)),                 # the worked example, and a single draw
-    ((10, 0, 3), (5, 4, 2), (6, 6, 6)),      # certain outcomes: no pass, n - c < k, all pass
-    ((8, 3, 3), (200, 10, 100)),             # several draws, one of them a long product
+# Four bundles, each of valid (n, c, k) and at least one refusal, so that a misconception
+# about the value (the plug-in, a float, a factor off by one) and one about the refusals
+# (clipping k > n to 1, no check of c, an error naming every value) each fail at least
+# half of them. (5, 2, 2) first: the feedback tests show it. Exactly one case has n = 200.
+# ((valid (n, c, k), ...), ((n, c, k, the value the error must name, values it must not name), ...))
+_EXACT_BUNDLES = (
+    (((5, 2, 2), (10, 3, 1)), ((5, 2, 6, "k", ("c",)),)),
+    (((10, 0, 3), (5, 4, 2), (6, 6, 6)), ((5, 6, 2, "c", ("k",)),)),
+    (((8, 3, 3), (200, 10, 100)), ((5, 2, 0, "k", ("c",)),)),
+    (((7, 3, 4),), ((5, -1, 2, "c", ("k",)), (0, 0, 1, None, ()))),
 )
-_EXACT_CASES = tuple(args for group in _EXACT_GROUPS for args in group)
-# (n, c, k, the value the error message must name, the values it must not name)
-_EXACT_REJECTED = ((5, 2, 6, "k", ("c",)), (5, 6, 2, "c", ("k",)), (5, 2, 0, "k", ("c",)),
-                   (5, -1, 2, "c", ("k",)), (0, 0, 1, None, ()))
+_EXACT_CASES = tuple(args for valid, _ in _EXACT_BUNDLES for args in valid)
+_EXACT_REJECTED = tuple(bad for _, refused in _EXACT_BUNDLES for bad in refused)
 
 
 def plug_in_pass_at_k(n, c, k):
@@ -161,20 +162,9 @@ def _is_plug_in(actual, expected):
 
 
 def _exact_mismatch(actual, expected):
-    """Compare a list of values with a list of :class:`_ExactExpected`, one reason per wrong item.
-
-    A value that is the plug-in (exact or float) is named as such, with the
-    lesson on it, once.
-    """
-    if not isinstance(actual, list) or len(actual) != len(expected):
-        return same_value(actual, [item.exact for item in expected])
-    reasons, plug_in = [], False
-    for got, want in zip(actual, expected):
-        why = same_value(got, want.exact)
-        if why:
-            reasons.append(f"exact_pass_at_k{want.args}: {why}")
-            plug_in = plug_in or _is_plug_in(got, want)
-    return "; ".join(reasons + ([PLUG_IN_LESSON] if plug_in else []))
+    """:func:`same_value` with the exact value, and the lesson when *actual* is the plug-in."""
+    why = same_value(actual, expected.exact)
+    return f"{why}; {PLUG_IN_LESSON}" if why and _is_plug_in(actual, expected) else why
 
 
 class _ExactExpected:
@@ -201,29 +191,26 @@ _EXACT = Exercise(
         "answer to 1 would hide the bug. For n = 5, c = 2, k = 2 the answer is 7/10, as in "
         "the worked example."),
     checks_what=(
-        "Seven valid (n, c, k) in three groups, compared exactly with an independent count "
-        "of subsets, including c = 0, n - c < k (answer 1) and n = 200, k = 100; a float, the "
-        "with-replacement value (the plug-in, which the feedback recognises) or a factor "
-        "off by one fails. Five invalid ones must raise ValueError, whose message names "
-        "k or c where one of them is out of range, and not the one that is fine."),
+        "Four tests, each of a few valid (n, c, k) and at least one invalid one. The valid "
+        "ones are compared exactly with an independent count of subsets, including c = 0, "
+        "n - c < k (answer 1) and n = 200, k = 100; a float, the with-replacement value (the "
+        "plug-in, which the feedback recognises) or a factor off by one fails. The invalid "
+        "ones must raise ValueError, whose message names k or c where one of them is out of "
+        "range, and not the one that is fine."),
     hint=("The first draw fails with probability (n - c)/n. If it failed, how many failing "
           "samples and how many samples are left for the second draw? Multiply as "
           "Fraction(a, b), never a / b (a float), and check the ranges first."),
     checks=tuple(
-        case("[" + ", ".join(f"exact_pass_at_k{args}" for args in group) + "]",
-             lambda f, group=group: [f(*args) for args in group],
-             [_ExactExpected(*args) for args in group], compare=_exact_mismatch)
-        for group in _EXACT_GROUPS
-    ) + tuple(
-        rejects(f"exact_pass_at_k{(n, c, k)}", lambda f, a=(n, c, k): f(*a), ValueError,
-                mentions=name or (), avoids=avoids)
-        for n, c, k, name, avoids in _EXACT_REJECTED
+        bundle(f"exact_pass_at_k on {', '.join(map(str, valid))}, refusing "
+               f"{' and '.join(str(bad[:3]) for bad in refused)}",
+               [case(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), _ExactExpected(*args),
+                     compare=_exact_mismatch) for args in valid]
+               + [rejects(f"exact_pass_at_k{(n, c, k)}", lambda f, a=(n, c, k): f(*a), ValueError,
+                          mentions=name or (), avoids=avoids) for n, c, k, name, avoids in refused])
+        for valid, refused in _EXACT_BUNDLES
     ),
 )
 
-# Every case has problems with different n (weighting by n or pooling changes the mean),
-# and as many cases as refusals, each refusal with an n < k problem beside valid ones: an
-# answer that weights by n, or one that skips the n < k problems, earns at most half.
 _MEAN_CASES = (
     ({"easy": (20, 18), "hard": (10, 0)}, 5),
     ({"a": (10, 3), "b": (4, 1), "c": (6, 6)}, 2),
@@ -461,8 +448,17 @@ _INTERVAL_CASES = (
     ({"p1": (200, 200), "p2": (10, 0), "p3": (20, 5), "p4": (10, 3), "p5": (50, 20)}, 1),
     ({"p1": (20, 18), "p2": (20, 3), "p3": (20, 0), "p4": (20, 10), "p5": (15, 2),
       "p6": (10, 10)}, 5),
-    ({"a": (10, 0), "b": (10, 0), "c": (10, 0), "d": (10, 0), "e": (10, 9)}, 1),  # low clipped to 0
+    ({"a": (10, 0), "b": (10, 0), "c": (10, 0), "d": (10, 0), "e": (10, 9)}, 2),  # low clipped to 0
 )
+# Refusals: fewer than two problems, and a problem with n < k (not to be skipped).
+_INTERVAL_REFUSED = (
+    ({"only": (10, 4)}, 1), ({"a": (10, 3), "b": (3, 1)}, 5),
+    ({"x": (5, 5)}, 2), ({"few": (2, 2), "many": (40, 10), "more": (30, 3)}, 3),
+)
+# Two bundles: each holds a clipped interval, a benchmark with k > 1 and unequal n, both
+# refusals and the by-hand check, so that pooling, the plug-in, no clipping, skipping
+# n < k and calling the library each fail both (or at least half).
+_INTERVAL_BUNDLES = ((0, 2), (1, 3))
 
 _INTERVAL = Exercise(
     id="kp2_pass_at_k_interval", notebook=NOTEBOOK, answer_name="mean_pass_at_k_interval",
@@ -481,27 +477,29 @@ _INTERVAL = Exercise(
         "`{\"a\": (4, 4), \"b\": (4, 2), \"c\": (4, 0), \"d\": (4, 2)}` and k = 1 you "
         "should get 0.5, a standard error of about 0.204 and about (0.100, 0.900)."),
     checks_what=(
-        "Four benchmarks (one clipped at 1, one at 0, one with unequal n, one at k = 5), "
+        "Two tests, each of two benchmarks (one clipped, one with k > 1 or unequal n), "
         "compared with `pass_at_k_interval` field by field (estimate and standard_error rel "
-        "1e-9, low and high within 1e-4, so z = 1.96 passes); the expected numbers "
-        "are withheld and the why line names the part that differs. One problem, and a "
-        "problem with n < k, must raise ValueError; calling `pass_at_k_interval` fails."),
+        "1e-9, low and high within 1e-4, so z = 1.96 passes; the expected numbers are "
+        "withheld and the why line names the part that differs), a single problem and a "
+        "problem with n < k, which must raise ValueError, and no call to "
+        "`pass_at_k_interval`."),
     hint=("statistics has two standard deviations, stdev and pstdev: which one estimates the "
           "spread of all problems from a sample of them? And a mean of m problems varies "
           "less than one problem does: by how much?"),
     checks=tuple(
-        case(f"mean_pass_at_k_interval({counts!r}, {k})",
-             lambda f, c=counts, k=k: f(dict(c), k), _expected_interval(counts, k),
-             compare=_interval_mismatch)
-        for counts, k in _INTERVAL_CASES
-    ) + (
-        rejects("mean_pass_at_k_interval({'only': (10, 4)}, 1)",
-                lambda f: f({"only": (10, 4)}, 1), ValueError),
-        rejects("mean_pass_at_k_interval({'a': (10, 3), 'b': (3, 1)}, 5)",
-                lambda f: f({"a": (10, 3), "b": (3, 1)}, 5), ValueError),
-        _by_hand("mean_pass_at_k_interval(...)",
-                 lambda f: f(dict(_INTERVAL_CASES[0][0]), _INTERVAL_CASES[0][1]),
-                 (pass_at_k_interval,)),
+        bundle(f"mean_pass_at_k_interval on benchmarks {first + 1} and {second + 1}, with "
+               f"refusals and no library call",
+               [case(f"mean_pass_at_k_interval({counts!r}, {k})",
+                     lambda f, c=counts, k=k: f(dict(c), k), _expected_interval(counts, k),
+                     compare=_interval_mismatch)
+                for counts, k in (_INTERVAL_CASES[first], _INTERVAL_CASES[second])]
+               + [rejects(f"mean_pass_at_k_interval({counts!r}, {k})",
+                          lambda f, c=counts, k=k: f(dict(c), k), ValueError)
+                  for counts, k in _INTERVAL_REFUSED[2 * number:2 * number + 2]]
+               + [_by_hand("mean_pass_at_k_interval(...)",
+                           lambda f, c=_INTERVAL_CASES[first]: f(dict(c[0]), c[1]),
+                           (pass_at_k_interval,))])
+        for number, (first, second) in enumerate(_INTERVAL_BUNDLES)
     ),
 )
 
@@ -576,19 +574,57 @@ def _runs(prefix, n, correct):
 # The separate intervals of A and B overlap; the paired one lies above 0.
 _OVERLAP_A = _runs("p", 10, (1, 2, 4, 6, 8, 10, 3, 6))
 _OVERLAP_B = _runs("p", 10, (0, 1, 3, 5, 7, 9, 2, 6))
-# Labels never name the verdict: that would hand it over. In order: A better although
-# the separate intervals overlap, B better, no clear difference, identical runs (the
-# interval [0, 0] does not exclude 0), and the first pair with B's problems reordered.
+_Q_A = _runs("q", 20, (2, 0, 9, 5, 0, 16))
+_Q_B = _runs("q", 20, (4, 0, 12, 7, 1, 18))
+
+
+def _reversed(runs):
+    return dict(reversed(list(runs.items())))
+
+
+# Labels never name the verdict: that would hand it over. Two bundles of three cases; each
+# bundle holds runs whose separate intervals overlap, runs listed in different orders,
+# two identical runs (the interval [0, 0] does not exclude 0), runs with different problem
+# ids and a single problem, so that each listed wrong comparison fails both bundles.
 _PAIRED_CASES = (
     ("runs p1-p8 whose separate intervals overlap", _OVERLAP_A, _OVERLAP_B, 1),
-    ("runs q1-q6", _runs("q", 20, (2, 0, 9, 5, 0, 16)), _runs("q", 20, (4, 0, 12, 7, 1, 18)), 5),
+    ("runs q1-q6, B listing its problems in reverse order", _Q_A, _reversed(_Q_B), 5),
+    ("two identical runs p1-p8", _OVERLAP_A, dict(_OVERLAP_A), 1),
+    ("runs p1-p8, B listing its problems in reverse order", _OVERLAP_A, _reversed(_OVERLAP_B), 1),
     ("runs r1-r6", _runs("r", 10, (3, 7, 1, 9, 5, 4)), _runs("r", 10, (5, 6, 2, 7, 6, 2)), 1),
-    ("two identical runs", _OVERLAP_A, dict(_OVERLAP_A), 1),
-    ("runs p1-p8, B listing its problems in reverse order", _OVERLAP_A,
-     dict(reversed(list(_OVERLAP_B.items()))), 1),
+    ("two identical runs q1-q6", _Q_A, dict(_Q_A), 5),
 )
-_OTHER_IDS_A = {"p1": (10, 3), "p2": (10, 5), "p3": (10, 1), "p4": (10, 7)}
-_OTHER_IDS_B = {"p1": (10, 2), "p2": (10, 5), "p3": (10, 0), "p5": (10, 6)}
+# (counts A, counts B, the ids the message must name, the ids it must not name)
+_OTHER_IDS = (
+    ({"p1": (10, 3), "p2": (10, 5), "p3": (10, 1), "p4": (10, 7)},
+     {"p1": (10, 2), "p2": (10, 5), "p3": (10, 0), "p5": (10, 6)}, ("p4", "p5"), ("p1", "p2", "p3")),
+    ({"r1": (8, 2), "r2": (8, 6), "r3": (8, 4)}, {"r1": (8, 1), "r2": (8, 6), "r4": (8, 3)},
+     ("r3", "r4"), ("r1", "r2")),
+)
+_SINGLE_PROBLEMS = (({"p1": (10, 3)}, {"p1": (10, 2)}), ({"r1": (8, 8)}, {"r1": (8, 0)}))
+_OTHER_IDS_A, _OTHER_IDS_B = _OTHER_IDS[0][:2]
+
+
+def _paired_bundle(number):
+    cases = _PAIRED_CASES[3 * number:3 * number + 3]
+    ids_a, ids_b, named, fine = _OTHER_IDS[number]
+    single_a, single_b = _SINGLE_PROBLEMS[number]
+    return bundle(
+        f"paired_verdict on {'; '.join(label for label, *_ in cases)}; different ids; "
+        f"one problem; no library call",
+        [case(f"paired_verdict(...): {label}, k = {k}",
+              lambda f, a=a, b=b, k=k: f(dict(a), dict(b), k), _expected_paired(a, b, k),
+              compare=_paired_mismatch)
+         for label, a, b, k in cases]
+        + [rejects(f"paired_verdict({ids_a!r}, {ids_b!r}, 1)",
+                   lambda f, a=ids_a, b=ids_b: f(dict(a), dict(b), 1), ValueError,
+                   mentions=named, avoids=fine),
+           rejects(f"paired_verdict({single_a!r}, {single_b!r}, 1)",
+                   lambda f, a=single_a, b=single_b: f(dict(a), dict(b), 1), ValueError),
+           _by_hand("paired_verdict(...)",
+                    lambda f, a=cases[0][1], b=cases[0][2], k=cases[0][3]: f(dict(a), dict(b), k),
+                    (paired_pass_at_k_difference,))])
+
 
 _PAIRED = Exercise(
     id="kp2_paired_difference", notebook=NOTEBOOK, answer_name="paired_verdict", points=4,
@@ -602,31 +638,19 @@ _PAIRED = Exercise(
         f"is {VERDICT_A_BETTER!r} or {VERDICT_B_BETTER!r} when the 95% interval "
         "`estimate -/+ z * standard_error` (z as in `mean_pass_at_k_interval`) lies entirely above "
         f"or below 0, else {VERDICT_NO_CLEAR_DIFFERENCE!r}. Raise `ValueError` naming the "
-        "problem ids that are not in both runs. Do not call `paired_pass_at_k_difference`."),
+        "problem ids that are not in both runs (and no other id), and for a single problem. "
+        "Do not call `paired_pass_at_k_difference`."),
     checks_what=(
-        "Five pairs of runs compared with `paired_pass_at_k_difference` (numbers rel 1e-9, "
-        "verdict exactly; withheld, the why line names the part that differs): among them "
-        "runs whose separate intervals overlap, two identical runs, and runs listing the "
-        "problems in different orders; every verdict occurs. Runs with different problem ids "
-        "(the message must name them) and a single problem must raise ValueError; calling "
-        "`paired_pass_at_k_difference` fails."),
+        "Two tests, each of three pairs of runs compared with `paired_pass_at_k_difference` "
+        "(numbers rel 1e-9, verdict exactly; withheld, the why line names the part that "
+        "differs): runs whose separate intervals overlap, runs listing the problems in "
+        "different orders, two identical runs; every verdict occurs. In each, runs with "
+        "different problem ids (the message must name those, and no other) and a single "
+        "problem must raise ValueError, and calling `paired_pass_at_k_difference` fails."),
     hint=("A hard problem is hard for both models: what is left of its difficulty in "
           "pass@k(A) - pass@k(B) on that problem? Look each problem up by its id in both "
           "runs, never by position."),
-    checks=tuple(
-        case(f"paired_verdict(...): {label}, k = {k}",
-             lambda f, a=a, b=b, k=k: f(dict(a), dict(b), k), _expected_paired(a, b, k),
-             compare=_paired_mismatch)
-        for label, a, b, k in _PAIRED_CASES
-    ) + (
-        rejects(f"paired_verdict({_OTHER_IDS_A!r}, {_OTHER_IDS_B!r}, 1)",
-                lambda f: f(dict(_OTHER_IDS_A), dict(_OTHER_IDS_B), 1), ValueError,
-                mentions=("p4", "p5")),
-        rejects("paired_verdict({'p1': (10, 3)}, {'p1': (10, 2)}, 1)",
-                lambda f: f({"p1": (10, 3)}, {"p1": (10, 2)}, 1), ValueError),
-        _by_hand("paired_verdict(...)", lambda f: f(dict(_OVERLAP_A), dict(_OVERLAP_B), 1),
-                 (paired_pass_at_k_difference,)),
-    ),
+    checks=(_paired_bundle(0), _paired_bundle(1)),
 )
 
 #: Knowledge point 2, in course order (warm-up to stretch).

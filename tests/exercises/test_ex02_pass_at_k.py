@@ -26,6 +26,16 @@ def _failed(exercise_id, answer):
     return [result for result in results if not result.passed]
 
 
+def _said(result):
+    """What a learner reads of a failed check: the call, and (for a bundle) each part's call and why."""
+    return f"{result.call} {result.message}"
+
+
+def _share_passed(exercise_id, answer):
+    results = run_checks(exercise_id, answer)
+    return Fraction(sum(result.passed for result in results), len(results))
+
+
 # --- kp2_exact_pass_at_k: the derivation -------------------------------------------
 
 def _in_range(n, c, k):
@@ -69,15 +79,15 @@ EXACT_MISTAKES = {
 @pytest.mark.parametrize("mistake", list(EXACT_MISTAKES))
 def test_exact_pass_at_k_checks_catch(mistake):
     answer, call = EXACT_MISTAKES[mistake]
-    assert any(call in result.call for result in _failed("kp2_exact_pass_at_k", answer))
+    assert any(f"{call}:" in result.message for result in _failed("kp2_exact_pass_at_k", answer))
+    assert _share_passed("kp2_exact_pass_at_k", answer) <= Fraction(1, 2)
 
 
 @pytest.mark.parametrize("as_type", [Fraction, float], ids=["fraction", "float"])
 def test_the_plug_in_answer_is_recognised_and_taught(as_type):
     answer = lambda n, c, k: (_in_range(n, c, k), as_type(1 - (1 - Fraction(c, n)) ** k))[1]  # noqa: E731
-    [first] = [r.message for r in _failed("kp2_exact_pass_at_k", answer)
-               if r.call.startswith("[exact_pass_at_k(5, 2, 2)")]
-    assert "exact_pass_at_k(5, 2, 2)" in first and "plug-in" in first
+    [first, *_] = [r.message for r in _failed("kp2_exact_pass_at_k", answer)]
+    assert first.startswith("exact_pass_at_k(5, 2, 2): ") and "plug-in" in first
     assert "n - c - 1 of the n - 1 samples left fail" in first
 
 
@@ -93,6 +103,7 @@ def test_an_error_naming_both_k_and_c_does_not_pass_for_naming_the_bad_one():
         return 1 - math.prod(Fraction(n - c - i, n - i) for i in range(k))
     failed = [r for r in _failed("kp2_exact_pass_at_k", both)]
     assert len(failed) == 4 and all("which was fine" in r.message for r in failed)
+    assert _share_passed("kp2_exact_pass_at_k", both) == 0
 
 
 def test_exact_pass_at_k_reference_equals_counting_subsets():
@@ -147,6 +158,7 @@ def test_interval_checks_catch_and_name(mistake):
     answer, explanation = INTERVAL_MISTAKES[mistake]
     messages = [result.message for result in _failed("kp2_pass_at_k_interval", answer)]
     assert any(explanation in message for message in messages), messages
+    assert _share_passed("kp2_pass_at_k_interval", answer) <= Fraction(1, 2)
 
 
 def test_the_lessons_z_of_1_96_passes_as_well_as_the_exact_quantile():
@@ -172,7 +184,9 @@ def test_paired_verdicts_do_not_change_with_z_1_96():
 
 def test_interval_feedback_names_the_wrong_part_and_the_right_ones():
     [first, *_] = _failed("kp2_pass_at_k_interval", INTERVAL_MISTAKES["population_sd"][0])
-    assert first.message.startswith("wrong: standard_error, low (estimate, high right)")
+    assert first.message.startswith("mean_pass_at_k_interval({'a': (10, 10), 'b': (10, 10), "
+                                    "'c': (10, 10), 'd': (10, 0)}, 1): wrong: standard_error, "
+                                    "low (estimate, high right)")
     assert "low follows from standard_error" in first.message
 
 
@@ -187,8 +201,8 @@ def test_interval_checks_refuse_a_call_to_pass_at_k_interval():
         result = pass_at_k_interval(counts, k)
         return result.estimate, result.standard_error, result.low, result.high
 
-    [failure] = _failed("kp2_pass_at_k_interval", shortcut)
-    assert "calls pass_at_k_interval" in failure.message
+    failures = _failed("kp2_pass_at_k_interval", shortcut)
+    assert len(failures) == 2 and all("calls pass_at_k_interval" in f.message for f in failures)
 
 
 def test_a_library_function_bound_under_another_name_is_found():
@@ -251,14 +265,15 @@ PAIRED_MISTAKES = {
 @pytest.mark.parametrize("mistake", list(PAIRED_MISTAKES))
 def test_paired_checks_catch(mistake):
     answer, call_part = PAIRED_MISTAKES[mistake]
-    calls = [result.call for result in _failed("kp2_paired_difference", answer)]
-    assert any(call_part in call for call in calls), calls
+    said = [_said(result) for result in _failed("kp2_paired_difference", answer)]
+    assert any(call_part in text for text in said), said
+    assert _share_passed("kp2_paired_difference", answer) <= Fraction(1, 2)
 
 
 def test_paired_feedback_names_the_unpaired_standard_error():
     answer = PAIRED_MISTAKES["unpaired_standard_errors"][0]
     [first, *_] = _failed("kp2_paired_difference", answer)
-    assert first.message.startswith("wrong: standard_error, verdict (estimate right)")
+    assert ": wrong: standard_error, verdict (estimate right)" in first.message
     assert "separate standard errors" in first.message and "verdict follows" in first.message
 
 
@@ -283,8 +298,9 @@ def test_paired_checks_refuse_a_call_to_paired_pass_at_k_difference():
         result = paired_pass_at_k_difference(counts_a, counts_b, k)
         return result.estimate, result.standard_error, _verdict(result.low, result.high)
 
-    [failure] = _failed("kp2_paired_difference", shortcut)
-    assert "calls paired_pass_at_k_difference" in failure.message
+    failures = _failed("kp2_paired_difference", shortcut)
+    assert len(failures) == 2 and all("calls paired_pass_at_k_difference" in f.message
+                                      for f in failures)
 
 
 def test_a_verdict_outside_the_three_is_named():
