@@ -13,8 +13,20 @@ comparison names the part of the answer that differs and, when the answer
 matches a known wrong computation (population standard deviation, pooled
 samples, no clipping, unpaired standard errors, ...), says which one.
 
->>> Withheld((0.75, 0.25), "withheld: the why line names the parts that differ")
-withheld: the why line names the parts that differ
+Checks are built so that each listed misconception earns at most half of an
+exercise's points (the grader gives ``points * passed / total``): where one
+check per input would let an answer that is right on most inputs collect
+most points, the inputs are :func:`~reasoneval_mini.exercises.checks.bundle`-d.
+``tests/exercises`` holds the misconceptions and asserts it.
+
+Surprising: a different ``n`` is no reason to refuse a comparison of two runs
+(the estimator is unbiased for every n >= k); k, temperature and tests are.
+
+>>> reference_better_run({"model": "a", "pass_at_k": 0.6, "n": 10, "k": 1,
+...                       "temperature": 0.8, "tests": "v1"},
+...                      {"model": "b", "pass_at_k": 0.5, "n": 200, "k": 1,
+...                       "temperature": 0.8, "tests": "v1"})
+'a'
 """
 
 import itertools

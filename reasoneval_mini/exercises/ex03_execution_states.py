@@ -16,8 +16,7 @@ feedback says how many items are wrong, never which, and never how many are expe
 """
 
 from reasoneval_mini.exercises.checks import (
-    Criterion, Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show,
-    withheld_predictions,
+    Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set, show, withheld_predictions,
     withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (

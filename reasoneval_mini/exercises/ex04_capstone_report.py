@@ -5,7 +5,7 @@ read by a person. The task asks for something the capstone's printed report
 cannot hold: a second run with **one** setting changed (n, k, the time
 limit, the seed, the problems), the numbers of both runs, and what the
 difference means next to the uncertainty of each. Pasting the printed report
-earns at most the first two criteria's lower levels.
+can meet the first two criteria only: half the points at most.
 """
 
 from reasoneval_mini.course_map import exercise_notebook_for
