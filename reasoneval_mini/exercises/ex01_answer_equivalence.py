@@ -64,19 +64,22 @@ def _calls(name, args_list, reference):
     )
 
 
-#: Kinds of wrong verdict and what each teaches, (given, right, sentence); never names a prediction.
+#: Kinds of wrong verdict and what each teaches, (given, right, sentence). A sentence names
+#: the idea to reread, never a prediction or its verdict.
 PRACTICE_CONFUSIONS = (
-    (True, False, "a True verdict means exactly the same rational number: numeric_equivalence "
-                  "has no tolerance, so a number that is only close to 1/2 is False"),
-    (False, True, "a False verdict means a different number: two spellings of one rational "
-                  "(a decimal and a fraction) are the same number"),
-    (False, None, "False is for a different number inside the answer space; a text outside it "
-                  "(units, words) gets None"),
-    (True, None, "a text outside the answer space (units, words) is never equal: it gets None"),
-    (None, True, "None is only for a text outside the answer space; every decimal and a/b is "
-                 "inside it"),
-    (None, False, "None is only for a text outside the answer space; every decimal and a/b is "
-                  "inside it"),
+    (True, False, "a True verdict is given to a number that is not exactly 1/2: "
+                  "numeric_equivalence compares exact rationals, so close is not equal (a "
+                  "tolerance would have to be declared by the task)"),
+    (False, True, "a False verdict is given to a spelling of the same rational: the "
+                  "comparison is by value, not by text"),
+    (False, None, "a False verdict is given to a text the scorer cannot read as a number: "
+                  "reread which texts the declared answer space holds"),
+    (True, None, "a True verdict is given to a text the scorer cannot read as a number: "
+                 "reread which texts the declared answer space holds"),
+    (None, True, "a None verdict is given to a text inside the answer space: None means the "
+                 "scorer could not read it"),
+    (None, False, "a None verdict is given to a text inside the answer space: None means the "
+                  "scorer could not read it"),
 )
 
 _PRACTICE = Exercise(
@@ -90,9 +93,9 @@ _PRACTICE = Exercise(
     checks_what=("All four verdicts at once, exactly (None is not False). The feedback says how "
                  "many verdicts are wrong and what kind of mistake they show, never which "
                  "prediction is wrong or what its verdict is."),
-    hint=("A verdict is None when the prediction is outside the declared answer space "
-          "(integers, decimals, a/b): units are outside it. Inside it, True means exactly "
-          "the same rational: there is no tolerance."),
+    hint=("For each prediction ask two questions, in this order: can the scorer read it as "
+          "a number of the declared answer space (lesson 01, the answer space)? If so, is it "
+          "exactly the same rational as 1/2?"),
     checks=(
         case("practice_verdicts()", lambda f: f(),
              Withheld({p: numeric_equivalence(p, PRACTICE_REFERENCE) for p in PRACTICE_PREDICTIONS},

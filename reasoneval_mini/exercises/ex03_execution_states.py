@@ -232,8 +232,9 @@ _PREDICT = Exercise(
         "to see why."),
     checks_what=("All seven predictions at once: the exact state names (the five constants). "
                  "The feedback says how many predictions are wrong, never which."),
-    hint=("An AssertionError is assertion_failed, any other exception runtime_error; leaving "
-          "early with sys.exit(0) is not a pass; a loop that never ends is a timeout."),
+    hint=("Reread the five states' definitions: which one needs the program to reach its "
+          "last line, which ones are decided by the type of an exception, which one by the "
+          "clock? Then follow each program line by line, as the executor runs it."),
     checks=(
         case("predicted_statuses()", lambda f: f(),
              Withheld(dict(PROGRAM_STATUSES), "withheld: the executor's states"),

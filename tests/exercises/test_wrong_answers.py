@@ -80,10 +80,10 @@ def test_practice_feedback_counts_the_wrong_verdicts_and_names_none():
     text = _printed("kp1_practice_verdicts",
                     lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False})
     why = _why_lines(text)
-    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said); False is for a "
-                   "different number inside the answer space; a text outside it (units, words) "
-                   "gets None"]
-    assert not any(p in why[0] for p in ("'0.5 kg'", "'0.5001'", "'1/2'"))
+    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said); a False verdict "
+                   "is given to a text the scorer cannot read as a number: reread which texts "
+                   "the declared answer space holds"]
+    assert not any(p in why[0] for p in ("0.5 kg", "0.5001", "1/2'", "None"))
 
 
 def test_practice_feedback_teaches_no_tolerance_for_a_close_number_called_equal():
@@ -91,7 +91,16 @@ def test_practice_feedback_teaches_no_tolerance_for_a_close_number_called_equal(
     text = _printed("kp1_practice_verdicts",
                     lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": None})
     [why] = _why_lines(text)
-    assert "no tolerance" in why and "answer space" not in why
+    assert "close is not equal" in why and "tolerance" in why and "answer space" not in why
+
+
+def test_the_hints_of_prediction_exercises_name_no_item():
+    from reasoneval_mini.exercises.ex03_execution_states import PROGRAMS
+
+    practice, predict = EXERCISES["kp1_practice_verdicts"].hint, EXERCISES["kp3_predict_statuses"].hint
+    assert not any(p in practice for p in ("0.5 kg", "0.5001", "units"))
+    assert not any(name in predict for name in PROGRAMS) and "sys.exit" not in predict
+    assert not any(state in predict for state in STATUSES)
 
 
 def test_predict_feedback_counts_the_wrong_predictions_and_names_no_program_or_state():
