@@ -236,10 +236,11 @@ GSM8K_MARKER = "####"
 def extract_final_answer(text, marker=GSM8K_MARKER):
     """Return the answer written after the last *marker* in *text*.
 
-    This is GSM8K's task protocol: solutions end with ``#### <answer>``. The
-    answer is the rest of the line after the last marker, with every comma
-    removed (GSM8K writes thousands as ``1,080``) and surrounding whitespace
-    stripped. Returns ``None`` when the marker does not occur at all; an
+    The course's rule, for answers written the way GSM8K's solutions end
+    (``#### <answer>``): the answer is the rest of the line after the *last*
+    marker, with every comma removed (so ``1,080`` reads as ``1080``, and
+    ``3,5`` as ``35``) and surrounding whitespace stripped. GSM8K's own
+    scripts use other rules (lesson 05 compares them). Returns ``None`` when the marker does not occur at all; an
     empty answer after the marker is returned as ``""`` and is left for the
     equivalence check to reject.
 
@@ -248,10 +249,9 @@ def extract_final_answer(text, marker=GSM8K_MARKER):
     space. That is deliberate: deciding that ``$5`` means ``5`` is a
     decision for the task, not for a universal cleaner.
 
-    Raises ``ValueError`` if *text* is not a ``str`` (an
-    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is a
-    ``TypeError`` too, as it was documented before) or if *marker* is not a
-    non-empty ``str``.
+    Raises :class:`~reasoneval_mini.support.arguments.ArgumentTypeError` (a
+    ``ValueError`` and a ``TypeError``) if *text* is not a ``str``, and
+    ``ValueError`` if *marker* is not a non-empty ``str``.
 
     >>> extract_final_answer("6 * 180 = 1,080 minutes\\n#### 1,080")
     '1080'
