@@ -121,7 +121,7 @@ def variance_sources(problems, n, k, skill, *, spread=SPREAD):
     Surprising: more samples per problem cannot remove the first source.
 
     >>> round(variance_sources(164, 10**4, 1, 0.0)["standard_error"], 4)
-    0.0281
+    0.0287
     """
     positive_int(problems, "problems")
 
