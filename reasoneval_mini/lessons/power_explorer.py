@@ -51,7 +51,7 @@ def make_power_explorer(problems=164, n=10, skill_gap=0.4):
     except ImportError as error:  # the core course runs without widgets
         raise ImportError('the explorer needs ipywidgets: pip install -e ".[course]"') from error
     describe_power(problems, n, skill_gap)  # refuses bad starting values before any widget
-    problems_slider = widgets.IntSlider(value=problems, min=10, max=2000, step=10,
+    problems_slider = widgets.IntSlider(value=problems, min=10, max=2000,
                                         description="problems")
     n_slider = widgets.IntSlider(value=n, min=1, max=50, description="n samples")
     gap_slider = widgets.FloatSlider(value=skill_gap, min=0.05, max=2.0, step=0.05,
