@@ -182,17 +182,8 @@ def pass_at_k_by_enumeration(outcomes, k):
     ...
     ValueError: refusing to enumerate C(40, 20) = 137846528820 subsets (limit 1000000); use pass_at_k
     """
-    if isinstance(outcomes, (str, bytes)) or not hasattr(outcomes, "__len__"):
-        raise ValueError(f"outcomes must be a sequence of bool, got {outcomes!r}")
-    outcomes = list(outcomes)
-    if not outcomes:
-        raise ValueError("outcomes is empty: there are no samples to choose from")
-    for index, outcome in enumerate(outcomes):
-        if type(outcome) is not bool:
-            raise ValueError(
-                f"outcomes[{index}] must be a bool, got {type(outcome).__name__}: {outcome!r}"
-            )
-    n = len(outcomes)
+    samples = _checked_outcomes(outcomes)
+    n = len(samples)
     if type(k) is not int or not 1 <= k <= n:
         raise ValueError(f"k must be an int in 1..n={n}, got {k!r}")
     total = math.comb(n, k)
@@ -201,8 +192,23 @@ def pass_at_k_by_enumeration(outcomes, k):
             f"refusing to enumerate C({n}, {k}) = {total} subsets "
             f"(limit {MAX_ENUMERATED_SUBSETS}); use pass_at_k"
         )
-    hits = sum(any(subset) for subset in itertools.combinations(outcomes, k))
+    hits = sum(any(subset) for subset in itertools.combinations(samples, k))
     return Fraction(hits, total)
+
+
+def _checked_outcomes(outcomes):
+    """*outcomes* as a list, or the ``ValueError`` :func:`pass_at_k_by_enumeration` documents."""
+    if isinstance(outcomes, (str, bytes)) or not hasattr(outcomes, "__len__"):
+        raise ValueError(f"outcomes must be a sequence of bool, got {outcomes!r}")
+    samples = list(outcomes)
+    if not samples:
+        raise ValueError("outcomes is empty: there are no samples to choose from")
+    for index, outcome in enumerate(samples):
+        if type(outcome) is not bool:
+            raise ValueError(
+                f"outcomes[{index}] must be a bool, got {type(outcome).__name__}: {outcome!r}"
+            )
+    return samples
 
 
 def _per_problem_estimates(counts, k):
