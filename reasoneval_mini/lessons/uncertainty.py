@@ -10,7 +10,7 @@ and sample independently, as real models do; giving them the same
 ``samples_seed`` as well couples them (one uniform number per sample judges
 both), the special case that makes a comparison look more precise than it is.
 
-Everything the lesson claims about spread, coverage and power is computed
+Everything the lesson claims about spread, the interval's hit rate and power is computed
 twice: in closed form (:func:`variance_sources`, :func:`paired_power`) and by
 redrawing problems and samples (the ``simulate_*`` functions).
 
@@ -219,7 +219,7 @@ def simulate_spread(problems, n, k, skill, *, repeats, seed, redraw="both", spre
     return {"spread": statistics.stdev(means), "mean_standard_error": statistics.fmean(errors)}
 
 
-def simulate_coverage(problems, n, k, skill, *, repeats, seed, distribution="normal",
+def simulate_hit_rate(problems, n, k, skill, *, repeats, seed, distribution="normal",
                       bootstrap_resamples=None, confidence=0.95, spread=SPREAD):
     """How often the interval of a redrawn benchmark holds the population's pass@k.
 

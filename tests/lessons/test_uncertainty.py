@@ -26,7 +26,7 @@ from reasoneval_mini.lessons.uncertainty import (
     plot_power,
     power_curves,
     problems_needed,
-    simulate_coverage,
+    simulate_hit_rate,
     simulate_many_comparisons,
     simulate_paired,
     simulate_spread,
@@ -142,7 +142,7 @@ def test_lesson_04_section_2_numbers():
     assert [round(x, 3) for x in (normal.estimate, normal.standard_error, normal.low, normal.high)] == [
         0.509, 0.030, 0.450, 0.569]
     assert (round(boot.low, 3), round(boot.high, 3)) == (0.448, 0.570)
-    assert simulate_coverage(164, 10, 1, 0.0, repeats=1000, seed=0) == 0.959
+    assert simulate_hit_rate(164, 10, 1, 0.0, repeats=1000, seed=0) == 0.959
 
 
 def test_the_normal_interval_covers_about_95_percent_in_a_brute_force_redraw():
@@ -231,6 +231,16 @@ def test_problems_needed_is_the_smallest_size_with_80_percent_power():
         assert paired_power(needed, n, 1, 0.4, 0.0) >= 0.8 > paired_power(needed - 1, n, 1, 0.4, 0.0)
 
 
+def test_the_explorer_prompts_numbers_half_the_gap_and_more_samples():
+    assert problems_needed(10, 1, 0.2, 0.0) == 347  # "about four times as many"
+    assert 3.5 < 347 / problems_needed(10, 1, 0.4, 0.0) < 4.5
+    assert problems_needed(50, 1, 0.4, 0.0) == 22
+    # The floor: with no sampling noise left, only the problems' spread of the difference remains.
+    sources = paired_difference_sources(10, 1, 0.4, 0.0)
+    floor = ((1.959964 + 0.841621) ** 2 * sources["between"] / sources["gain"] ** 2)
+    assert floor < problems_needed(1000, 1, 0.4, 0.0) <= math.ceil(floor) + 2
+
+
 def test_the_power_description_and_explorer():
     assert describe_power(164, 10, 0.4)["text"] == (
         "gain 0.046 in pass@1: with 164 problems and n=10, detected 97% of the time; "
@@ -263,10 +273,10 @@ def test_the_t_multiplier_matches_a_simulated_t_statistic():
 
 
 def test_lesson_04_section_5_numbers():
-    coverage = {(m, d): simulate_coverage(m, 10, 1, 0.0, repeats=2000, seed=0, distribution=d)
+    hit_rates = {(m, d): simulate_hit_rate(m, 10, 1, 0.0, repeats=2000, seed=0, distribution=d)
                 for m in (6, 20) for d in ("normal", "t")}
-    assert coverage == {(6, "normal"): 0.894, (6, "t"): 0.937, (20, "normal"): 0.939, (20, "t"): 0.9555}
-    assert simulate_coverage(6, 10, 1, 0.0, repeats=1000, seed=0, bootstrap_resamples=400) == 0.886
+    assert hit_rates == {(6, "normal"): 0.894, (6, "t"): 0.937, (20, "normal"): 0.939, (20, "t"): 0.9555}
+    assert simulate_hit_rate(6, 10, 1, 0.0, repeats=1000, seed=0, bootstrap_resamples=400) == 0.886
 
 
 def test_lesson_04_section_6_numbers_and_the_union_bound():
