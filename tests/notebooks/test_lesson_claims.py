@@ -194,3 +194,24 @@ def test_the_cheat_sheet_quotes_lesson_04_numbers_as_the_library_computes_them()
     assert f"**{problems_needed(1, 1, 0.4, 0.0)}** problems at n = 1" in sheet
     assert f"**{problems_needed(10, 1, 0.4, 0.0)}** at n = 10" in sheet
     assert "**Cost**" in sheet and "never 1" in sheet
+
+
+# --- the glossary ---------------------------------------------------------------------------
+
+def test_the_glossary_lives_in_docs_and_lesson_00_links_to_it():
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert "](../docs/glossary.md)" in markdown("00_start_here.ipynb")
+    assert "## Glossary" not in markdown("00_start_here.ipynb")
+    terms = [line.split("|")[1].strip() for line in glossary.splitlines()
+             if line.startswith("| ") and not line.startswith("| English")]
+    assert len(terms) == len(set(terms)), "a term is defined twice"
+    assert "coverage" in terms
+
+
+def test_coverage_has_one_meaning_in_the_lessons():
+    # attempted / planned (lesson 03); pass@k is never called coverage.
+    for lesson in (LESSON_02, LESSON_04, LESSON_05):
+        assert "coverage under" not in lesson.lower()
+    from reasoneval_mini.lessons import uncertainty
+
+    assert not any("coverage" in name for name in dir(uncertainty))
