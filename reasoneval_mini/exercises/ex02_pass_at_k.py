@@ -477,6 +477,7 @@ _INTERVAL = Exercise(
     points=3,
     title="How sure are we? The mean pass@k with its 95% interval",
     statement=(
+        "Do this after lesson 04 (uncertainty), which teaches the interval. "
         "Complete `mean_pass_at_k_interval(counts, k)`: *counts* maps a problem id to "
         "`(n, c)` as in `average_pass_at_k`. Return a tuple `(estimate, standard_error, low, "
         "high)`: the mean pass@k over problems (per problem first, with `pass_at_k`), its "
@@ -642,6 +643,7 @@ _PAIRED = Exercise(
     id="kp2_paired_difference", notebook=NOTEBOOK, answer_name="paired_verdict", points=4,
     title="Stretch: is A really better than B? Compare on the same problems",
     statement=(
+        "Do this after lesson 04 (uncertainty), which teaches the paired comparison. "
         "Models A and B answered the same problems: *counts_a* and *counts_b* each map a "
         "problem id to `(n, c)`. Complete `paired_verdict(counts_a, counts_b, k)`: return "
         "`(estimate, standard_error, verdict)` for the **paired** difference A - B of the "
