@@ -289,9 +289,9 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     *cancel* a :class:`threading.Event`: once set, what is not graded yet is
     ``interrupted``.
     """
-    if submission is None:
-        submission = read_student(student_dir, exercises)
     checker = checker or Checker(job)
+    if submission is None:
+        submission = read_student(student_dir, exercises, checker.written.values())
     student = submission.student
     grades = {i: unscored(student, exercises[i], GRADE_MISSING, message)
               for i, message in submission.missing.items()}
@@ -302,9 +302,10 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
                                            notebook.error)
         if not notebook.error:
             notebooks[notebook.name] = notebook
+    # A notebook of written answers only is read for them, never run.
     tasks = [{"notebook": n.name, "exercises": list(n.exercises),
               "answers": {i: exercises[i].answer_name for i in n.exercises}}
-             for n in notebooks.values()]
+             for n in notebooks.values() if n.exercises]
     run = None
     while tasks and not (cancel is not None and cancel.is_set()):
         before = _progress_mark(grades, tasks)
@@ -414,7 +415,8 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
             if cancel.is_set():
                 break
             try:
-                submissions.append(read_student(root / name, exercises))
+                submissions.append(read_student(root / name, exercises,
+                                                checker.written.values()))
             except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
                 submissions.append(error)
 

@@ -86,7 +86,7 @@ def _outside(path, student_dir):
     return None if target.is_relative_to(student_dir.resolve()) else target
 
 
-def plan_notebooks(student_dir, exercises):
+def plan_notebooks(student_dir, exercises, written=()):
     """``(tasks, missing)`` for one student folder.
 
     *tasks*: ``[{"notebook": absolute path, "exercises": [id, ...]}]``, with an
@@ -95,13 +95,17 @@ def plan_notebooks(student_dir, exercises):
     name. A notebook is found at the top of *student_dir* or, if only one
     copy exists, in a subfolder. Exercises whose notebook is absent, or
     present more than once, are in *missing* instead, ``{exercise_id:
-    message}`` (the grader records them as ``missing``).
+    message}`` (the grader records them as ``missing``). *written* (objects
+    with a ``notebook`` file name: the written tasks) adds the notebooks that
+    hold only written answers, as tasks with no exercises (read, never run).
     """
     student_dir = Path(student_dir)
     folder = display_name(student_dir.name)
     by_notebook = {}
     for exercise in exercises.values():
         by_notebook.setdefault(Path(exercise.notebook).name, []).append(exercise.id)
+    for task in written:
+        by_notebook.setdefault(Path(task.notebook).name, [])
     found = {}  # file name -> paths; a folder nested by a download tool is fine
     for path in _notebook_files(student_dir):
         found.setdefault(path.name, []).append(path)
@@ -176,9 +180,12 @@ def read_notebook(task):
     return Notebook(name, tuple(task["exercises"]), tuple(cells), tuple(text_cells))
 
 
-def read_student(student_dir, exercises):
-    """The :class:`Submission` of *student_dir*: every notebook it needs, in memory."""
+def read_student(student_dir, exercises, written=()):
+    """The :class:`Submission` of *student_dir*: every notebook it needs, in memory.
+
+    *written* as for :func:`plan_notebooks`.
+    """
     student_dir = Path(student_dir)
-    tasks, missing = plan_notebooks(student_dir, exercises)
+    tasks, missing = plan_notebooks(student_dir, exercises, written)
     return Submission(student_dir, display_name(student_dir.name),
                       tuple(read_notebook(task) for task in tasks), missing)
