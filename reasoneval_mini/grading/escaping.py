@@ -101,13 +101,15 @@ def code_span(text, in_table=False):
     bare ``|`` even inside a code span.
 
     >>> code_span("x"), code_span("a``b")
-    ('` x `', '``` a``b ```')
+    ('`x`', '``` a``b ```')
     """
     line = " / ".join(part for part in printable(text).splitlines() if part.strip())
     longest = max((len(run) for run in re.findall(r"`+", line)), default=0)
     fence = "`" * (longest + 1)
     if in_table:
         line = line.replace("|", "\\|")
+    if not longest and line.strip():
+        return f"`{line}`"
     # One space each side: CommonMark strips exactly one, so a value that
     # starts or ends with a backtick stays apart from the fence.
     return f"{fence} {line} {fence}"

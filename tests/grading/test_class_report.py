@@ -19,6 +19,12 @@ pytest.importorskip("matplotlib")
 EXERCISES = REGISTRY.EXERCISES  # add: 2 checks, 2 points; count_words: 3 checks; shout: 1
 
 
+def read_class(root):
+    """The class as the grader reads it into memory before any student code runs."""
+    from reasoneval_mini.grading.submissions import discover_students, read_student
+    return [read_student(root / name, EXERCISES) for name in discover_students(root)]
+
+
 def checks(*outcomes):
     """outcomes: True (passed), a str (the wrong value returned), None (the untouched stub)."""
     return tuple({"name": f"c{i}", "passed": outcome is True, "attempted": outcome is not None,
@@ -125,9 +131,9 @@ def test_similar_answers_pair_a_renamed_copy_and_not_a_different_solution(tmp_pa
         write_notebook(tmp_path / student / "ex02_words.ipynb", words_notebook(source))
     grades = [Grade(s, "count_words", Fraction(3), 3, GRADE_PASSED, "", checks(True, True, True))
               for s in ("ann", "bob", "cy")]
-    pairs = similar_answers(tmp_path, grades, EXERCISES)
+    pairs, skipped = similar_answers(read_class(tmp_path), grades, EXERCISES)
     assert [(p.exercise, p.first, p.second, p.ratio) for p in pairs] == [
-        ("count_words", "ann", "bob", 1.0)]
+        ("count_words", "ann", "bob", 1.0)] and skipped == ()
 
 
 def test_untouched_stubs_are_never_listed_as_similar(tmp_path):
@@ -138,7 +144,7 @@ def test_untouched_stubs_are_never_listed_as_similar(tmp_path):
         write_notebook(tmp_path / student / "ex02_words.ipynb", words_notebook(stub))
     grades = [Grade(s, "count_words", Fraction(0), 3, GRADE_FAILED, "", checks(None, None, None))
               for s in ("ann", "bob")]
-    assert similar_answers(tmp_path, grades, EXERCISES) == []
+    assert similar_answers(read_class(tmp_path), grades, EXERCISES) == ([], ())
 
 
 def test_grade_with_class_report_writes_the_report_marking_similarity_as_a_hint(tmp_path, capsys):
