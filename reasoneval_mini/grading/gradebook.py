@@ -110,6 +110,7 @@ class GradebookExport:
     without_folder: tuple
     not_on_roster: tuple
     awaiting: tuple = ()  # written task ids left out: some answers still await the instructor
+    points: tuple = ()  # ((column, points), ...): what a Moodle grade item's maximum must be
 
 
 def _check_format(export_format):
@@ -318,7 +319,9 @@ def write_gradebook(grades, roster, exercises, export_format, out, written=None)
         [[printable(cell) for cell in row] for row in rows])
     write_atomically(out, buffer.getvalue())
     exported = len(roster) - len(without_folder)
-    return GradebookExport(Path(out), exported, without_folder, not_on_roster, awaiting)
+    items, _ = scored_items(grades, exercises, written)
+    points = tuple((stem, total) for stem, _, total in notebook_columns(items))
+    return GradebookExport(Path(out), exported, without_folder, not_on_roster, awaiting, points)
 
 
 def default_export_path(grades_out, export_format):

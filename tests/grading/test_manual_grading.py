@@ -110,6 +110,7 @@ def test_manual_scores_flow_into_grades_totals_feedback_report_and_both_exports(
     printed = capsys.readouterr().out
     assert "merged 4 hand scores" in printed
     assert "the export holds every exercise and every written task" in printed
+    assert "set each grade item's maximum grade to these): ex01_add 2, ex02_words 8" in printed
     rows = {(r["student"], r["exercise"]): r for r in _rows(root / "out" / "grades.csv")}
     assert rows["answered", "explain_words"]["status"] == GRADE_INSTRUCTOR_GRADED
     assert rows["answered", "explain_words"]["score"] == "3.5"
