@@ -17,7 +17,7 @@ passed). Then, in one run, for each class size:
 
 The copies planted are checked to be found, so a fast but blind pass fails.
 
-Run:  python benchmarks/class_report.py [--sizes 250 500 1000 2000]
+Run:  python benchmarks/class_report.py [--sizes 100 200 500 1000 2000]
 """
 
 import argparse
@@ -149,7 +149,7 @@ def peak_mib(function, *args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000, 2000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 500, 1000, 2000])
     parser.add_argument("--all-pairs-sizes", type=int, default=2,
                         help="run the former all-pairs pass on this many of the smallest sizes")
     args = parser.parse_args()
