@@ -81,6 +81,9 @@ def _print_export(export, written, grades):
     print(f"on the roster but no folder (left out of the export, no 0 written): "
           f"{_names(export.without_folder)}")
     print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
+    if export.not_graded:
+        print(f"grading was interrupted for (left out of the export, no 0 written): "
+              f"{_names(export.not_graded)}")
     print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
           "item's maximum grade to these): "
           + ", ".join(f"{column} {points}" for column, points in export.points))

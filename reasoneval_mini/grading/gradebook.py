@@ -35,8 +35,9 @@ exercises only, its points too, and :attr:`GradebookExport.awaiting` names
 the tasks left out. Scores are added exactly and rounded once, half up.
 
 A roster student without a folder is left out of the export (never written
-as 0: both platforms would overwrite a real grade with it); a folder not on
-the roster is not exported either. Both are listed in the result.
+as 0: both platforms would overwrite a real grade with it), and so is one
+whose grading was interrupted (Ctrl-C); a folder not on the roster is not
+exported either. All are listed in the result.
 
 >>> from types import SimpleNamespace as NS
 >>> exercises = {"a": NS(notebook="ex01_x.ipynb", points=2),
@@ -61,6 +62,7 @@ from pathlib import Path
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.grading.escaping import printable
 from reasoneval_mini.grading.reports import format_score
+from reasoneval_mini.grading.statuses import GRADE_INTERRUPTED
 
 EXPORT_CANVAS = "canvas"
 EXPORT_MOODLE = "moodle"
@@ -110,6 +112,7 @@ class GradebookExport:
     without_folder: tuple
     not_on_roster: tuple
     awaiting: tuple = ()  # written task ids left out: some answers still await the instructor
+    not_graded: tuple = ()  # roster folders left out: their grading was interrupted
     points: tuple = ()  # ((column, points), ...): what a Moodle grade item's maximum must be
 
 
@@ -277,22 +280,24 @@ def scored_items(grades, exercises, written=None):
 
 
 def gradebook_rows(grades, roster, exercises, export_format, written=None):
-    """``(rows, without_folder, not_on_roster, awaiting)``: CSV rows (header first), mismatches.
+    """``(rows, without_folder, not_on_roster, awaiting, not_graded)``: CSV rows, header first.
 
-    Roster students without a folder (no grade) get no row.
+    Roster students without a folder (no grade), and those whose grading was
+    interrupted (``not_graded``: some of their zeros were never earned), get no row.
     """
     _check_format(export_format)
     items, awaiting = scored_items(grades, exercises, written)
     columns = notebook_columns(items)
     scores = notebook_scores(grades, items)
+    unfinished = {g.student for g in grades if g.status == GRADE_INTERRUPTED}
     if export_format == EXPORT_CANVAS:
         rows = [[*CANVAS_HEADER, *(stem for stem, _, _ in columns)],
                 [CANVAS_POINTS_ROW, "", "", "", "", *(str(points) for _, _, points in columns)]]
     else:
         rows = [[*MOODLE_HEADER, *(stem for stem, _, _ in columns)]]
     for entry in roster:
-        if entry.folder not in scores:
-            continue  # no folder, no grade: a 0 here would overwrite a real one
+        if entry.folder not in scores or entry.folder in unfinished:
+            continue  # no folder or not fully graded: a 0 here would overwrite a real grade
         if export_format == EXPORT_CANVAS:
             identity = [entry.name, entry.id, entry.sis_user_id, entry.sis_login_id, entry.section]
         else:
@@ -302,7 +307,8 @@ def gradebook_rows(grades, roster, exercises, export_format, written=None):
     on_roster = {entry.folder for entry in roster}
     without_folder = tuple(e.folder for e in roster if e.folder not in scores)
     not_on_roster = tuple(sorted(set(scores) - on_roster))
-    return rows, without_folder, not_on_roster, awaiting
+    not_graded = tuple(e.folder for e in roster if e.folder in unfinished)
+    return rows, without_folder, not_on_roster, awaiting, not_graded
 
 
 def write_gradebook(grades, roster, exercises, export_format, out, written=None):
@@ -312,16 +318,17 @@ def write_gradebook(grades, roster, exercises, export_format, out, written=None)
     ``points``); see :func:`scored_items` for when they count. Rows follow
     the roster's order; the file depends only on the arguments.
     """
-    rows, without_folder, not_on_roster, awaiting = gradebook_rows(
+    rows, without_folder, not_on_roster, awaiting, not_graded = gradebook_rows(
         grades, roster, exercises, export_format, written)
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(
         [[printable(cell) for cell in row] for row in rows])
     write_atomically(out, buffer.getvalue())
-    exported = len(roster) - len(without_folder)
+    exported = len(roster) - len(without_folder) - len(not_graded)
     items, _ = scored_items(grades, exercises, written)
     points = tuple((stem, total) for stem, _, total in notebook_columns(items))
-    return GradebookExport(Path(out), exported, without_folder, not_on_roster, awaiting, points)
+    return GradebookExport(Path(out), exported, without_folder, not_on_roster, awaiting,
+                           not_graded, points)
 
 
 def default_export_path(grades_out, export_format):

@@ -232,3 +232,14 @@ def test_a_bad_roster_line_stops_grade_before_grading(tmp_path, capsys):
     error = capsys.readouterr().err
     assert error.startswith("reasoneval-course grade: error: roster roster.csv line 2: 6 fields")
     assert not (tmp_path / "grades.csv").exists()
+
+
+def test_a_student_whose_grading_was_interrupted_is_left_out_not_zeroed(tmp_path):
+    from reasoneval_mini.grading.statuses import GRADE_INTERRUPTED
+    grades = (grades_of("ada", 2, 3, 1, GRADE_PASSED)
+              + [Grade("zoe", "add", Fraction(2), 2, GRADE_PASSED, ""),
+                 Grade("zoe", "count_words", Fraction(0), 3, GRADE_INTERRUPTED, ""),
+                 Grade("zoe", "shout", Fraction(0), 1, GRADE_INTERRUPTED, "")])
+    result, text = export(tmp_path, EXPORT_CANVAS, grades=grades)
+    assert result.not_graded == ("zoe",) and result.exported == 1
+    assert "Zoë" not in text
