@@ -40,7 +40,7 @@ from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_para
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import cells_defining, explain_missing_answer
 from reasoneval_mini.grading.submissions import (
-    UNANSWERED_TEXT, discover_students, display_name, is_unanswered, read_student,
+    UNANSWERED_TEXT, discover_students, display_name, is_unanswered, note_copies, read_student,
     with_copy_note, written_answer)
 from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR, GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING,
@@ -361,11 +361,7 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     for exercise_id in exercises:
         grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
                                                 GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
-        grade = grades[exercise_id]
-        grades[exercise_id] = with_copy_note(grade, submission, Path(
-            exercises[exercise_id].notebook).name, untouched=grade.status == GRADE_FAILED and not any(
-                c.get("attempted", True) for c in grade.checks))
-    return [grades[i] for i in exercises] + [
+    return note_copies([grades[i] for i in exercises], submission, exercises) + [
         written_grade(student, task, submission) for task in checker.written.values()]
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import NotebookError, parse_notebook, prepare_cells
+from reasoneval_mini.grading.statuses import GRADE_FAILED
 
 #: The learner copy's text in a written answer cell (nbgrader's text stub).
 UNANSWERED_TEXT = "YOUR ANSWER HERE"
@@ -300,3 +301,14 @@ def with_copy_note(grade, submission, notebook_name, untouched):
             f"{'is a copy' if len(copies) == 1 else 'are copies'} of it: only {notebook_name} "
             "is graded, so save your work under that name")
     return replace(grade, message=shorten(grade.message + note))
+
+
+def note_copies(grades, submission, exercises):
+    """*grades* (of *exercises*) with a copy named where the notebook's answer is an untouched stub."""
+    noted = []
+    for grade in grades:
+        untouched = grade.status == GRADE_FAILED and not any(
+            check.get("attempted", True) for check in grade.checks)
+        noted.append(with_copy_note(grade, submission,
+                                    Path(exercises[grade.exercise].notebook).name, untouched))
+    return noted
