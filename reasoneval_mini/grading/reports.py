@@ -52,11 +52,6 @@ def interrupts_deferred():
         previous(signal.SIGINT, None)
 
 
-def readable(text):
-    """*text* as printable UTF-8 for an output file (see :func:`.escaping.printable`)."""
-    return printable(text)
-
-
 GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
 TOTAL_COLUMNS = ("student", "score", "max_score") + GRADE_STATUSES
 #: Added to the totals when the grades hold written answers (graded by hand or awaiting it).
@@ -118,7 +113,7 @@ def _csv_text(columns, rows):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows([[readable(v) if isinstance(v, str) else v for v in row] for row in rows])
+    writer.writerows([[printable(v) if isinstance(v, str) else v for v in row] for row in rows])
     return buffer.getvalue()
 
 
@@ -232,8 +227,8 @@ def _write_feedback(grades, exercises, feedback_dir, reveal_hidden):
         by_student.setdefault(g.student, []).append(g)
     paths = []
     for student, rows in by_student.items():
-        path = feedback_dir / f"{readable(student)}.md"
-        write_atomically(path, readable(feedback_markdown(student, rows, exercises,
+        path = feedback_dir / f"{printable(student)}.md"
+        write_atomically(path, printable(feedback_markdown(student, rows, exercises,
                                                           reveal_hidden)))
         paths.append(path)
     return paths
