@@ -45,7 +45,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
-from reasoneval_mini.support.text import shorten
+from reasoneval_mini.support.text import plural, shorten
 from reasoneval_mini.grading.escaping import html_text, printable
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.statuses import (
@@ -263,8 +263,8 @@ def review_page(task, answers, grades_by_key, rubric):
              f"<style>{_PAGE_STYLE}</style>", "</head>", "<body>",
              f"<h1>{html_text(task.title)} <small>({html_text(task.id)}, "
              f"{task.points} points)</small></h1>",
-             f"<p>{len(answers)} students; {len(answers) - blank} answers to grade, "
-             f"{blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
+             f"<p>{plural(len(answers), 'student')}; {plural(len(answers) - blank, 'answer')} "
+             f"to grade, {blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
              "<h2>Task</h2>", f"<pre>{html_text(task.statement)}</pre>",
              "<h2>Rubric</h2>", f"<pre>{html_text(rubric)}</pre>", "<h2>Answers</h2>"]
     for number, answer in enumerate(answers, start=1):
