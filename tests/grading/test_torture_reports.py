@@ -13,6 +13,7 @@ a code span is live HTML).
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -183,3 +184,16 @@ def test_the_review_page_of_a_hostile_answer_runs_and_loads_nothing(tmp_path):
     body = page.split("</style>", 1)[1]
     assert not re.search(r"<(img|script|iframe|svg|i|b)\b", body)
     assert "&lt;script&gt;fetch(&#x27;//evil&#x27;)&lt;/script&gt;&lt;/pre&gt;" in body
+
+
+@POSIX
+def test_progress_names_a_named_pipe_in_place_of_a_notebook_without_hanging(tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / "exercises", folder)
+    (folder / "ex02_pass_at_k.ipynb").unlink()
+    os.mkfifo(folder / "ex02_pass_at_k.ipynb")
+    done = subprocess.run([sys.executable, "-m", "reasoneval_mini", "progress", str(folder)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert "ex02_pass_at_k.ipynb refused: it is a named pipe, not a notebook file" in done.stdout
