@@ -238,7 +238,11 @@ def hint(exercise_id):
 
 
 def format_progress(states):
-    """A table of every exercise; *states* maps exercise id to a state text."""
+    """A table of every exercise; *states* maps exercise id to a state text.
+
+    The written tasks (graded by hand, never checked here) are one line of
+    their own, after the exercises, so that their points are not forgotten.
+    """
     width = max(len(exercise_id) for exercise_id in EXERCISES)
     lines = [f"{'exercise':<{width}}  points  state"]
     earned = done = 0
@@ -247,6 +251,10 @@ def format_progress(states):
         lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {state}")
         if state == STATE_PASSED:
             done, earned = done + 1, earned + exercise.points
+    if WRITTEN_TASKS:
+        written = sum(task.points for task in WRITTEN_TASKS.values())
+        lines.append(f"{'written':<{width}}  {written:>6}  {plural(len(WRITTEN_TASKS), 'written answer')}, "
+                     f"{plural(written, 'point')}, graded by your instructor")
     total = sum(exercise.points for exercise in EXERCISES.values())
     lines.append(f"{done} of {len(EXERCISES)} exercises passed ({earned} of {total} points).")
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from reasoneval_mini import feedback
 from reasoneval_mini.feedback import NOT_CHECKED, check, hint, progress
 from reasoneval_mini.exercises.checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
+from reasoneval_mini.exercises.registry import WRITTEN_TASKS
 from reasoneval_mini.exercises.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,8 +154,11 @@ def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
     capsys.readouterr()
     progress()
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == len(EXERCISES) + 2
+    assert len(lines) == len(EXERCISES) + 3
     states = {line.split()[0]: " ".join(line.split()[2:]) for line in lines[1:-1]}
+    written = sum(task.points for task in WRITTEN_TASKS.values())
+    assert states["written"] == (f"{len(WRITTEN_TASKS)} written answers, {written} points, "
+                                 "graded by your instructor")
     assert states["kp2_two_subsets"] == "not attempted"
     assert states["kp3_five_state_log"] == "passed"
     assert states["kp1_parse_rational"] == NOT_CHECKED
