@@ -20,6 +20,7 @@ a bare ``python -I`` child import it before anything untrusted runs.
 
 from reasoneval_mini.runner.confinement import (
     ConfinementFailed,
+    build_child_ruleset,
     confine_child,
     harden_forking_parent,
     isolation_from_fields,
@@ -31,6 +32,7 @@ from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
 from reasoneval_mini.runner.limits import apply_limits
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree, working_directory_base
 
-__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "child_environment",
+__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset",
+           "child_environment",
            "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
            "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]

@@ -227,23 +227,44 @@ def prepare(isolation):
     return tuple(rules)
 
 
-def confine(isolation, workdir, prepared=None):
+def confine(isolation, workdir, prepared=None, ruleset=None):
     """Sandbox this process as *isolation* says, with *workdir* its only writable folder.
 
     Call it in the child, after ``fork`` (one thread), before anything
     untrusted runs. *prepared* is :func:`prepare`'s answer from the parent,
-    if it made one. Does nothing when *isolation* enforces nothing. Raises
-    ``OSError`` when the kernel refuses: the caller must then not run the
-    program (it would run unconfined while its record says otherwise).
+    if it made one; *ruleset*, :func:`build_ruleset`'s (then only the last
+    system call is left to the child, and *workdir* is not read). Does
+    nothing when *isolation* enforces nothing. Raises ``OSError`` when the
+    kernel refuses: the caller must then not run the program (it would run
+    unconfined while its record says otherwise).
     """
     if not isolation.enforced:
         return
     drop_capabilities()
+    if ruleset is None:
+        ruleset = build_ruleset(isolation, workdir, prepared)
+        try:
+            landlock.enforce_ruleset(ruleset)
+        finally:
+            os.close(ruleset)
+    else:
+        landlock.enforce_ruleset(ruleset)
+
+
+def build_ruleset(isolation, workdir, prepared=None):
+    """The Landlock ruleset of the policy for one run in *workdir*, as a descriptor (the caller closes it).
+
+    A fork server builds it before forking each child (the child only
+    enforces it, with :func:`confine`): a child that built it itself would
+    pay for every call in copied memory pages. None when nothing is enforced.
+    """
+    if not isolation.enforced:
+        return None
     rules = list(prepared) if prepared is not None else _fixed_rules()
     rules.append((workdir, landlock.access_rights_for(isolation.abi)))
-    landlock.restrict_self(isolation.abi, rules,
-                           deny_tcp="network" in isolation.enforced,
-                           scope_signals="signals" in isolation.enforced)
+    return landlock.create_ruleset(isolation.abi, rules,
+                                   deny_tcp="network" in isolation.enforced,
+                                   scope_signals="signals" in isolation.enforced)
 
 
 # Named as in include/uapi/linux/capability.h and prctl.h.
