@@ -24,7 +24,8 @@ What isolates a program, where the operating system offers it:
   dies or stops has its program killed by the caller, its directory removed.
 
 What it does **not** protect against: UDP and Unix sockets bound to a path
-(Landlock up to ABI 7 rules TCP and abstract sockets only); reading the
+(Landlock up to ABI 7 rules TCP and abstract sockets only: a program can
+connect to any socket file it can name, a Docker daemon's included); reading the
 Python installation and the package folder (the policy must allow them);
 adversarial code that forges its *own* end-of-program report from inside its
 main process (it can dig the channel and the nonce out of the runner's
