@@ -8,7 +8,9 @@ The policy, one domain per run (per program, per student):
   ``/dev/urandom``; never the folder the package sits in, so not a
   checkout's ``solutions/``, hidden tests or an instructor's files;
 * read and write: only the run's own working folder;
-* no TCP bind or connect (Landlock ABI 4); no signals and no abstract Unix
+* no TCP bind or connect (Landlock ABI 4), and with it, where seccomp
+  filters work (x86_64, aarch64), no new socket of any kind (so no UDP, no
+  Unix socket file); no signals and no abstract Unix
   sockets to processes outside the run's own sandbox (ABI 6); no
   ``/proc/<pid>`` of such processes (any ABI: Landlock's ``ptrace`` rule);
 * a process running as root also drops every capability first, so that it
@@ -51,6 +53,7 @@ import sysconfig
 from dataclasses import dataclass
 
 import reasoneval_mini.sandbox.landlock as landlock
+import reasoneval_mini.sandbox.seccomp as seccomp
 
 #: The sandbox modes a caller may ask for.
 MODES = ("auto", "required", "off")
@@ -216,6 +219,9 @@ def prepare(isolation):
         return ()
     import fcntl  # POSIX only, and only here: importing this module works everywhere
 
+    if seccomp.supported():
+        seccomp.prepared_filter()  # built here, once: a child only installs it
+
     rules = []
     for path, rights in _fixed_rules():
         opened = landlock.open_rule(path, rights)
@@ -249,6 +255,9 @@ def confine(isolation, workdir, prepared=None, ruleset=None):
             os.close(ruleset)
     else:
         landlock.enforce_ruleset(ruleset)
+    if "network" in isolation.enforced and seccomp.supported():
+        # What Landlock leaves open (UDP, Unix sockets bound to a path): no new socket at all.
+        seccomp.deny_sockets(seccomp.prepared_filter())
 
 
 def build_ruleset(isolation, workdir, prepared=None):
