@@ -11,8 +11,13 @@ gets is the same in both, and lives here:
 * ``limits``: its resource limits (:func:`apply_limits`);
 * ``confinement``: the operating system's sandbox around it, planned in the
   caller with a warning once per session about what is missing
-  (:func:`plan_sandbox`), applied in the child before any untrusted code
-  (:func:`confine_child`, which fails closed).
+  (:func:`plan_sandbox`; :func:`isolation_to_fields` carries the plan to
+  the child), applied in the child before any untrusted code
+  (:func:`confine_child`, which fails closed). A parent that forks many
+  children prepares once (:func:`prepare_confinement`,
+  :func:`harden_forking_parent`) and builds each child's ruleset before
+  forking it (:func:`build_child_ruleset`), so that a child pays one
+  system call.
 
 Standard library and :mod:`reasoneval_mini.sandbox` only: a fork server and
 a bare ``python -I`` child import it before anything untrusted runs.
