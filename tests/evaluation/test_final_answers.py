@@ -33,15 +33,27 @@ def test_correct_wrong_no_answer_and_broken_references_are_counted_apart(tmp_pat
     assert report["counts"] == {"correct": 2, "wrong": 1, "no_answer": 2, "reference_error": 2}
     outcomes = [1, 1, 0, 0, 0]  # the five items with a usable reference
     assert report["accuracy"]["estimate"] == statistics.fmean(outcomes)
-    half_width = 1.959963984540054 * statistics.stdev(outcomes) / math.sqrt(5)
-    assert report["accuracy"]["high"] == pytest.approx(0.4 + half_width)
-    assert report["accuracy"]["low"] == 0.0  # clipped
+    assert (report["accuracy"]["low"], report["accuracy"]["high"]) == (0.0, 1.0)  # clipped
     assert [e["id"] for e in report["examples"]["no_answer"]] == ["4", "5"]
     assert [e["id"] for e in report["examples"]["reference_error"]] == ["six", "7"]
     assert "2 references are not numbers" in captured.err
     markdown = (tmp_path / "p.report.md").read_text()
     assert "## No answer (outside the answer space): first 2 of 2" in markdown
     assert "left out of the accuracy" in markdown
+
+
+def test_accuracy_has_a_t_interval_over_items(tmp_path, capsys):
+    outcomes = [1] * 12 + [0] * 8
+    path = write_jsonl(tmp_path / "p.jsonl", [{"id": i, "prediction": f"#### {i + 1 - o}",
+                                               "reference": str(i)}
+                                              for i, o in enumerate(outcomes)])
+    assert run(capsys, path)[0] == 0
+    accuracy = json.loads((tmp_path / "p.report.json").read_text())["accuracy"]
+    t_975_19 = 2.093024054408263  # Student's t, 97.5% quantile, 19 degrees of freedom (tables)
+    half_width = t_975_19 * statistics.stdev(outcomes) / math.sqrt(20)
+    assert accuracy["estimate"] == 0.6
+    assert accuracy["low"] == pytest.approx(0.6 - half_width, rel=1e-9)
+    assert accuracy["high"] == pytest.approx(0.6 + half_width, rel=1e-9)
 
 
 def test_extract_none_compares_the_prediction_as_it_is(tmp_path, capsys):
