@@ -75,7 +75,9 @@ def read_text(path):
     """
     path = Path(path)
     if not path.is_file():
-        what = "is a folder" if path.is_dir() else "does not exist"
+        what = ("is a folder" if path.is_dir() else
+                "is not a regular file (a named pipe, socket or device)" if path.exists()
+                else "does not exist")
         raise BadInputFile(path, [(None, f"{what}; expected a JSON Lines file")])
     data = path.read_bytes()
     if path.suffix == ".gz":
@@ -116,6 +118,9 @@ def read_json_lines(path, required_keys):
         except ValueError as error:
             problems.append((number, f"not JSON ({getattr(error, 'msg', error)} at column "
                                      f"{getattr(error, 'colno', '?')})"))
+            continue
+        except RecursionError:  # json's decoder recurses once per level of nesting
+            problems.append((number, "JSON nested too deeply to read; expected a flat object"))
             continue
         if not isinstance(row, dict):
             kind = _JSON_TYPES.get(type(row), type(row).__name__)

@@ -22,6 +22,20 @@ def output_paths(input_path, out_dir=None):
 
 
 def write_reports(report, paths, render):
-    """Write *report* as JSON and, through *render*, as Markdown (each file whole or not at all)."""
-    write_atomically(paths["json"], json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-    write_atomically(paths["markdown"], render(report))
+    """Write *report* as JSON and, through *render*, as Markdown (each file whole or not at all).
+
+    A model's text may hold a lone surrogate (``"\\ud800"`` in JSON is valid),
+    which UTF-8 cannot encode: it is written as the escape ``\\ud800``.
+    """
+    write_atomically(paths["json"], encodable(json.dumps(report, indent=1, ensure_ascii=False))
+                     + "\n")
+    write_atomically(paths["markdown"], encodable(render(report)))
+
+
+def encodable(text):
+    """*text* with every character UTF-8 cannot encode (lone surrogates) as a ``\\u`` escape.
+
+    >>> encodable("ok \\ud800")
+    'ok \\\\ud800'
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -41,7 +41,7 @@ class ResultsLog:
         if not records:
             return
         data = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
-        _append_bytes(self.path, data.encode("utf-8"))
+        _append_bytes(self.path, data.encode("utf-8", "backslashreplace"))
         for record in records:
             self.records[record["sample_id"]] = record
 
@@ -140,7 +140,7 @@ def _read(path):
 def _rewrite(path, header, records, sessions):
     lines = [json.dumps(header)] + [json.dumps(r, ensure_ascii=False) for r in records]
     lines += [json.dumps({"session": s}) for s in sessions]
-    write_atomically(path, "\n".join(lines) + "\n")
+    write_atomically(path, ("\n".join(lines) + "\n").encode("utf-8", "backslashreplace"))
 
 
 def read_results_file(path):
