@@ -61,6 +61,10 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
     executor_arguments, isolation = sandbox_arguments(sandbox)
     workers = workers or os.cpu_count() or 1
     paths = output_paths(samples_path, out_dir)
+    if other is not None and other["samples"] is not None and (
+            output_paths(compare, out_dir)["results"].resolve() == paths["results"].resolve()):
+        raise ValueError(f"--compare {str(compare)!r} would write its results over this run's "
+                         f"({paths['results']}); rename one file or leave out --out-dir")
     task_ids = list(problem_set.problems)
 
     def run(path_of_samples, the_samples, results_path):
@@ -88,7 +92,7 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
               "k": list(ks), "timeout_s": float(timeout),
               "memory_mb": log.settings["memory_mb"], "workers": workers,
               "wall_time_s": round(sum(s["wall_s"] for s in log.sessions), 1),
-              "sessions": len(log.sessions), "sandbox": sandbox,
+              "sessions": sum(1 for s in log.sessions if s["ran"]), "sandbox": sandbox,
               "isolation": _isolation_ran_under(outcome.records, isolation),
               **environment()}
     report = code_report(outcome.records, task_ids, ks, budget)

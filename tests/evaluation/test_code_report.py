@@ -173,3 +173,14 @@ def test_an_out_dir_that_is_a_file_is_a_usage_error_before_running(tmp_path, two
                  str(blocker), "--no-progress"])
     err = capsys.readouterr().err
     assert code == 2 and "choose a writable folder with --out-dir" in err
+
+
+def test_compare_files_whose_results_would_collide_are_refused(tmp_path, two_runs, capsys):
+    problems, good, _ = two_runs
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    twin = write_jsonl(elsewhere / "good.jsonl", [{"task_id": f"t/{i}", "completion": "    return 2"}
+                                                  for i in range(3)])
+    code = main(["evaluate", "code", str(good), "--problems", str(problems), "--compare",
+                 str(twin), "--out-dir", str(tmp_path / "out"), "--no-progress"])
+    assert code == 2 and "would write its results over this run's" in capsys.readouterr().err
