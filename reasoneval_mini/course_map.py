@@ -65,7 +65,10 @@ LESSONS = (
     Lesson("03", "03_execution_states.ipynb",
            "record the five execution states and compute coverage, success and "
            "attempted success"),
-    Lesson("04", "04_capstone_mini_evaluation.ipynb",
+    Lesson("04", "04_uncertainty.ipynb",
+           "say how sure a pass@k number is, compare two models on the same problems, "
+           "and size a benchmark to detect a gain"),
+    Lesson("05", "05_capstone_mini_evaluation.ipynb",
            "run a small end-to-end evaluation and write a short, honest report"),
 )
 
