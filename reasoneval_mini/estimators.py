@@ -42,7 +42,7 @@ def check_counts(n, correct, k):
         raise ValueError(f"correct must be in 0..n={n}, got correct={correct}")
     if not 1 <= k <= n:
         raise ValueError(
-            f"k must be in 1..n={n}, got k={k}: with only {n} samples there is "
+            f"k must be in 1..n={n}, got k={k}: with only {n} sample{'' if n == 1 else 's'} there is "
             f"no subset of {k} to draw; generate at least {k} samples"
         )
 

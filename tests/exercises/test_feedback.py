@@ -27,8 +27,8 @@ def _stub(*args):
 def test_failed_check_prints_call_expected_actual_and_why(capsys):
     report = check("kp2_exact_pass_at_k", lambda n, c, k: 0.7)
     out = capsys.readouterr().out
-    assert "FAIL  exact_pass_at_k(5, 2, 2)" in out
-    assert "expected: Fraction(7, 10)" in out and "actual:   0.7" in out
+    assert "FAIL  [exact_pass_at_k(5, 2, 2), exact_pass_at_k(10, 3, 1)]" in out
+    assert "expected: [Fraction(7, 10), Fraction(3, 10)]" in out and "actual:   [0.7, 0.7]" in out
     assert "expected an exact int or Fraction, got a float" in out
     assert "FAIL  exact_pass_at_k(5, 2, 6)" in out and "expected: raises ValueError" in out
     assert "Traceback" not in out and "hint('kp2_exact_pass_at_k')" in out
@@ -88,10 +88,60 @@ def test_hint_prints_the_registry_hint(capsys):
     assert capsys.readouterr().out == f"Hint for kp3_rates: {EXERCISES['kp3_rates'].hint}\n"
 
 
-def test_unknown_id_is_a_clear_error_listing_valid_ids():
-    for call in (lambda: check("kp_nope", print), lambda: hint("kp_nope")):
-        with pytest.raises(ValueError, match="unknown exercise id 'kp_nope'; valid ids: kp1_"):
-            call()
+@pytest.mark.parametrize("call", [check, hint], ids=["check", "hint"])
+def test_a_mistyped_id_prints_the_close_matches_instead_of_a_traceback(capsys, call):
+    args = ("kp3_rate", print) if call is check else ("kp3_rate",)
+    assert call(*args) is None
+    out = capsys.readouterr().out
+    assert out == "There is no exercise 'kp3_rate'. Did you mean 'kp3_rates'?\n"
+
+
+def test_an_id_like_no_exercise_points_to_where_the_ids_are(capsys):
+    hint("zzz")
+    out = capsys.readouterr().out
+    assert "There is no exercise 'zzz'" in out and "progress()" in out and "Traceback" not in out
+
+
+def test_an_id_that_is_not_a_text_is_told_to_be_quoted(capsys):
+    check(7, print)
+    assert "An exercise id is a text in quotes" in capsys.readouterr().out
+
+
+def test_hint_on_a_written_task_says_there_is_none(capsys):
+    hint("kp4_capstone_report")
+    assert "is a written task: there is no hint" in capsys.readouterr().out
+
+
+def _spins(*args):
+    while True:
+        pass
+
+
+def test_check_stops_an_endless_loop_after_its_time_limit_with_a_message(capsys):
+    report = check("kp3_rates", _spins, time_limit_s=0.3)
+    out = capsys.readouterr().out
+    assert "STOPPED  rates was still running after 0.3 s" in out and "Traceback" not in out
+    assert report.state == "failed" and report.results == ()
+    assert feedback._SESSION_STATES["kp3_rates"] == "failed"
+
+
+def test_check_stops_an_endless_loop_from_a_thread_too(capsys):
+    # Off the main thread there is no SIGALRM: the timer-thread fallback (the one Windows uses).
+    import threading
+
+    reports = []
+    worker = threading.Thread(target=lambda: reports.append(
+        check("kp3_rates", _spins, time_limit_s=0.3)))
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive() and reports[0].state == "failed"
+    assert "still running after 0.3 s" in capsys.readouterr().out
+
+
+def test_a_stopped_check_raises_under_nbgrader(monkeypatch, capsys):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(feedback.ExerciseNotPassed, match="kp3_rates: failed"):
+        check("kp3_rates", _spins, time_limit_s=0.2)
 
 
 def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
@@ -199,7 +249,7 @@ def test_a_wrong_number_of_parameters_is_reported_once_with_the_count(capsys):
     out = capsys.readouterr().out
     count = _checks_of("kp2_exact_pass_at_k")
     assert out.count("FAIL") == 1 and f"FAIL  {count} tests raised the same TypeError" in out
-    assert "your function takes 2 parameters (n, c); the checks call it as exact_pass_at_k(5, 2, 2)" in out
+    assert "your function takes 2 parameters (n, c); the checks call it as [exact_pass_at_k(5, 2, 2)" in out
     assert len(report.results) == count and not any(r.passed for r in report.results)
     assert f"0 of {count} tests pass." in out
 
