@@ -75,3 +75,31 @@ def test_math_verify_rounding_is_reproduced_by_a_declared_tolerance():
     assert math_verify_verdict("0.5000001", "1/2") is True
     assert compare_with_tolerance("0.5000001", "1/2", abs_tol=5e-7, rel_tol=0) is True
     assert compare_with_tolerance("0.5000001", "1/2", abs_tol=0, rel_tol=0) is False
+
+
+def _lesson_01_markdown():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "notebooks" / "01_answer_equivalence.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").replace("\n> ", " ")
+
+
+def test_the_lesson_s_claim_that_rules_more_than_triple_the_slice_s_accuracy_holds():
+    summaries = compare_raw_and_normalised(answer_pairs(LESSON_SLICE))
+    assert summaries["normalised"]["accuracy"] > 3 * summaries["raw"]["accuracy"]
+    assert "more than triples the slice's accuracy" in _lesson_01_markdown().replace("\n", " ")
+
+
+@needs_math_verify
+def test_the_lesson_s_challenge_numbers_are_what_the_two_checkers_give_on_the_slice():
+    rows = differential(answer_pairs(LESSON_SLICE))
+    course = summarise_verdicts(rows, key="course")
+    peer = summarise_verdicts(rows, key="math_verify")
+    assert (round(peer["accuracy"] * 100), round(course["accuracy"] * 100)) == (50, 39)
+    assert (sum(row["math_verify"] is True for row in rows), peer["false_positives"]) == (9, 4)
+    assert (sum(row["course"] is True for row in rows), course["false_positives"]) == (7, 0)
+    text = " ".join(_lesson_01_markdown().split())
+    assert "math-verify accuracy 50%, our pipeline 39%" in text
+    assert "four of math-verify's nine" in text and "against none of the course's seven" in text
