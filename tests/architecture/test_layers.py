@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
 LAYERS = {
     "support": 0,
     "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1,
-    "executor": 2, "datasets": 2,
+    "executor": 2, "datasets": 2, "normalise": 2,
     "lessons": 3, "exercises": 3,
     "grading": 4,
     "feedback": 5,
