@@ -181,16 +181,14 @@ def _as_tolerance(name, value):
     # bool is an int subclass; True as a tolerance is almost surely a bug.
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
         raise ArgumentTypeError(f"{name} must be an int, float or Fraction, got {value!r}")
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {value!r}")
-        # A caller who writes 0.01 means one hundredth, not the binary double
-        # nearest to it, so read the float by its shortest repr.
-        value = Fraction(repr(value))
-    value = Fraction(value)
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value!r}")
-    return value
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    # A caller who writes 0.01 means one hundredth, not the binary double
+    # nearest to it, so a float is read by its shortest repr.
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    if exact < 0:
+        raise ValueError(f"{name} must be >= 0, got {exact!r}")
+    return exact
 
 
 def compare_with_tolerance(prediction, reference, *, abs_tol, rel_tol):
@@ -221,13 +219,13 @@ def compare_with_tolerance(prediction, reference, *, abs_tol, rel_tol):
     >>> compare_with_tolerance("1.1", "1.0", abs_tol=0.1, rel_tol=0), abs(1.1 - 1.0) <= 0.1
     (True, False)
     """
-    abs_tol = _as_tolerance("abs_tol", abs_tol)
-    rel_tol = _as_tolerance("rel_tol", rel_tol)
+    absolute = _as_tolerance("abs_tol", abs_tol)
+    relative = _as_tolerance("rel_tol", rel_tol)
     expected = parse_reference(reference)
     actual = parse_rational(prediction)
     if actual is None:
         return None
-    return abs(actual - expected) <= max(abs_tol, rel_tol * abs(expected))
+    return abs(actual - expected) <= max(absolute, relative * abs(expected))
 
 
 GSM8K_MARKER = "####"
@@ -236,10 +234,11 @@ GSM8K_MARKER = "####"
 def extract_final_answer(text, marker=GSM8K_MARKER):
     """Return the answer written after the last *marker* in *text*.
 
-    This is GSM8K's task protocol: solutions end with ``#### <answer>``. The
-    answer is the rest of the line after the last marker, with every comma
-    removed (GSM8K writes thousands as ``1,080``) and surrounding whitespace
-    stripped. Returns ``None`` when the marker does not occur at all; an
+    The course's rule, for answers written the way GSM8K's solutions end
+    (``#### <answer>``): the answer is the rest of the line after the *last*
+    marker, with every comma removed (so ``1,080`` reads as ``1080``, and
+    ``3,5`` as ``35``) and surrounding whitespace stripped. GSM8K's own
+    scripts use other rules (lesson 05 compares them). Returns ``None`` when the marker does not occur at all; an
     empty answer after the marker is returned as ``""`` and is left for the
     equivalence check to reject.
 
@@ -248,10 +247,9 @@ def extract_final_answer(text, marker=GSM8K_MARKER):
     space. That is deliberate: deciding that ``$5`` means ``5`` is a
     decision for the task, not for a universal cleaner.
 
-    Raises ``ValueError`` if *text* is not a ``str`` (an
-    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is a
-    ``TypeError`` too, as it was documented before) or if *marker* is not a
-    non-empty ``str``.
+    Raises :class:`~reasoneval_mini.support.arguments.ArgumentTypeError` (a
+    ``ValueError`` and a ``TypeError``) if *text* is not a ``str``, and
+    ``ValueError`` if *marker* is not a non-empty ``str``.
 
     >>> extract_final_answer("6 * 180 = 1,080 minutes\\n#### 1,080")
     '1080'

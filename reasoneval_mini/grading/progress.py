@@ -15,7 +15,8 @@ counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be
 
 * ``missing notebook`` -- no file of that name in *DIR* (or several copies in
   its subfolders);
-* ``invalid notebook`` -- the file is not notebook JSON;
+* ``invalid notebook`` -- the file is not notebook JSON, or not a regular file
+  (a named pipe is refused, never waited on);
 * ``missing answer`` -- the notebook ran but no cell defines the function
   (the message names the cells that failed, if any);
 * ``timeout`` -- this exercise's checks, or the cell that defines its
@@ -43,8 +44,7 @@ from pathlib import Path
 from reasoneval_mini.support.arguments import positive_seconds
 from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
-from reasoneval_mini.grading.notebooks import NotebookError, read_cells
-from reasoneval_mini.grading.submissions import plan_notebooks
+from reasoneval_mini.grading.submissions import plan_notebooks, read_notebook
 from reasoneval_mini.grading.statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import GradingJob
@@ -93,13 +93,16 @@ def row_from_grade(grade, notebook="", missing_notebooks=()):
 
 
 def _unreadable_notebooks(tasks):
-    """``{exercise_id: message}`` for the planned notebooks that are not notebook JSON."""
+    """``{exercise_id: message}`` for the planned notebooks that cannot be read as notebooks.
+
+    Not notebook JSON, or not a regular file (a named pipe is refused, never
+    waited on); read as the grader reads them, no learner code runs here.
+    """
     invalid = {}
     for task in tasks:
-        try:
-            read_cells(Path(task["notebook"]))  # JSON only: no learner code runs here
-        except NotebookError as error:
-            invalid.update(dict.fromkeys(task["exercises"], str(error)))
+        notebook = read_notebook(task)
+        if notebook.error:
+            invalid.update(dict.fromkeys(task["exercises"], notebook.error))
     return invalid
 
 
