@@ -10,16 +10,13 @@ kinds implement :class:`Worker`, so they cannot drift apart:
   ``python -I child.py`` per program.
 
 This module is also the one home of the worker *outcomes* (how a run ended,
-as the worker saw it: :data:`OUTCOMES`) and of what both kinds share about a
-program's surroundings (its environment, where its working directory goes).
-Standard library only: the fork server process imports it too.
+as the worker saw it: :data:`OUTCOMES`). What both kinds give the child (its
+environment, working folder, limits, sandbox) lives in
+:mod:`reasoneval_mini.runner`, shared with the grader. Standard library
+only: the fork server process imports it too.
 """
 
 import abc
-import os
-import shutil
-import sys
-import tempfile
 
 #: The program's process ended by itself (any exit code, any signal).
 EXITED = "exited"
@@ -31,15 +28,12 @@ CANCELLED = "cancelled"
 OUTCOMES = (EXITED, TIMED_OUT, CANCELLED)
 
 #: The keys of a request (built and validated by ``program.build_request``).
-REQUEST_KEYS = ("program", "timeout", "memory_mb", "head_bytes", "tail_bytes")
+REQUEST_KEYS = ("program", "timeout", "memory_mb", "head_bytes", "tail_bytes", "isolation")
 #: The keys every raw result of a run carries (see :class:`Worker`).
 RESULT_KEYS = ("outcome", "exit_code", "signal", "duration_s", "stdout", "stdout_bytes",
                "stderr", "stderr_bytes", "report")
 #: The one key of a raw result when the worker itself failed (a one-line reason).
 EXECUTOR_ERROR = "executor_error"
-
-#: What a child sees in os.environ (plus HOME and TMPDIR, set to its working directory).
-MINIMAL_ENV = {"PATH": os.defpath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 
 class Worker(abc.ABC):
@@ -48,7 +42,9 @@ class Worker(abc.ABC):
     The contract both kinds implement:
 
     * ``run(request)`` runs ``request["program"]`` (a dict with
-      :data:`REQUEST_KEYS`, already validated) and returns the *raw result*, a
+      :data:`REQUEST_KEYS`, already validated; ``isolation`` is the sandbox
+      plan as plain values, which the child applies before the program) in
+      a confined child and returns the *raw result*, a
       dict of plain JSON values. Either every key of :data:`RESULT_KEYS`:
       ``outcome`` (one of :data:`OUTCOMES`), ``exit_code`` and ``signal``
       (how the process ended, None when not by that way or unknown),
@@ -56,7 +52,9 @@ class Worker(abc.ABC):
       text) with their byte counts ``stdout_bytes``/``stderr_bytes``, and
       ``report`` (the child's end-of-program report if it carried this run's
       nonce, else None), plus optionally ``workdir_left`` (True when the
-      working directory could not be removed); or only :data:`EXECUTOR_ERROR`
+      working directory could not be removed) and ``setup_error`` (why the
+      child could not be set up, the sandbox above all: the program did not
+      run; None otherwise); or only :data:`EXECUTOR_ERROR`
       when the machinery failed and the program's fate is unknown. A run
       after :meth:`cancel` returns ``{"outcome": CANCELLED}`` without running.
       It does not classify: ``program.classify_run`` turns the raw result
@@ -87,28 +85,3 @@ class Worker(abc.ABC):
     @abc.abstractmethod
     def close(self):
         """Cancel, then release every process this worker holds."""
-
-
-def working_directory_base():
-    """Where per-program working directories go: RAM-backed /dev/shm on Linux.
-
-    Creating and removing a directory there costs microseconds; on a disk it
-    can cost milliseconds, which would dominate a fast program's run.
-    """
-    shm = "/dev/shm"
-    if sys.platform.startswith("linux") and os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
-        return shm
-    return tempfile.gettempdir()
-
-
-def remove_tree(path):
-    """Remove *path*, even where the program took away its own permissions."""
-    shutil.rmtree(path, ignore_errors=True)
-    if os.path.exists(path):
-        for root, dirs, _ in os.walk(path):
-            for name in dirs:
-                try:
-                    os.chmod(os.path.join(root, name), 0o700)
-                except OSError:
-                    pass
-        shutil.rmtree(path, ignore_errors=True)

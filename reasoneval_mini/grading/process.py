@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.support.messages import MessageTooLarge, read_message, write_message
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.grading.child import kill_descendants
@@ -60,8 +61,6 @@ CHILD_EVENTS = ("notebook", "cell", "cell_failed", "ready", "reply", "done", "fa
 MAX_EVENT_BYTES = 8 << 20
 #: How often a waiting parent looks at its cancel event.
 POLL_SECONDS = 0.1
-#: What a child sees in os.environ, besides HOME/TMPDIR (its working folder) and the settings below.
-MINIMAL_ENV = {"PATH": os.defpath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the package
 

@@ -167,7 +167,9 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
     ``LANDLOCK_ACCESS_FS_*`` rights stay allowed; every other filesystem right
     the kernel knows is denied everywhere. Rights that *abi* does not know are
     dropped from each rule; a file rule keeps only file rights. A path that
-    does not exist is skipped (an installation may lack a folder).
+    does not exist is skipped (an installation may lack a folder). A rule may
+    also name an open descriptor (:func:`open_rule`'s answer, an ``int``)
+    instead of a path: it is used as is and left open.
 
     *deny_tcp* (ABI 4+) denies every TCP bind and connect; *scope_signals*
     (ABI 6+) keeps signals and abstract Unix sockets inside the sandbox.
@@ -178,6 +180,22 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
     nothing may run that assumed the sandbox. Call it only in a process that
     has a single thread: Landlock restricts the calling thread and its future
     children, not threads that already exist.
+
+    The same in two steps, for a parent that prepares what its child
+    enforces: :func:`create_ruleset` (in the parent), :func:`enforce_ruleset`
+    (in the child).
+    """
+    ruleset = create_ruleset(abi, rules, deny_tcp=deny_tcp, scope_signals=scope_signals)
+    try:
+        enforce_ruleset(ruleset)
+    finally:
+        os.close(ruleset)
+
+
+def create_ruleset(abi, rules, *, deny_tcp=True, scope_signals=True):
+    """A ruleset descriptor holding *rules*, as :func:`restrict_self` describes; restricts nothing yet.
+
+    The caller owns the descriptor (close-on-exec) and closes it.
     """
     if abi < 1:
         raise LandlockError(errno.ENOSYS, "this kernel has no Landlock")
@@ -197,22 +215,48 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
     try:
         for path, rights in rules:
             _add_path_rule(ruleset, path, rights & handled)
-        if _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            code = ctypes.get_errno()
-            raise LandlockError(code, f"prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(code)}")
-        _syscall(SYS_landlock_restrict_self, ctypes.c_int(ruleset), ctypes.c_uint32(0))
-    finally:
+    except BaseException:
         os.close(ruleset)
+        raise
+    return ruleset
 
 
-def _add_path_rule(ruleset, path, rights):
+def enforce_ruleset(ruleset):
+    """Sandbox the calling thread with the ruleset on descriptor *ruleset*. Irreversible.
+
+    Sets ``no_new_privs`` first; raises :class:`LandlockError` if the kernel
+    refuses. The descriptor stays open.
+    """
+    if _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        code = ctypes.get_errno()
+        raise LandlockError(code, f"prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(code)}")
+    _syscall(SYS_landlock_restrict_self, ctypes.c_int(ruleset), ctypes.c_uint32(0))
+
+
+def open_rule(path, rights):
+    """``(descriptor, rights)`` for a rule on *path*, opened now (``O_PATH``); None if it is missing.
+
+    For a process that confines many children: open the paths once, pass
+    the pairs as rules in each child. A file keeps only file rights.
+    """
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except FileNotFoundError:
-        return
+        return None
+    if not os.path.isdir(path):
+        rights &= FS_ACCESS_FILE
+    return fd, rights
+
+
+def _add_path_rule(ruleset, path, rights):
+    if isinstance(path, int):
+        fd, close = path, False
+    else:
+        opened = open_rule(path, rights)
+        if opened is None:
+            return
+        (fd, rights), close = opened, True
     try:
-        if not os.path.isdir(path):
-            rights &= FS_ACCESS_FILE
         if not rights:
             return
         rule = _PathBeneathAttr(allowed_access=rights, parent_fd=fd)
@@ -223,4 +267,5 @@ def _add_path_rule(ruleset, path, rights):
         except LandlockError as error:
             raise LandlockError(error.errno, f"landlock_add_rule({path!r}): {error.strerror}")
     finally:
-        os.close(fd)
+        if close:
+            os.close(fd)

@@ -8,7 +8,9 @@ The policy, one domain per run (per program, per student):
   ``/dev/urandom``; never the folder the package sits in, so not a
   checkout's ``solutions/``, hidden tests or an instructor's files;
 * read and write: only the run's own working folder;
-* no TCP bind or connect (Landlock ABI 4); no signals and no abstract Unix
+* no TCP bind or connect (Landlock ABI 4), and with it, where seccomp
+  filters work (x86_64, aarch64), no new socket of any kind (so no UDP, no
+  Unix socket file); no signals and no abstract Unix
   sockets to processes outside the run's own sandbox (ABI 6); no
   ``/proc/<pid>`` of such processes (any ABI: Landlock's ``ptrace`` rule);
 * a process running as root also drops every capability first, so that it
@@ -51,6 +53,7 @@ import sysconfig
 from dataclasses import dataclass
 
 import reasoneval_mini.sandbox.landlock as landlock
+import reasoneval_mini.sandbox.seccomp as seccomp
 
 #: The sandbox modes a caller may ask for.
 MODES = ("auto", "required", "off")
@@ -178,28 +181,99 @@ def readable_paths():
     if libdir:  # libpython, for an interpreter built with --enable-shared
         paths.add(libdir)
     paths.add(os.path.realpath(sys.executable))
+    if sys.prefix != sys.base_prefix:  # a virtual environment: Python reads it to start
+        paths.add(os.path.join(sys.prefix, "pyvenv.cfg"))
     paths.add(_PACKAGE_DIR)
-    return tuple(sorted(os.path.realpath(path) for path in paths))
+    return _outermost(os.path.realpath(path) for path in paths)
 
 
-def confine(isolation, workdir):
+def _outermost(paths):
+    """The sorted distinct *paths*, without those beneath another one (a rule covers its subtree).
+
+    >>> _outermost(["/usr/lib", "/usr/lib/python3", "/usr/lib", "/usr/lib64"])
+    ('/usr/lib', '/usr/lib64')
+    """
+    kept = []
+    for path in sorted(set(paths)):
+        if not any(path.startswith(parent.rstrip("/") + "/") for parent in kept):
+            kept.append(path)
+    return tuple(kept)
+
+
+def _fixed_rules():
+    rules = [(path, landlock.FS_READ_EXECUTE) for path in readable_paths()]
+    rules += [(path, landlock.LANDLOCK_ACCESS_FS_READ_FILE | landlock.LANDLOCK_ACCESS_FS_WRITE_FILE)
+              for path in _DEVICES_READ_WRITE]
+    return rules
+
+
+def prepare(isolation):
+    """The policy's fixed rules with their paths opened now, for :func:`confine` in later children.
+
+    A fork server calls it once: each child then skips opening and
+    inspecting a dozen paths. The descriptors are ``O_PATH`` (they allow
+    no reading), close-on-exec and numbered 10 or above; they stay open
+    for the caller's life.
+    """
+    if not isolation.enforced:
+        return ()
+    import fcntl  # POSIX only, and only here: importing this module works everywhere
+
+    if seccomp.supported():
+        seccomp.prepared_filter()  # built here, once: a child only installs it
+
+    rules = []
+    for path, rights in _fixed_rules():
+        opened = landlock.open_rule(path, rights)
+        if opened is not None:
+            # Numbered above 9, so that a child setting up its 0-3 never replaces one.
+            fd = fcntl.fcntl(opened[0], fcntl.F_DUPFD_CLOEXEC, 10)
+            os.close(opened[0])
+            rules.append((fd, opened[1]))
+    return tuple(rules)
+
+
+def confine(isolation, workdir, prepared=None, ruleset=None):
     """Sandbox this process as *isolation* says, with *workdir* its only writable folder.
 
     Call it in the child, after ``fork`` (one thread), before anything
-    untrusted runs. Does nothing when *isolation* enforces nothing. Raises
-    ``OSError`` when the kernel refuses: the caller must then not run the
-    program (it would run unconfined while its record says otherwise).
+    untrusted runs. *prepared* is :func:`prepare`'s answer from the parent,
+    if it made one; *ruleset*, :func:`build_ruleset`'s (then only the last
+    system call is left to the child, and *workdir* is not read). Does
+    nothing when *isolation* enforces nothing. Raises ``OSError`` when the
+    kernel refuses: the caller must then not run the program (it would run
+    unconfined while its record says otherwise).
     """
     if not isolation.enforced:
         return
     drop_capabilities()
-    rules = [(path, landlock.FS_READ_EXECUTE) for path in readable_paths()]
-    rules += [(path, landlock.LANDLOCK_ACCESS_FS_READ_FILE | landlock.LANDLOCK_ACCESS_FS_WRITE_FILE)
-              for path in _DEVICES_READ_WRITE]
+    if ruleset is None:
+        ruleset = build_ruleset(isolation, workdir, prepared)
+        try:
+            landlock.enforce_ruleset(ruleset)
+        finally:
+            os.close(ruleset)
+    else:
+        landlock.enforce_ruleset(ruleset)
+    if "network" in isolation.enforced and seccomp.supported():
+        # What Landlock leaves open (UDP, Unix sockets bound to a path): no new socket at all.
+        seccomp.deny_sockets(seccomp.prepared_filter())
+
+
+def build_ruleset(isolation, workdir, prepared=None):
+    """The Landlock ruleset of the policy for one run in *workdir*, as a descriptor (the caller closes it).
+
+    A fork server builds it before forking each child (the child only
+    enforces it, with :func:`confine`): a child that built it itself would
+    pay for every call in copied memory pages. None when nothing is enforced.
+    """
+    if not isolation.enforced:
+        return None
+    rules = list(prepared) if prepared is not None else _fixed_rules()
     rules.append((workdir, landlock.access_rights_for(isolation.abi)))
-    landlock.restrict_self(isolation.abi, rules,
-                           deny_tcp="network" in isolation.enforced,
-                           scope_signals="signals" in isolation.enforced)
+    return landlock.create_ruleset(isolation.abi, rules,
+                                   deny_tcp="network" in isolation.enforced,
+                                   scope_signals="signals" in isolation.enforced)
 
 
 # Named as in include/uapi/linux/capability.h and prctl.h.
@@ -217,6 +291,32 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
+_BOUNDING_SET = {"empty": False}  # inherited by forked children, like the set itself
+
+
+def drop_bounding_set():
+    """As root: empty this process's capability bounding set (inherited by its children). Idempotent.
+
+    Nothing changes for the caller's own capabilities; only an ``exec`` can
+    no longer grant any. A process that forks many sandboxed children (a
+    fork server) calls it once, so that each child only clears its own sets.
+    """
+    if sys.platform != "linux" or os.geteuid() != 0 or _BOUNDING_SET["empty"]:
+        return
+    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
+    for capability in range(_last_capability() + 1):
+        libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
+    _BOUNDING_SET["empty"] = True
+
+
+def _last_capability():
+    try:
+        with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as handle:
+            return int(handle.read())
+    except (OSError, ValueError):
+        return _CAP_LAST_POSSIBLE
+
+
 def drop_capabilities():
     """As root: empty the bounding set, then every capability set. Elsewhere: nothing.
 
@@ -225,13 +325,19 @@ def drop_capabilities():
     Landlock already stops root from opening files outside the policy, but
     not from, say, ``reboot(2)`` or loading a kernel module.
     """
-    if sys.platform != "linux" or os.geteuid() != 0:
+    if sys.platform != "linux" or os.geteuid() != 0 or _CAPABILITIES["dropped"]:
         return
-    libc = ctypes.CDLL(None, use_errno=True)
-    for capability in range(_CAP_LAST_POSSIBLE + 1):
-        libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
+    drop_bounding_set()
+    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()
     if libc.capset(ctypes.byref(header), data) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"capset: {os.strerror(code)}")
+    _CAPABILITIES["dropped"] = True
+
+
+# Set once the sets are empty, in a process whose forked children inherit
+# both the empty sets and this flag (a fork server drops them for all of its
+# children at once: each commit of new credentials costs a child ~0.1 ms).
+_CAPABILITIES = {"dropped": False}
