@@ -9,10 +9,13 @@ from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
     Criterion, Exercise, Withheld, WrittenTask, case, rejects, withheld_predictions)
+from reasoneval_mini.answers import compare_with_tolerance
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
 from reasoneval_mini.course_map import exercise_notebook_for
+from reasoneval_mini.datasets.answer_pairs import NOT_EQUAL, answer_pairs
+from reasoneval_mini.normalise import RULES, normalised_verdict
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -213,8 +216,112 @@ _LENGTH = Exercise(
     checks=_calls("length_in_metres", _LENGTH_CASES, reference_length),
 )
 
+#: Pairs of lesson 01's slice on which the course's pipeline (every rule) and
+#: math-verify 0.9.0 disagree: (pair id, math-verify's verdict, recorded with
+#: 0.9.0; tests/exercises/test_ex01_disagreements.py checks it against the package).
+DISAGREEMENTS = (
+    ("cot-negated", True),
+    ("units-centimetres", False),
+    ("precision-seventh-decimal", True),
+    ("unicode-full-width", False),
+    ("currency-cents", True),
+    ("thousands-no-break-space", False),
+    ("precision-exponent-not-one", True),
+)
+
+#: The three kinds of disagreement lesson 01 names.
+DISAGREEMENT_KINDS = ("format failure", "tolerance", "false positive")
+
+#: math-verify rounds to 6 decimals: within half a unit of the 6th decimal, two numbers are equal.
+MATH_VERIFY_ROUNDING = Fraction(5, 10**7)
+
+
+def reference_disagreement_kind(pair, math_verify):
+    """Which of :data:`DISAGREEMENT_KINDS` a disagreement on *pair* is.
+
+    math-verify saying *equal* on a pair labelled not equal is a tolerance
+    when the written number is within its rounding of the reference, and a
+    false positive otherwise (it read another number than the text means);
+    every other disagreement is a format failure (one checker could not
+    read what the answer means).
+
+    >>> pair, = answer_pairs(["precision-seventh-decimal"])
+    >>> reference_disagreement_kind(pair, True)
+    'tolerance'
+    """
+    if math_verify is True and pair.label == NOT_EQUAL:
+        written = extract_final_answer(pair.output)
+        close = written is not None and compare_with_tolerance(
+            written, pair.reference, abs_tol=MATH_VERIFY_ROUNDING, rel_tol=0)
+        return "tolerance" if close else "false positive"
+    return "format failure"
+
+
+def _disagreement_table():
+    rows = ["| pair id | model output | reference | label | course | math-verify |",
+            "|---|---|---|---|---|---|"]
+    for pair_id, math_verify in DISAGREEMENTS:
+        pair, = answer_pairs([pair_id])
+        course = normalised_verdict(pair.output, pair.reference, rules=RULES, units=[pair.unit])
+        # Invisible characters (a no-break space) are shown as escapes, the rest as written.
+        output = "".join(char if char.isprintable() else f"\\u{ord(char):04x}"
+                         for char in pair.output.replace("\n", "\\n"))
+        rows.append(f"| `{pair_id}` | `{output}` | `{pair.reference}` ({pair.unit}) | {pair.label} "
+                    f"| {course} | {math_verify} |")
+    return "\n".join(rows)
+
+
+#: Kinds of wrong sorting and what each teaches, (given, right, sentence); never names a pair.
+DISAGREEMENT_CONFUSIONS = (
+    ("false positive", "tolerance",
+     "when the lenient checker read the number the text means and accepted it because it is "
+     "close, that is a tolerance (a rounding rule nobody wrote into the task), not a misreading"),
+    ("tolerance", "false positive",
+     "a tolerance accepts a number close to the reference; a number that is far from it, or "
+     "not the number the text means, makes a false positive"),
+    ("format failure", "false positive",
+     "an 'equal' verdict on a pair labelled not equal is never a format failure: the lenient "
+     "checker read something, and it was not the answer"),
+    ("format failure", "tolerance",
+     "an 'equal' verdict on a pair labelled not equal is never a format failure"),
+    ("false positive", "format failure",
+     "a false positive needs an 'equal' verdict on a pair that is not equal; None, or False on "
+     "an answer that means the reference's number, is a checker failing to read a format"),
+    ("tolerance", "format failure",
+     "a tolerance needs an 'equal' verdict; None, or False on an answer that means the "
+     "reference's number, is a checker failing to read a format"),
+)
+
+_DISAGREE = Exercise(
+    id="kp1_sort_disagreements", notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
+    title="Two checkers disagree: format failure, tolerance or false positive?",
+    statement=(
+        "Lesson 01 (section 8) scores its slice of labelled answer pairs with the course's "
+        "pipeline (`normalised_verdict` with every rule, the pair's unit declared) and with "
+        "math-verify 0.9.0. On these seven pairs they disagree:\n\n" + _disagreement_table()
+        + "\n\nComplete `sort_disagreements()` so that it returns a dict mapping each pair id "
+        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer as "
+        "the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
+        "only *close* to the reference) or `\"false positive\"` (it says equal because it read "
+        "another number than the one the text means). Decide each one before you run the check."),
+    checks_what=("All seven at once. The feedback says how many are sorted wrong and what kind "
+                 "of mistake that shows, never which pair."),
+    hint=("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
+          "or a false positive; ask whether the number written is close to the reference. "
+          "Every other disagreement is about reading a format."),
+    checks=(
+        case("sort_disagreements()", lambda f: f(),
+             Withheld({pair_id: reference_disagreement_kind(answer_pairs([pair_id])[0], verdict)
+                       for pair_id, verdict in DISAGREEMENTS},
+                      "withheld: the seven kinds"),
+             compare=withheld_predictions(DISAGREEMENT_KINDS, noun="kind",
+                                          confusions=DISAGREEMENT_CONFUSIONS)),
+    ),
+    reveal_expected=False,
+)
+
 #: Knowledge point 1, in course order (warm-up to stretch).
-EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH)
+EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH, _DISAGREE)
 
 #: Written tasks of knowledge point 1, graded by the instructor with the rubric.
 WRITTEN_TASKS = (

@@ -4,7 +4,8 @@ Lessons import these and define no library code of their own. By lesson:
 
 * 00: ``doctor`` (is this machine ready);
 * 01: ``answer_pipelines`` (three scorers side by side, GSM8K-style scoring),
-  ``answer_explorer``;
+  ``answer_explorer``, ``answer_differential`` (raw vs normalised answers, and
+  the course's pipeline against math-verify);
 * 02: ``pass_at_k_plots``, ``pass_at_k_explorer``, ``estimator_bias`` (the
   plug-in's bias, exactly and by simulation);
 * 03: ``synthetic_completions`` and ``sample_pool`` (what a model might have

@@ -202,6 +202,12 @@ TYPICAL_MISTAKES = {
     == reference.split("####")[-1].strip(),
     "kp1_parse_rational": _float_parse,
     "kp1_length_in_metres": lambda text: Fraction(text.split()[0]) if isinstance(text, str) else None,
+    # Every disagreement blamed on the lenient checker's leniency.
+    "kp1_sort_disagreements": lambda: {
+        "cot-negated": "false positive", "units-centimetres": "false positive",
+        "precision-seventh-decimal": "false positive", "unicode-full-width": "false positive",
+        "currency-cents": "false positive", "thousands-no-break-space": "format failure",
+        "precision-exponent-not-one": "false positive"},
     "kp2_two_subsets": lambda: [(i, j) for i in range(5) for j in range(5) if i != j],
     "kp2_pass_at_k_by_subsets": lambda outcomes, k: 1 - (1 - Fraction(sum(outcomes), len(outcomes))) ** k,
     "kp2_exact_pass_at_k": _clipped,
