@@ -11,7 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reasoneval_mini.evaluation.budget import environment
-from reasoneval_mini.evaluation.code_report import code_report, compare_code_runs, render_code_report
+from reasoneval_mini.evaluation.code_report import (
+    check_same_problems,
+    code_report,
+    compare_code_runs,
+    render_code_report,
+)
 from reasoneval_mini.evaluation.code_run import code_settings, run_code_samples, sandbox_arguments
 from reasoneval_mini.evaluation.input_files import file_digest
 from reasoneval_mini.evaluation.output_files import output_paths, write_reports
@@ -133,16 +138,7 @@ def _prepare_comparison(compare, problem_set, samples_path):
         raise ValueError(f"--compare {str(compare)!r} is unfinished: {len(records)} of {planned} "
                          "samples have results; rerun that evaluation to finish it first")
     theirs = list(dict.fromkeys(record["task_id"] for record in records))
-    ours = list(problem_set.problems)
-    only_ours = [t for t in ours if t not in set(theirs)]
-    only_theirs = [t for t in theirs if t not in set(ours)]
-    if only_ours or only_theirs:
-        parts = [f"only in {who}: {', '.join(ids[:20])}" + (f" and {len(ids) - 20} more"
-                                                             if len(ids) > 20 else "")
-                 for who, ids in (("this run", only_ours), (Path(compare).name, only_theirs))
-                 if ids]
-        raise ValueError("the two runs are not on the same problems, so they cannot be paired; "
-                         + "; ".join(parts))
+    check_same_problems(list(problem_set.problems), theirs, ("this run", Path(compare).name))
     return {"samples": None, "records": records, "settings": header["settings"]}
 
 

@@ -23,7 +23,7 @@ from reasoneval_mini.estimators import (
     pass_at_k_interval,
 )
 from reasoneval_mini.evaluation.budget import CONFIDENCE, DISTRIBUTION, samples_per_problem
-from reasoneval_mini.evaluation.markdown import interval_text, percent, table
+from reasoneval_mini.evaluation.markdown import interval_text, listed, percent, table
 from reasoneval_mini.records import PASSED, STATUSES, execution_summary
 
 INTERVAL_METHOD = "Student's t interval over problems, m - 1 degrees of freedom"
@@ -110,6 +110,22 @@ def code_report(records, task_ids, ks, budget):
             "pass_at_k": pass_at_k_entries(counts, ks), "per_problem": per_problem}
 
 
+def check_same_problems(ids_a, ids_b, names, what="problems"):
+    """Raise ``ValueError`` naming the *what* only one of two runs has; a pair needs the same.
+
+    >>> check_same_problems(["t/0", "t/1"], ["t/0", "t/9"], ("a", "b"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the two runs do not cover the same problems, so they cannot be paired; only in a: t/1; only in b: t/9
+    """
+    set_a, set_b = set(ids_a), set(ids_b)
+    only = [(name, [i for i in ids if i not in other])
+            for name, ids, other in ((names[0], ids_a, set_b), (names[1], ids_b, set_a))]
+    if any(ids for _, ids in only):
+        raise ValueError(f"the two runs do not cover the same {what}, so they cannot be paired; "
+                         + "; ".join(f"only in {name}: {listed(ids)}" for name, ids in only if ids))
+
+
 def compare_code_runs(records_a, records_b, ks, names=("this run", "other run")):
     """Paired pass@k differences (a - b) per k, problem by problem; a dict.
 
@@ -118,19 +134,13 @@ def compare_code_runs(records_a, records_b, ks, names=("this run", "other run"))
     """
     tasks_a = list(dict.fromkeys(r["task_id"] for r in records_a))
     tasks_b = list(dict.fromkeys(r["task_id"] for r in records_b))
-    only_a = [t for t in tasks_a if t not in set(tasks_b)]
-    only_b = [t for t in tasks_b if t not in set(tasks_a)]
-    if only_a or only_b:
-        parts = [f"only in {name}: {_names(only)}" for name, only in zip(names, (only_a, only_b))
-                 if only]
-        raise ValueError("the two runs are not on the same problems, so they cannot be paired; "
-                         + "; ".join(parts))
+    check_same_problems(tasks_a, tasks_b, names)
     counts_a, counts_b = pass_counts(records_a, tasks_a), pass_counts(records_b, tasks_a)
     entries = []
     for k in ks:
         too_few = sorted({t for t in tasks_a if min(counts_a[t][0], counts_b[t][0]) < k})
         if too_few:
-            entries.append({"k": k, "valid": False, "why": f"n < {k} for {_names(too_few)}"})
+            entries.append({"k": k, "valid": False, "why": f"n < {k} for {listed(too_few)}"})
         elif len(tasks_a) < 2:
             entries.append({"k": k, "valid": False,
                             "why": "one problem: a paired interval needs two or more"})
@@ -142,11 +152,6 @@ def compare_code_runs(records_a, records_b, ks, names=("this run", "other run"))
                             "high": result.high, "problems": result.problems,
                             "confidence": CONFIDENCE, "interval": INTERVAL_METHOD})
     return {"names": list(names), "pass_at_k_difference": entries}
-
-
-def _names(task_ids, limit=20):
-    shown = ", ".join(task_ids[:limit])
-    return shown + (f" and {len(task_ids) - limit} more" if len(task_ids) > limit else "")
 
 
 def render_code_report(report):
@@ -169,7 +174,7 @@ def render_code_report(report):
             rows.append([f"pass@{entry['k']}", interval_text(entry), entry["problems"]])
         else:
             rows.append([f"pass@{entry['k']}", "not defined: " + entry["why"] + " ("
-                         + _names(list(entry["problems_with_n_below_k"])) + ")", "-"])
+                         + listed(list(entry["problems_with_n_below_k"])) + ")", "-"])
     lines += [table(["metric", f"estimate [{CONFIDENCE:.0%} interval]", "problems"], rows), "",
               f"Interval: {INTERVAL_METHOD}. It covers which problems were asked and which "
               "samples each problem happened to get; not the protocol (prompt, "

@@ -30,6 +30,7 @@ from reasoneval_mini.answers import extract_final_answer, numeric_equivalence
 from reasoneval_mini.estimators import paired_pass_at_k_difference, pass_at_k_interval
 from reasoneval_mini.evaluation.budget import CONFIDENCE, DISTRIBUTION, environment
 from reasoneval_mini.evaluation.input_files import BadInputFile, describe_value, read_json_lines
+from reasoneval_mini.evaluation.code_report import check_same_problems
 from reasoneval_mini.evaluation.markdown import table
 from reasoneval_mini.evaluation.output_files import output_paths, write_reports
 
@@ -140,14 +141,7 @@ def _accuracy(scored):
 
 def compare_answers(items_a, items_b, names=("this file", "other file")):
     """Paired accuracy difference (a - b) over the same ids; ``ValueError`` naming differing ids."""
-    only_a = [i for i in items_a if i not in items_b]
-    only_b = [i for i in items_b if i not in items_a]
-    if only_a or only_b:
-        parts = [f"only in {name}: {', '.join(map(repr, only[:20]))}"
-                 + (f" and {len(only) - 20} more" if len(only) > 20 else "")
-                 for name, only in zip(names, (only_a, only_b)) if only]
-        raise ValueError("the two files do not have the same ids, so they cannot be paired; "
-                         + "; ".join(parts))
+    check_same_problems([repr(i) for i in items_a], [repr(i) for i in items_b], names, "ids")
     broken = [i for i in items_a if REFERENCE_ERROR in (items_a[i]["verdict"],
                                                         items_b[i]["verdict"])]
     ids = [i for i in items_a if i not in broken]

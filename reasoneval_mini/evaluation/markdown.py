@@ -1,4 +1,4 @@
-"""Markdown for reports: table cells that cannot break the table, and the table itself.
+"""Text for reports and messages: Markdown tables whose cells cannot break them, bounded lists.
 
 >>> print(table(["problem", "n"], [["a|b", 3]]))
 | problem | n |
@@ -35,3 +35,18 @@ def interval_text(result):
     if result.get("low") is None:
         return f"{result['estimate']:.3f} (no interval: {result['no_interval']})"
     return f"{result['estimate']:.3f} [{result['low']:.3f}, {result['high']:.3f}]"
+
+
+#: A list of names in a message or a report shows at most this many.
+MAX_NAMED = 20
+
+
+def listed(names, limit=MAX_NAMED):
+    """``"a, b, c and 2 more"``: the first *limit* of *names*, and how many are left out.
+
+    >>> listed(["t/1", "t/2", "t/3"], limit=2)
+    't/1, t/2 and 1 more'
+    """
+    names = [str(name) for name in names]
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")

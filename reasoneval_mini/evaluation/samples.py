@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from reasoneval_mini.datasets.humaneval import build_humaneval_program, task_number
 from reasoneval_mini.evaluation.input_files import BadInputFile, describe_value, read_json_lines
+from reasoneval_mini.evaluation.markdown import listed
 
 SAMPLE_KEYS = ("task_id", "completion")
 
@@ -66,9 +67,8 @@ def read_samples(path, problem_set):
             samples.append(Sample(sample_id(task_id, index), task_id, line, completion))
     without = [task_id for task_id in problems if task_id not in per_task]
     if without:
-        shown = ", ".join(without[:20]) + (f" and {len(without) - 20} more" if len(without) > 20
-                                           else "")
-        bad.append((None, f"{len(without)} of {len(problems)} problems have no sample: {shown} "
+        bad.append((None, f"{len(without)} of {len(problems)} problems have no sample: "
+                          f"{listed(without)} "
                           "(pass@k needs n >= 1 for every problem; to score a subset, give "
                           "--problems FILE with only those problems)"))
     if bad:

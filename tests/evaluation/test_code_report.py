@@ -110,7 +110,7 @@ def test_compare_with_a_results_file_on_other_problems_is_refused_by_name(tmp_pa
                  "--compare", str(tmp_path / "good.results.jsonl"), "--no-progress"])
     err = capsys.readouterr().err
     assert code == 2
-    assert "not on the same problems" in err
+    assert "do not cover the same problems" in err
     assert "only in this run: t/9" in err and "only in good.results.jsonl: t/2" in err
     assert not (tmp_path / "other.results.jsonl").exists(), "ran before refusing"
 
