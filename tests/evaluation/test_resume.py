@@ -52,7 +52,7 @@ def test_ctrl_c_halfway_then_a_rerun_loses_nothing_and_runs_nothing_twice(tmp_pa
     results = tmp_path / "samples.results.jsonl"
     first = subprocess.Popen(command(samples, problems), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-    wait_for_records(results, 16)  # the first chunk is written
+    wait_for_records(results, 16)  # well under way
     first.send_signal(signal.SIGINT)
     out, err = first.communicate(timeout=60)
     assert first.returncode == 130, err
@@ -69,10 +69,8 @@ def test_ctrl_c_halfway_then_a_rerun_loses_nothing_and_runs_nothing_twice(tmp_pa
         f"t/{i % 2}#{i // 2}" for i in range(SAMPLES)), "lost or doubled a result"
     assert all(r["status"] == "passed" for r in records)
     runs = collections.Counter(int(line) for line in log.read_text().split())
-    assert set(runs) == set(range(SAMPLES))
-    for record in results_records(results)[:len(kept)]:
-        # A sample with a result from the first session never ran again.
-        assert runs[record["line"] - 1] == 1, record
+    # Ctrl-C lets the running samples finish and keeps them: every sample ran exactly once.
+    assert runs == collections.Counter(range(SAMPLES))
     report = json.loads((tmp_path / "samples.report.json").read_text())
     assert report["budget"]["sessions"] == 2
     assert report["states"]["counts"]["passed"] == SAMPLES
