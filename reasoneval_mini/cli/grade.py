@@ -4,20 +4,29 @@ Exit code 0 when the batch completed, failing students included; a usage
 error (2) naming the bad value when the arguments are unusable (no such
 folder, no student folders, a broken hidden tests file, ``--out`` a folder,
 ``--export`` without ``--roster`` or the reverse, a roster with a bad line).
-Every argument is checked, the roster read, before any grading. 130 after a
+Every argument is checked, the roster read, before any grading; so is the
+sandbox: ``--sandbox required`` on a kernel that lacks part of it is a usage
+error naming the missing feature. 1 when some student could not be graded
+(their rows are ``interrupted``, "not graded: ..."; the gradebook export is
+then not written, so it never carries a zero nobody earned). 130 after a
 Ctrl-C, once complete files are written (unfinished grades ``interrupted``;
 further Ctrl-Cs are ignored while they are written).
+
+The isolation level (e.g. ``landlock ABI 7: files, network, signals``) is
+printed with the summary; a warning on stderr says what is not enforced.
 """
 
 import importlib.util
 import signal
+import sys
 from pathlib import Path
 
 from reasoneval_mini.cli import UsageError
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
-from reasoneval_mini.grading.statuses import ALL_GRADE_STATUSES
+from reasoneval_mini.grading.statuses import ALL_GRADE_STATUSES, GRADE_INTERRUPTED
+from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
 
 
 def _export_plan(args):
@@ -57,12 +66,19 @@ def run(args):
     if args.class_report and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--class-report draws its figures with matplotlib, which is not "
                          "installed; pip install 'reasoneval-course[course]'")
+    try:
+        isolation = plan_isolation(args.sandbox)
+    except SandboxUnavailable as error:
+        raise UsageError(error) from None
+    if isolation.warning():
+        print(f"warning: {isolation.warning()}", file=sys.stderr)
     interrupted = False
     try:
         prepare_outputs(args.out, args.feedback)  # fail before grading
         grades = grade_class(args.submissions_dir, registry=registry,
                              hidden_tests=args.hidden_tests, workers=args.workers,
-                             timeout=args.timeout, progress=not args.no_progress)
+                             timeout=args.timeout, progress=not args.no_progress,
+                             isolation=isolation)
     except GradingInterrupted as stop:
         grades, interrupted = stop.grades, True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the files must be written now
@@ -78,7 +94,15 @@ def run(args):
     students = len({g.student for g in grades})
     counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in ALL_GRADE_STATUSES)
     print(f"graded {students} students, {len(grades)} exercise grades ({counts})")
-    if roster is not None:
+    print(f"isolation: {isolation}")
+    not_graded = sorted({g.student for g in grades if g.status == GRADE_INTERRUPTED})
+    if not_graded and not interrupted:
+        print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
+              file=sys.stderr)
+    if roster is not None and not_graded:
+        print(f"--export {args.export}: not written, {len(not_graded)} students are not "
+              "graded and would be exported with 0", file=sys.stderr)
+    elif roster is not None:
         from reasoneval_mini.grading.gradebook import write_gradebook
 
         export = write_gradebook(grades, roster, exercises, args.export, export_out)
@@ -91,4 +115,4 @@ def run(args):
         report = write_class_report(grades, exercises, args.class_report, args.submissions_dir)
         written.append(f"{report} and its figures")
     print("wrote " + "; ".join(written))
-    return 130 if interrupted else 0
+    return 130 if interrupted else 1 if not_graded else 0

@@ -1,17 +1,23 @@
 """``reasoneval-course progress [DIR]``: the progress table of a folder of notebooks."""
 
+import sys
+
 from reasoneval_mini.cli import UsageError
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.exercises.registry import STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED
 from reasoneval_mini.feedback import format_progress
 from reasoneval_mini.grading.progress import MISSING_NOTEBOOK, evaluate_folder
+from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
 
 
 def run(args):
     try:
-        rows = evaluate_folder(args.directory, args.timeout)
-    except ValueError as error:
+        isolation = plan_isolation(args.sandbox)
+        rows = evaluate_folder(args.directory, args.timeout, isolation=isolation)
+    except (ValueError, SandboxUnavailable) as error:
         raise UsageError(error) from None
+    if isolation.warning():
+        print(f"warning: {isolation.warning()}", file=sys.stderr)
     if all(row.state == MISSING_NOTEBOOK for row in rows):
         names = ", ".join(notebook.notebook for notebook in EXERCISE_NOTEBOOKS)
         raise UsageError(

@@ -23,8 +23,8 @@ counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be
 * ``error`` -- the cell that defines the function raised, or the checking
   process died (the message says which, and how).
 
-This is feedback for the learner, not a sandbox: the notebook's code runs
-with the learner's own rights, as it does in Jupyter.
+The notebook's code runs in the same sandbox as the grader's (Landlock,
+where the kernel has it): it cannot change the learner's other files.
 
 >>> row_from_grade(Grade("me", "kp1_x", 0, 1, "missing", "no notebook ex01.ipynb in me/"),
 ...                missing_notebooks={"kp1_x"})
@@ -103,11 +103,12 @@ def _unreadable_notebooks(tasks):
     return invalid
 
 
-def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
+def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*.
 
     *timeout* is the limit in seconds per step (a cell, or one exercise's
-    checks). Raises ``ValueError`` if *directory* is not a folder or
+    checks); *isolation* the sandbox (``None``: ``plan_isolation("auto")``).
+    Raises ``ValueError`` if *directory* is not a folder or
     *timeout* is not a positive, finite number (a wrong type included).
     """
     directory = Path(directory)
@@ -118,7 +119,7 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
     invalid = _unreadable_notebooks(tasks)
     # Unreadable notebooks are reported here, so the grader's "error" means a crash only.
     to_grade = {i: e for i, e in EXERCISES.items() if i not in invalid}
-    job = GradingJob(DEFAULT_REGISTRY, None, timeout)
+    job = GradingJob(DEFAULT_REGISTRY, None, timeout, isolation)
     counts = {i: len(e.checks) for i, e in to_grade.items()}
     grades = {g.exercise: g for g in grade_student(directory, to_grade, job, counts)}
     rows = []
