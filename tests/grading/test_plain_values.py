@@ -27,7 +27,8 @@ def test_a_plain_value_round_trips_with_its_exact_types_through_json(value):
 
 
 @pytest.mark.parametrize("value", [type("MyInt", (int,), {})(3), [1, object()],
-                                   {"a": type("S", (str,), {})("x")}, 2**70000], ids=repr)
+                                   {"a": type("S", (str,), {})("x")}, 2**70000],
+                         ids=["int subclass", "object", "str subclass", "70000 bits"])
 def test_number_subclasses_huge_integers_and_other_objects_are_not_plain(value):
     with pytest.raises(NotPlain):
         encode_plain(value)
