@@ -1,9 +1,10 @@
 """What runs inside the child process: limits, the program, the end-of-program report.
 
-Private to the executor (see ``execute_program``). Stdlib only and runnable
-without the package: the fork server imports it, and a fresh interpreter
-runs it as a script (``python -I child.py REQUEST_FILE``, the fallback where
-``fork`` is missing, e.g. Windows).
+Private to the executor (see ``execute_program``). Stdlib only at import:
+the fork server imports it, and a fresh interpreter runs it as a script
+(``python -I child.py REQUEST_FILE``, the fallback where ``fork`` is missing,
+e.g. Windows), which then takes what every child gets (limits, sandbox) from
+:mod:`reasoneval_mini.runner`.
 
 The report is the executor's own end-of-program signal: a JSON object carrying
 a per-run random nonce, sent on a private channel (an inherited pipe, or a file
@@ -17,21 +18,17 @@ bound at import, before any program can replace it.
 import builtins
 import json
 import linecache
-import math
 import os
 import sys
 import traceback
 
-try:  # imported here, once, so that forked children do not each load it
-    import resource
-except ImportError:  # Windows
-    resource = None
-
 PROGRAM_FILENAME = "<program>"
 MAX_MESSAGE_CHARS = 1000
-FILE_SIZE_LIMIT_MB = 16
-OPEN_FILES_LIMIT = 64
 MAX_TRACEBACK_FRAMES = 50
+#: The exit status of a child whose own setup failed (the sandbox refused, above
+#: all) before the program ran; the reason goes on a channel the program never holds.
+SETUP_FAILED = 70
+MAX_SETUP_NOTE = 500  # characters of a setup failure kept for the record
 #: The exit status of a child whose report could not be sent because the
 #: program closed or replaced its report channel (the parent names it).
 REPORT_CHANNEL_LOST = 123
@@ -116,38 +113,6 @@ def _report_channel_lost():
         pass
     _exit(REPORT_CHANNEL_LOST)
 
-
-
-def apply_limits(timeout, memory_mb):
-    """Set resource limits on this process; return warnings for those refused.
-
-    Hard limits are lowered too, so the program cannot raise them again.
-    CPU time gets one second more than the wall timeout, so a busy loop meets
-    the wall clock first; the CPU limit catches a child that dodges it.
-    """
-    if resource is None:
-        return ["no resource limits: the resource module is missing on this platform"]
-    cpu_s = math.ceil(timeout) + 1
-    wanted = [
-        ("RLIMIT_AS", memory_mb * 2**20, memory_mb * 2**20),
-        ("RLIMIT_CPU", cpu_s, cpu_s + 1),
-        ("RLIMIT_FSIZE", FILE_SIZE_LIMIT_MB * 2**20, FILE_SIZE_LIMIT_MB * 2**20),
-        ("RLIMIT_NOFILE", OPEN_FILES_LIMIT, OPEN_FILES_LIMIT),
-    ]
-    warnings = []
-    for name, soft, hard in wanted:
-        limit = getattr(resource, name, None)
-        if limit is None:
-            warnings.append(f"{name} is not available on this platform: not limited")
-            continue
-        try:
-            old_hard = resource.getrlimit(limit)[1]
-            if old_hard != resource.RLIM_INFINITY:
-                soft, hard = min(soft, old_hard), min(hard, old_hard)
-            resource.setrlimit(limit, (soft, hard))
-        except (ValueError, OSError) as error:
-            warnings.append(f"could not set {name}: {error}")
-    return warnings
 
 
 def describe_exception(error):
@@ -287,27 +252,45 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
 
 
 def _main(request_path):
-    """Fresh-interpreter entry point: read and delete the request, then run."""
+    """Fresh-interpreter entry point: read and delete the request, confine, then run.
+
+    The report and setup files sit in a private folder outside the sandbox:
+    both are opened before confining. The setup file is closed before the
+    program runs; a refused sandbox is written there and the program never runs.
+    """
+    from reasoneval_mini.runner.confinement import confine_child, isolation_from_fields
+    from reasoneval_mini.runner.limits import (
+        FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, apply_limits, cpu_seconds_for)
+
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     os.remove(request_path)  # the nonce is not left lying around for the program
     sys.argv = [""]
-    warnings = apply_limits(request["timeout"], request["memory_mb"])
-
-    report_path = request["report_path"]
-    claim_report_channel()
-
-    def send_report(data):
-        try:
-            fd = _open(report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        except OSError:
-            _report_channel_lost()
-        _CHANNEL.update(fd=fd, identity=_identity(fd))
-        send_on_channel(data)
-
-    status = run_program(request["program"], send_report, request["nonce"], warnings)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    report_fd = _open(request["report_path"], flags, 0o600)
+    setup_fd = _open(request["setup_path"], flags, 0o600)
+    try:
+        confine_child(isolation_from_fields(request["isolation"]), os.getcwd())
+    except BaseException as error:  # noqa: B036 - nothing of the program may run now
+        _write(setup_fd, f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE].encode())
+        _exit(SETUP_FAILED)
+    _close(setup_fd)
+    claim_report_channel(report_fd)
+    warnings = apply_limits(
+        memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
+        file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
+    status = run_program(request["program"], send_on_channel, request["nonce"], warnings)
     _exit(status)  # skip the program's atexit handlers and lingering threads
 
 
 if __name__ == "__main__":
+    # Run as a script under ``python -I``: the package is not on sys.path, so
+    # the folder that holds it goes there for our own imports, and out again
+    # before the program runs.
+    _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, _PACKAGE_PARENT)
+    try:
+        import reasoneval_mini.runner  # noqa: F401
+    finally:
+        sys.path.remove(_PACKAGE_PARENT)
     _main(sys.argv[1])

@@ -40,18 +40,19 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 try:
+    import fcntl
     import resource
 except ImportError:  # pragma: no cover - the fork server runs on POSIX only
-    resource = None
+    fcntl = resource = None
 
 from reasoneval_mini.executor.child import (
+    MAX_SETUP_NOTE,
     PROGRAM_FILENAME,
-    apply_limits,
+    SETUP_FAILED,
     claim_report_channel,
     compile_program,
     run_program,
@@ -62,11 +63,21 @@ from reasoneval_mini.executor.watch_child import PARENT_CHECK_SECONDS, parent_go
 from reasoneval_mini.executor.workers import (
     CANCELLED,
     EXECUTOR_ERROR,
-    MINIMAL_ENV,
     Worker,
-    remove_tree,
-    working_directory_base,
 )
+from reasoneval_mini.runner.confinement import (
+    confine_child,
+    isolation_from_fields,
+    prepare_confinement,
+)
+from reasoneval_mini.runner.environment import MINIMAL_ENV
+from reasoneval_mini.runner.limits import (
+    FILE_SIZE_LIMIT_MB,
+    OPEN_FILES_LIMIT,
+    apply_limits,
+    cpu_seconds_for,
+)
+from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import (
     CANCEL_BYTE,
     parse_report,
@@ -78,7 +89,6 @@ from reasoneval_mini.support.processes import kill_process_group, kill_process_t
 
 REPORT_FD = 3
 GO_BYTE = b"g"  # the server has told the caller the child's pid: the program may run
-SETUP_FAILED = 70  # the child's exit status when its own setup failed
 _exit = os._exit  # bound before any program runs: a program that replaces os._exit changes nothing
 _PARENT = {"pid": None}  # the process that started this server, set by serve()
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
@@ -95,14 +105,22 @@ def _max_fd():
 
 
 def _child_main(request, code, workdir, pipes, nonce):
-    """In the forked child: isolate, limit, run, report, exit. Never returns."""
-    out_w, err_w, report_w, go_r = pipes
+    """In the forked child: isolate, confine, limit, run, report, exit. Never returns.
+
+    Any failure before the program runs (the sandbox refused, above all) is
+    written on the setup pipe and ends the child with :data:`SETUP_FAILED`:
+    the program never runs unconfined. The setup pipe is closed before the
+    program's first line, so nothing the program does can write there.
+    """
+    out_w, err_w, report_w, go_r, setup_w = pipes
     try:
         os.setsid()
         # Run nothing of the program before the caller knows our pid: the
         # program could kill the server first, and nobody would know whom to kill.
         if os.read(go_r, 1) != GO_BYTE:
             os._exit(SETUP_FAILED)
+        if setup_w <= REPORT_FD:  # keep it clear of the descriptors set below
+            setup_w = fcntl.fcntl(setup_w, fcntl.F_DUPFD_CLOEXEC, REPORT_FD + 1)
         os.chdir(workdir)
         # Here, not in the server: the server's os.environ must stay as it was
         # (run_request also runs in-process, in tests).
@@ -113,16 +131,31 @@ def _child_main(request, code, workdir, pipes, nonce):
         os.dup2(err_w, 2)
         # Not inheritable: a program that execs something does not hand it the channel.
         os.dup2(report_w, REPORT_FD, inheritable=False)
-        os.closerange(REPORT_FD + 1, _max_fd())
+        isolation = isolation_from_fields(request["isolation"])
+        confine_child(isolation, workdir, _prepared(isolation))
+        os.close(setup_w)  # confined: from here on, nothing can say "setup failed"
+        os.closerange(REPORT_FD + 1, _max_fd())  # the rules' descriptors too
         claim_report_channel(REPORT_FD)
-        warnings = apply_limits(request["timeout"], request["memory_mb"])
+        warnings = apply_limits(
+            memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
+            file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
         status = run_program(request["program"], send_on_channel, nonce, warnings, code)
         _exit(status)
     except BaseException as error:
         try:
-            os.write(2, f"executor child setup failed: {error!r}\n".encode())
+            os.write(setup_w, f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE].encode())
         finally:
             os._exit(SETUP_FAILED)
+
+
+_PREPARED = {}  # isolation -> the policy's rules, opened once in the server
+
+
+def _prepared(isolation):
+    """The pre-opened rules for *isolation* (made on first use, before any fork uses them)."""
+    if isolation not in _PREPARED:
+        _PREPARED[isolation] = prepare_confinement(isolation)
+    return _PREPARED[isolation]
 
 
 def run_request(request, on_started=None):
@@ -131,12 +164,11 @@ def run_request(request, on_started=None):
     *on_started*, if given, is called with the child's pid before the program
     may run; if it raises ``OSError`` (the caller has gone) the program never runs.
     """
-    workdir = request.get("workdir") or tempfile.mkdtemp(prefix="reasoneval-run-",
-                                                         dir=request["tempdir"])
+    workdir = request.get("workdir") or make_workdir(request["tempdir"])
     nonce = secrets.token_hex(16)
     started = time.monotonic()
     try:
-        pid, out_r, err_r, report_r, go_w = _fork_child(request, workdir, nonce)
+        pid, out_r, err_r, report_r, go_w, setup_r = _fork_child(request, workdir, nonce)
     except BaseException:
         remove_tree(workdir)
         raise
@@ -150,9 +182,10 @@ def run_request(request, on_started=None):
         os.close(go_w)
     stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
     stderr = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
+    setup = HeadTailBuffer(MAX_SETUP_NOTE, 0)
     outcome, status, report = watch_child(
-        pid, {out_r: stdout, err_r: stderr}, report_r, started + request["timeout"],
-        _PARENT["pid"])
+        pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
+        started + request["timeout"], _PARENT["pid"])
     duration = time.monotonic() - started
     remove_tree(workdir)
     return {
@@ -164,6 +197,7 @@ def run_request(request, on_started=None):
         "stderr": stderr.text(), "stderr_bytes": stderr.total,
         "report": parse_report(report, nonce),
         "workdir_left": os.path.exists(workdir),
+        "setup_error": setup.text() or None,
     }
 
 
@@ -199,9 +233,10 @@ def compile_under_limit(source, memory_mb):
 def _fork_child(request, workdir, nonce):
     """Fork the child for *request*; return its pid, the read ends of its pipes, the go pipe."""
     code = compile_under_limit(request["program"], request["memory_mb"])
+    _prepared(isolation_from_fields(request["isolation"]))  # opened here, once, not per child
     fds = []
     try:
-        for _ in range(4):
+        for _ in range(5):
             fds.extend(os.pipe())
         pid = os.fork()
     except OSError:  # e.g. EAGAIN or EMFILE; tidy up, let serve() report it
@@ -209,14 +244,14 @@ def _fork_child(request, workdir, nonce):
             os.close(fd)
         linecache.cache.pop(PROGRAM_FILENAME, None)
         raise
-    out_r, out_w, err_r, err_w, report_r, report_w, go_r, go_w = fds
+    out_r, out_w, err_r, err_w, report_r, report_w, go_r, go_w, setup_r, setup_w = fds
     if pid == 0:
         os.close(go_w)  # so that a dead server reads as end of file, not a wait forever
-        _child_main(request, code, workdir, (out_w, err_w, report_w, go_r), nonce)
+        _child_main(request, code, workdir, (out_w, err_w, report_w, go_r, setup_w), nonce)
     linecache.cache.pop(PROGRAM_FILENAME, None)
-    for fd in (out_w, err_w, report_w, go_r):
+    for fd in (out_w, err_w, report_w, go_r, setup_w):
         os.close(fd)
-    return pid, out_r, err_r, report_r, go_w
+    return pid, out_r, err_r, report_r, go_w, setup_r
 
 
 def _next_request():
@@ -328,7 +363,7 @@ class ForkServerWorker(Worker):
     def run(self, request):
         request_id = secrets.token_hex(16)
         # Made here, so that it is removed here when the server cannot.
-        workdir = tempfile.mkdtemp(prefix="reasoneval-run-", dir=working_directory_base())
+        workdir = make_workdir()
         request = dict(request, id=request_id, workdir=workdir)
         with self.lock:
             with self.state_lock:

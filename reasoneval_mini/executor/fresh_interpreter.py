@@ -4,7 +4,8 @@ Used where ``os.fork`` is missing (Windows) or when asked for. Slower than the
 fork server (an interpreter start per program, about 15-30 ms) but it runs
 anywhere. The child applies its own resource limits (none on Windows); the
 end-of-program report goes to a file in a private directory whose name the
-program is never given.
+program is never given, opened before the child confines itself (the sandbox
+leaves that directory out).
 """
 
 import json
@@ -23,8 +24,10 @@ from reasoneval_mini.executor.workers import (
     EXITED,
     TIMED_OUT,
     Worker,
-    remove_tree,
 )
+from reasoneval_mini.executor.child import MAX_SETUP_NOTE
+from reasoneval_mini.runner.environment import child_environment
+from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
 from reasoneval_mini.support.processes import kill_process_tree
 
@@ -37,15 +40,13 @@ class FreshInterpreterWorker(Worker):
 
     def __init__(self, env):
         self.env = dict(env)
-        if os.name == "nt" and "SYSTEMROOT" in os.environ:
-            self.env["SYSTEMROOT"] = os.environ["SYSTEMROOT"]  # Python needs it to start
         self.cancelled = threading.Event()
 
     def run(self, request):
         if self.cancelled.is_set():
             return {"outcome": CANCELLED}
         private = tempfile.mkdtemp(prefix="reasoneval-private-")
-        workdir = tempfile.mkdtemp(prefix="reasoneval-run-")
+        workdir = make_workdir(tempfile.gettempdir())
         try:
             return self._run_in(request, private, workdir)
         finally:
@@ -55,8 +56,9 @@ class FreshInterpreterWorker(Worker):
     def _run_in(self, request, private, workdir):
         nonce = secrets.token_hex(16)
         report_path = os.path.join(private, "report.json")
+        setup_path = os.path.join(private, "setup.txt")
         started = time.monotonic()
-        process = self._spawn(request, private, workdir, nonce, report_path)
+        process = self._spawn(request, private, workdir, nonce, report_path, setup_path)
         buffers = [HeadTailBuffer(request["head_bytes"], request["tail_bytes"]) for _ in "oe"]
         readers = [threading.Thread(target=_pump, args=(stream, buffer), daemon=True)
                    for stream, buffer in zip((process.stdout, process.stderr), buffers)]
@@ -80,16 +82,19 @@ class FreshInterpreterWorker(Worker):
             "stdout": buffers[0].text(), "stdout_bytes": buffers[0].total,
             "stderr": buffers[1].text(), "stderr_bytes": buffers[1].total,
             "report": parse_report(_read_report(report_path), nonce),
+            "setup_error": _read_report(setup_path)[:MAX_SETUP_NOTE].decode(
+                "utf-8", "replace") or None,
         }
 
-    def _spawn(self, request, private, workdir, nonce, report_path):
+    def _spawn(self, request, private, workdir, nonce, report_path, setup_path):
         """Start ``python -I child.py`` on a request file in the private directory."""
         request_path = os.path.join(private, "request.json")
         with open(request_path, "w", encoding="utf-8") as handle:
             json.dump({"program": request["program"], "timeout": request["timeout"],
                        "memory_mb": request["memory_mb"], "nonce": nonce,
-                       "report_path": report_path}, handle)
-        env = dict(self.env, HOME=workdir, TMPDIR=workdir, TEMP=workdir, TMP=workdir)
+                       "isolation": request["isolation"], "report_path": report_path,
+                       "setup_path": setup_path}, handle)
+        env = dict(self.env, **child_environment(workdir))
         if os.name == "nt":
             group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
         else:

@@ -11,7 +11,7 @@ import threading
 
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
-from reasoneval_mini.executor.workers import MINIMAL_ENV
+from reasoneval_mini.runner.environment import MINIMAL_ENV
 
 _IDLE = []  # warm workers, ready for the next call
 _IDLE_LOCK = threading.Lock()

@@ -27,7 +27,6 @@ timeout; fork bombs (no limit on the number of processes). macOS does not enforc
 (the results carry a warning). For untrusted code, use a container or VM.
 """
 
-import math
 import sys
 import warnings
 from dataclasses import dataclass
@@ -35,6 +34,9 @@ from dataclasses import dataclass
 from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.executor.pool import borrow_workers, return_workers
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
+from reasoneval_mini.runner.confinement import isolation_to_fields, plan_sandbox
+from reasoneval_mini.runner.limits import cpu_seconds_for
+from reasoneval_mini.sandbox import MODES, plan_isolation
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int, positive_seconds
 from reasoneval_mini.support.processes import signal_name
@@ -58,15 +60,18 @@ class ExecutionResult:
     ``stdout_tail``/``stderr_tail`` keep the first and last 2 KiB of each
     stream (a marker shows how many bytes were dropped in between);
     ``exit_code`` or ``signal`` say how the process ended (None if unknown);
-    ``warnings`` lists isolation the platform could not provide.
+    ``warnings`` lists isolation the platform could not provide;
+    ``isolation`` is the isolation level the program ran under, one line
+    (``"landlock ABI 7: files, network, signals"``, ``"none (sandbox off)"``;
+    see :class:`~reasoneval_mini.sandbox.Isolation`).
 
     Build one by keyword (only the first three fields are required); the
     order of fields is not part of the contract, and ``detail`` wording may
     change, so code should branch on ``status``, never on ``detail`` text.
 
     >>> made_up = ExecutionResult(status="timeout", detail="for a lesson", duration_s=1.0)
-    >>> made_up.stdout_tail, made_up.exit_code, made_up.warnings
-    ('', None, ())
+    >>> made_up.stdout_tail, made_up.exit_code, made_up.warnings, made_up.isolation
+    ('', None, (), 'not recorded')
     """
 
     status: str
@@ -77,9 +82,11 @@ class ExecutionResult:
     exit_code: object = None
     signal: object = None
     warnings: tuple = ()
+    isolation: str = "not recorded"
 
 
-def execute_program(program, *, timeout=DEFAULT_TIMEOUT_S, memory_mb=DEFAULT_MEMORY_MB):
+def execute_program(program, *, timeout=DEFAULT_TIMEOUT_S, memory_mb=DEFAULT_MEMORY_MB,
+                    sandbox="auto"):
     """Run *program* (Python source, a ``str``) and return an :class:`ExecutionResult`.
 
     States: ``passed`` only when the executor's own end-of-program report
@@ -89,14 +96,23 @@ def execute_program(program, *, timeout=DEFAULT_TIMEOUT_S, memory_mb=DEFAULT_MEM
     ``runtime_error`` for everything else: another exception, a syntax error,
     an early exit (``sys.exit``, ``exit()``, ``quit()``, ``os._exit``, any
     code), death by a signal, ``MemoryError`` under *memory_mb*, reading the
-    empty stdin. ``not_run`` only if the executor itself failed.
+    empty stdin. ``not_run`` only if the executor itself failed, or the
+    sandbox could not be applied (the program then never ran).
+
+    *sandbox* is one of :data:`~reasoneval_mini.sandbox.MODES`: ``"auto"``
+    runs the program inside what the kernel enforces (Landlock on Linux) and
+    warns once per session about the rest; ``"required"`` raises
+    :class:`~reasoneval_mini.sandbox.SandboxUnavailable`, naming the missing
+    kernel feature, before anything runs; ``"off"`` runs it unconfined, with
+    a warning. The result's ``isolation`` says which level applied.
 
     >>> execute_program("assert 1 + 1 == 2").status
     'passed'
 
     Raises ``ValueError`` for an invalid argument: a *program* that is not a
     ``str``, a *timeout* that is not a number of seconds in (0, 3600], a
-    *memory_mb* that is not an ``int`` >= 64. A wrong type is raised as
+    *memory_mb* that is not an ``int`` >= 64, a *sandbox* not in
+    :data:`~reasoneval_mini.sandbox.MODES`. A wrong type is raised as
     :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is
     also a ``TypeError``.
 
@@ -111,29 +127,62 @@ def execute_program(program, *, timeout=DEFAULT_TIMEOUT_S, memory_mb=DEFAULT_MEM
     >>> result.status, result.detail
     ('runtime_error', 'exited before the end of the program: SystemExit(0) ...')
     """
-    request = build_request(program, timeout, memory_mb)
-    warn_about_platform_once()
+    _check_program(program)  # before planning: a bad call warns about nothing
+    isolation = plan_run(sandbox, timeout, memory_mb)
+    request = build_request(program, timeout, memory_mb, isolation)
     (worker,) = borrow_workers(1)
     try:
         raw = worker.run(request)
     finally:  # after a KeyboardInterrupt the worker is stopped, and not kept
         return_workers([worker])
-    return classify_run(raw, timeout, memory_mb)
+    return classify_run(raw, timeout, memory_mb, isolation)
 
 
-def build_request(program, timeout, memory_mb):
-    """Validate the arguments as :func:`execute_program` says; return a worker's request."""
+def plan_run(sandbox, timeout, memory_mb, stacklevel=4):
+    """Check the run's arguments, plan its sandbox, warn once about weaker isolation.
+
+    Returns the :class:`~reasoneval_mini.sandbox.Isolation` every program of
+    the run gets. Raises as :func:`execute_program` says, before anything runs.
+    """
+    _check_limits(timeout, memory_mb)
+    if not isinstance(sandbox, str):
+        raise ArgumentTypeError(f"sandbox must be one of {', '.join(map(repr, MODES))}, "
+                                f"got {sandbox!r:.80} ({type(sandbox).__name__})")
+    isolation = plan_sandbox(sandbox, stacklevel=stacklevel)
+    warn_about_platform_once(stacklevel)
+    return isolation
+
+
+def build_request(program, timeout, memory_mb, isolation=None):
+    """Validate the arguments as :func:`execute_program` says; return a worker's request.
+
+    *isolation* is the run's plan (:func:`plan_run`); without one, the
+    program is confined as ``"auto"`` would (never less: no warning given).
+    """
+    _check_program(program)
+    timeout = _check_limits(timeout, memory_mb)
+    if isolation is None:
+        isolation = plan_isolation("auto")
+    return {"program": program, "timeout": timeout, "memory_mb": memory_mb,
+            "head_bytes": OUTPUT_HEAD_BYTES, "tail_bytes": OUTPUT_TAIL_BYTES,
+            "isolation": isolation_to_fields(isolation)}
+
+
+def _check_program(program):
     if not isinstance(program, str):
         raise ArgumentTypeError(f"program must be a str of Python source, got {program!r:.80} "
                                 f"({type(program).__name__})")
+
+
+def _check_limits(timeout, memory_mb):
+    """*timeout* as a float, after checking it and *memory_mb*."""
     timeout = positive_seconds(timeout, "timeout", maximum=MAX_TIMEOUT_S)
     positive_int(memory_mb, "memory_mb", minimum=MIN_MEMORY_MB)
-    return {"program": program, "timeout": timeout, "memory_mb": memory_mb,
-            "head_bytes": OUTPUT_HEAD_BYTES, "tail_bytes": OUTPUT_TAIL_BYTES}
+    return timeout
 
 
-def classify_run(raw, timeout, memory_mb):
-    """Turn a worker's raw facts into an :class:`ExecutionResult`."""
+def classify_run(raw, timeout, memory_mb, isolation=None):
+    """Turn a worker's raw facts into an :class:`ExecutionResult` (run under *isolation*)."""
     status, detail = _state_of(raw, timeout, memory_mb)
     report = raw.get("report") or {}
     return ExecutionResult(
@@ -141,7 +190,8 @@ def classify_run(raw, timeout, memory_mb):
         stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),
         exit_code=raw.get("exit_code"), signal=raw.get("signal"),
         warnings=tuple(report.get("warnings", ())) + _platform_warnings()
-        + (("the working directory could not be removed",) if raw.get("workdir_left") else ()))
+        + (("the working directory could not be removed",) if raw.get("workdir_left") else ()),
+        isolation="not recorded" if isolation is None else str(isolation))
 
 
 def _state_of(raw, timeout, memory_mb):
@@ -149,6 +199,8 @@ def _state_of(raw, timeout, memory_mb):
         return NOT_RUN, f"executor failure, the program's state is unknown: {raw[EXECUTOR_ERROR]}"
     if raw["outcome"] == CANCELLED:
         return NOT_RUN, "cancelled before the program finished"
+    if raw.get("setup_error"):  # written by the child before the program, never by the program
+        return NOT_RUN, f"the program did not run: its process could not be set up: {raw['setup_error']}"
     # A timeout or a death by signal outranks any report: the report may come
     # from another process of the program, never from the one that ended so.
     if raw["outcome"] == TIMED_OUT:
@@ -201,19 +253,19 @@ def _one_line(message):
 
 def _describe_signal(number, timeout):
     name = signal_name(number)
-    why = {"SIGXCPU": f"; CPU time limit ({math.ceil(timeout) + 1} s) exceeded",
+    why = {"SIGXCPU": f"; CPU time limit ({cpu_seconds_for(timeout)} s) exceeded",
            "SIGXFSZ": "; file size limit exceeded",
            "SIGSEGV": "; a crash, e.g. a C-level stack overflow"}.get(name, "")
     known = f" ({name})" if name != f"signal {number}" else ""  # not "signal 99 (signal 99)"
     return f"killed by signal {number}{known}{why}"
 
 
-def warn_about_platform_once():
-    """Issue one ``RuntimeWarning`` per session where isolation is weaker (not Linux)."""
+def warn_about_platform_once(stacklevel=3):
+    """Issue one ``RuntimeWarning`` per session where process limits are weaker (not Linux)."""
     if _platform_warnings() and not _WARNED:
         _WARNED.append(True)
         warnings.warn("reasoneval_mini executor: " + "; ".join(_platform_warnings()),
-                      RuntimeWarning, stacklevel=3)
+                      RuntimeWarning, stacklevel=stacklevel)
 
 
 _WARNED = []

@@ -1,11 +1,9 @@
 """Run a plan of samples in parallel and keep one record per planned sample."""
 
-import contextlib
 import os
 import queue
-import signal
-import threading
 import warnings
+from dataclasses import dataclass
 
 from reasoneval_mini.executor.pool import borrow_workers, make_worker, return_workers
 from reasoneval_mini.executor.program import (
@@ -13,33 +11,38 @@ from reasoneval_mini.executor.program import (
     DEFAULT_TIMEOUT_S,
     build_request,
     classify_run,
-    warn_about_platform_once,
+    plan_run,
 )
 from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR
 from reasoneval_mini.records import NOT_RUN
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
+from reasoneval_mini.support.interrupts import ctrl_c_once
 from reasoneval_mini.support.parallel import progress_bar, run_parallel
 
 #: The keys every plan item needs.
 PLAN_KEYS = ("sample_id", "task_id", "program")
 
 
-def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=True):
+def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=True,
+                    sandbox="auto"):
     """Run every program of *plan*; return one record per item, in plan order.
 
     *plan* is a ``list`` of dicts with ``sample_id`` (a unique non-empty
     ``str``), ``task_id`` (a ``str``) and ``program`` (Python source, or
     ``None`` for a sample that has no program, e.g. the model gave no
     answer). Each record has ``sample_id``, ``task_id``, ``status``,
-    ``detail`` and ``duration_s``, and is accepted as is by
+    ``detail``, ``duration_s`` and ``isolation`` (the run's isolation level,
+    the same line for every record of one call), and is accepted as is by
     :func:`~reasoneval_mini.records.execution_summary`. A ``None`` program
     is recorded as ``not_run`` with its reason, never dropped. Programs run
     as in :func:`~reasoneval_mini.executor.program.execute_program` (same
     *timeout*; its default memory limit, 512 MB), over *workers* worker
     processes (default: the number of CPUs), through
-    :func:`~reasoneval_mini.support.parallel.run_parallel`. Idle workers are
-    kept warm for the next call (at most two per CPU) and stop when Python
-    exits.
+    :func:`~reasoneval_mini.support.parallel.run_parallel`, each inside the
+    *sandbox* (``"auto"``, ``"required"`` or ``"off"``, as in
+    ``execute_program``; ``"required"`` refuses before anything runs). Idle
+    workers are kept warm for the next call (at most two per CPU) and stop
+    when Python exits.
 
     *progress* shows a tqdm bar (terminal or notebook); without tqdm
     installed it runs silently. Ctrl-C (``KeyboardInterrupt``) cancels: the
@@ -54,8 +57,8 @@ def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=T
 
     Raises ``ValueError`` naming the item for a plan that is not a list of
     such dicts, a duplicate ``sample_id``, or a program that is neither
-    ``str`` nor ``None``; ``ValueError`` for a bad *timeout* (as in
-    ``execute_program``) or *workers* (an ``int`` >= 1, or ``None``). A
+    ``str`` nor ``None``; ``ValueError`` for a bad *timeout* or *sandbox* (as
+    in ``execute_program``) or *workers* (an ``int`` >= 1, or ``None``). A
     wrong type is raised as
     :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is
     also a ``TypeError``. Nothing runs before the arguments are checked.
@@ -67,18 +70,20 @@ def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=T
     [('a', 'passed'), ('b', 'not_run')]
     """
     validate_plan(plan)
-    build_request("", timeout, DEFAULT_MEMORY_MB)  # validates timeout before anything runs
-    warn_about_platform_once()
-    records = [None] * len(plan)
+    _check_workers(workers, 1)
+    isolation = plan_run(sandbox, timeout, DEFAULT_MEMORY_MB)  # before anything runs
+    run = _Run(plan, [None] * len(plan), timeout, isolation)
     to_run = []
     for index, item in enumerate(plan):
         if item["program"] is None:
-            records[index] = _record(item, NOT_RUN, "no program to run (program is None)", 0.0)
+            run.records[index] = run.record(item, NOT_RUN, "no program to run (program is None)",
+                                            0.0)
         else:
             to_run.append(index)
     workers = _check_workers(workers, len(to_run))
+    records = run.records
     if to_run:
-        cancelled = _run_all(plan, to_run, records, timeout, workers, progress)
+        cancelled = _run_all(run, to_run, workers, progress)
         if cancelled:
             warnings.warn(f"execution cancelled: {cancelled} of {len(plan)} samples "
                           "recorded as not_run", RuntimeWarning, stacklevel=2)
@@ -120,26 +125,40 @@ def _check_workers(workers, jobs):
     return max(1, min(positive_int(workers, "workers"), jobs))
 
 
-def _record(item, status, detail, duration_s):
-    return {"sample_id": item["sample_id"], "task_id": item["task_id"],
-            "status": status, "detail": detail, "duration_s": duration_s}
+@dataclass
+class _Run:
+    """One call's plan, its records (filled in as samples end), and what every sample shares."""
+
+    plan: list
+    records: list
+    timeout: float
+    isolation: object
+
+    def request(self, index):
+        return build_request(self.plan[index]["program"], self.timeout, DEFAULT_MEMORY_MB,
+                             self.isolation)
+
+    def record(self, item, status, detail, duration_s):
+        return {"sample_id": item["sample_id"], "task_id": item["task_id"],
+                "status": status, "detail": detail, "duration_s": duration_s,
+                "isolation": str(self.isolation)}
 
 
-def _run_all(plan, to_run, records, timeout, workers, progress):
-    """Fill *records* for the indexes in *to_run*; return how many were cancelled."""
+def _run_all(run, to_run, workers, progress):
+    """Fill ``run.records`` for the indexes in *to_run*; return how many were cancelled."""
     first_failures = {}  # index -> why its worker failed, for those to run again
     bar = progress_bar(len(to_run), "executing", "sample", progress)
     try:
-        with _ctrl_c_once():
+        with ctrl_c_once():
             try:
-                interrupted = _run_round(plan, to_run, records, timeout,
-                                         borrow_workers(workers), bar, first_failures)
+                interrupted = _run_round(run, to_run, borrow_workers(workers), bar,
+                                         first_failures)
                 retry = sorted(first_failures)
                 if retry and not interrupted:
                     # Fresh workers, after every other sample ended: a sample
                     # that kills its siblings' workers is no longer running.
                     fresh = [make_worker() for _ in range(min(workers, len(retry)))]
-                    _run_round(plan, retry, records, timeout, fresh, bar, None, first_failures)
+                    _run_round(run, retry, fresh, bar, None, first_failures)
             except KeyboardInterrupt:  # between rounds: nothing runs; the rest is not_run
                 pass
     finally:
@@ -147,14 +166,15 @@ def _run_all(plan, to_run, records, timeout, workers, progress):
             bar.close()
     cancelled = 0
     for index in to_run:
-        if records[index] is None:
-            records[index] = _record(plan[index], NOT_RUN,
-                                     "cancelled (KeyboardInterrupt) before it finished", 0.0)
+        if run.records[index] is None:
+            run.records[index] = run.record(run.plan[index], NOT_RUN,
+                                            "cancelled (KeyboardInterrupt) before it finished",
+                                            0.0)
             cancelled += 1
     return cancelled
 
 
-def _run_round(plan, indexes, records, timeout, pool, bar, failures, retried=None):
+def _run_round(run, indexes, pool, bar, failures, retried=None):
     """Run the samples at *indexes* on *pool*; record them; return True if interrupted.
 
     A sample whose worker failed is left unrecorded and noted in *failures*
@@ -165,10 +185,12 @@ def _run_round(plan, indexes, records, timeout, pool, bar, failures, retried=Non
     for worker in pool:
         free.put(worker)
 
+    plan, records = run.plan, run.records
+
     def run_one(index):
         worker = free.get()
         try:
-            return worker.run(build_request(plan[index]["program"], timeout, DEFAULT_MEMORY_MB))
+            return worker.run(run.request(index))
         except Exception as error:  # the batch goes on; the record says what broke
             return {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
         finally:
@@ -180,12 +202,12 @@ def _run_round(plan, indexes, records, timeout, pool, bar, failures, retried=Non
         if failures is not None and EXECUTOR_ERROR in raw:
             failures[index] = raw[EXECUTOR_ERROR]
             return
-        result = classify_run(raw, timeout, DEFAULT_MEMORY_MB)
+        result = classify_run(raw, run.timeout, DEFAULT_MEMORY_MB, run.isolation)
         detail = result.detail
         if retried is not None:
             detail = (f"{detail} (retried once on a fresh worker: the first one failed: "
                       f"{retried[index]})")
-        records[index] = _record(plan[index], result.status, detail, result.duration_s)
+        records[index] = run.record(plan[index], result.status, detail, result.duration_s)
         if bar is not None:
             bar.update(1)
 
@@ -208,32 +230,6 @@ def _run_round(plan, indexes, records, timeout, pool, bar, failures, retried=Non
     finally:
         return_workers(pool)  # cancelled ones are closed, the rest stay warm
     return False
-
-
-@contextlib.contextmanager
-def _ctrl_c_once():
-    """The first Ctrl-C raises ``KeyboardInterrupt``; later ones, until the block ends, do nothing.
-
-    So that a second Ctrl-C cannot cut the cancelling short and lose the
-    records. Only in the main thread, and only if Python's own handler is in
-    place (a handler someone else installed is left alone).
-    """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield
-        return
-    seen = []
-
-    def first_only(signum, frame):
-        if not seen:
-            seen.append(signum)
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, first_only)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _raw(done):

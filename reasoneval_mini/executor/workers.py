@@ -10,16 +10,13 @@ kinds implement :class:`Worker`, so they cannot drift apart:
   ``python -I child.py`` per program.
 
 This module is also the one home of the worker *outcomes* (how a run ended,
-as the worker saw it: :data:`OUTCOMES`) and of what both kinds share about a
-program's surroundings (its environment, where its working directory goes).
-Standard library only: the fork server process imports it too.
+as the worker saw it: :data:`OUTCOMES`). What both kinds give the child (its
+environment, working folder, limits, sandbox) lives in
+:mod:`reasoneval_mini.runner`, shared with the grader. Standard library
+only: the fork server process imports it too.
 """
 
 import abc
-import os
-import shutil
-import sys
-import tempfile
 
 #: The program's process ended by itself (any exit code, any signal).
 EXITED = "exited"
@@ -37,10 +34,6 @@ RESULT_KEYS = ("outcome", "exit_code", "signal", "duration_s", "stdout", "stdout
                "stderr", "stderr_bytes", "report")
 #: The one key of a raw result when the worker itself failed (a one-line reason).
 EXECUTOR_ERROR = "executor_error"
-
-#: What a child sees in os.environ (plus HOME and TMPDIR, set to its working directory).
-MINIMAL_ENV = {"PATH": os.defpath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-
 
 class Worker(abc.ABC):
     """Runs one program at a time, in a separate limited process, and says how it ended.
@@ -87,28 +80,3 @@ class Worker(abc.ABC):
     @abc.abstractmethod
     def close(self):
         """Cancel, then release every process this worker holds."""
-
-
-def working_directory_base():
-    """Where per-program working directories go: RAM-backed /dev/shm on Linux.
-
-    Creating and removing a directory there costs microseconds; on a disk it
-    can cost milliseconds, which would dominate a fast program's run.
-    """
-    shm = "/dev/shm"
-    if sys.platform.startswith("linux") and os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
-        return shm
-    return tempfile.gettempdir()
-
-
-def remove_tree(path):
-    """Remove *path*, even where the program took away its own permissions."""
-    shutil.rmtree(path, ignore_errors=True)
-    if os.path.exists(path):
-        for root, dirs, _ in os.walk(path):
-            for name in dirs:
-                try:
-                    os.chmod(os.path.join(root, name), 0o700)
-                except OSError:
-                    pass
-        shutil.rmtree(path, ignore_errors=True)

@@ -65,7 +65,7 @@ import threading
 import time
 from fractions import Fraction
 
-from reasoneval_mini.sandbox import Isolation, confine
+from reasoneval_mini.runner import apply_limits, confine_child, isolation_from_fields
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
 
@@ -74,8 +74,8 @@ CELL_ERROR_CHARS = 150
 #: Modules :func:`write_message` calls into, put back before each event: an
 #: honest notebook that mocks ``json.dumps`` must not break its own grading.
 _PROTOCOL_MODULES = ("json", "struct", "reasoneval_mini.support.messages")
-#: Address-space ceiling of a grading process (POSIX); a runaway list gets MemoryError.
-MEMORY_LIMIT_BYTES = 4 * 2**30
+#: Address-space ceiling of a grading process, in MB (POSIX).
+MEMORY_LIMIT_MB = 4096
 #: Deepest nesting of a returned value that is sent back (deeper: "too deeply nested").
 MAX_VALUE_DEPTH = 200
 #: Largest encoded returned value, in characters.
@@ -424,22 +424,10 @@ def _become_worker(grader_pid):
         os._exit(1)
 
 
-def _limit_resources():
-    """POSIX only: no core files from crashes, a memory ceiling for runaway lists."""
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT_BYTES:
-            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, hard))
-    except (ImportError, ValueError, OSError):
-        pass  # Windows: time limits only (doctor says so)
-
-
 def main(grader):
     """The child's life (*grader*: the grader's pid): keeper and worker, job, sandbox, cells, exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
-    _limit_resources()
+    apply_limits(memory_mb=MEMORY_LIMIT_MB)  # a runaway list gets MemoryError; no core files
     _become_worker(grader)
     channel, requests = os.dup(1), os.dup(0)
     null = os.open(os.devnull, os.O_RDWR)
@@ -459,11 +447,9 @@ def main(grader):
 
     try:
         job = read_message(requests)
-        confine(Isolation(**{key: tuple(value) if isinstance(value, list) else value
-                             for key, value in job["isolation"].items()}), os.getcwd())
+        confine_child(isolation_from_fields(job["isolation"]), os.getcwd())
     except BaseException as error:  # no sandbox, no student code: the grader says why
-        emit({"event": "fatal", "message": shorten(
-            f"the sandbox could not be applied: {type(error).__name__}: {error}")})
+        emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
         os._exit(0)
     try:
         run_job(job, emit, requests)

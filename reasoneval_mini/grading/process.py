@@ -39,14 +39,15 @@ import pickle
 import queue
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from reasoneval_mini.sandbox import plan_isolation
+from reasoneval_mini.runner import (
+    child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
+    remove_tree)
 from reasoneval_mini.support.messages import MessageTooLarge, read_message, write_message
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
@@ -67,8 +68,6 @@ MAX_EVENT_BYTES = 4 << 20
 MAX_QUEUED_EVENTS = 2
 #: How often a waiting grader looks at its cancel event.
 POLL_SECONDS = 0.1
-#: What a child sees in os.environ, besides HOME/TMPDIR (its working folder) and the settings below.
-MINIMAL_ENV = {"PATH": os.defpath, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # the folder holding the package
 
@@ -82,7 +81,7 @@ class GradingJob:
     grader, never by a child); *step_timeout*: seconds one step (a cell, or
     one exercise's calls) may take; *isolation*: the
     :class:`~reasoneval_mini.sandbox.Isolation` every child applies
-    (``None``: ``plan_isolation("auto")``).
+    (``None``: ``plan_sandbox("auto")``, which warns once about what is missing).
     """
 
     registry: str
@@ -92,7 +91,7 @@ class GradingJob:
 
     def sandbox(self):
         """The :class:`~reasoneval_mini.sandbox.Isolation` the children apply."""
-        return self.isolation if self.isolation is not None else plan_isolation("auto")
+        return self.isolation if self.isolation is not None else plan_sandbox("auto")
 
 
 @dataclass(frozen=True)
@@ -151,17 +150,14 @@ class NotPlainValue(TypeError):
 
 
 def child_environment(workdir):
-    """The child's whole environment: nothing of the grader's but what Python needs.
+    """The child's whole environment: the runner's minimal one, and settings for reproducible runs.
 
     >>> sorted(child_environment("/tmp/x"))  # doctest: +NORMALIZE_WHITESPACE
     ['HOME', 'LANG', 'LC_ALL', 'MPLBACKEND', 'PATH', 'PYTHONDONTWRITEBYTECODE',
      'PYTHONHASHSEED', 'TMPDIR']
     """
-    env = dict(MINIMAL_ENV, HOME=str(workdir), TMPDIR=str(workdir), PYTHONHASHSEED="0",
-               PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
-    if os.name == "nt" and "SYSTEMROOT" in os.environ:  # pragma: no cover - Windows only
-        env["SYSTEMROOT"] = os.environ["SYSTEMROOT"]
-    return env
+    return runner_environment(workdir, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
+                              MPLBACKEND="Agg")
 
 
 # -- plain values ---------------------------------------------------------------------------
@@ -425,10 +421,12 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
     *cancel*: a :class:`threading.Event` that stops the run. Returns a
     :class:`ChildRun`.
     """
-    job_message = {"step_timeout": job.step_timeout, "isolation": vars(job.sandbox()),
+    job_message = {"step_timeout": job.step_timeout,
+                   "isolation": isolation_to_fields(job.sandbox()),
                    "tasks": [{"notebook": t.notebook, "cells": [list(c) for c in t.cells],
                               "answers": t.answers} for t in tasks]}
-    with tempfile.TemporaryDirectory(prefix="reasoneval-grade-") as workdir:
+    workdir = make_workdir()
+    try:
         process = subprocess.Popen(
             [sys.executable, "-s", "-c", BOOT.format(parent=_PACKAGE_PARENT, grader=os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -452,6 +450,8 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
                     pass
         finally:
             _end(process, received, reader)
+    finally:
+        remove_tree(workdir)
     how = describe_exit(returncode) if ending == ENDING_DIED else ""
     killed_by = -returncode if returncode is not None and returncode < 0 else None
     return ChildRun(ending, how, session.step, session.results, session.fatal, killed_by)

@@ -167,7 +167,9 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
     ``LANDLOCK_ACCESS_FS_*`` rights stay allowed; every other filesystem right
     the kernel knows is denied everywhere. Rights that *abi* does not know are
     dropped from each rule; a file rule keeps only file rights. A path that
-    does not exist is skipped (an installation may lack a folder).
+    does not exist is skipped (an installation may lack a folder). A rule may
+    also name an open descriptor (:func:`open_rule`'s answer, an ``int``)
+    instead of a path: it is used as is and left open.
 
     *deny_tcp* (ABI 4+) denies every TCP bind and connect; *scope_signals*
     (ABI 6+) keeps signals and abstract Unix sockets inside the sandbox.
@@ -205,14 +207,30 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
         os.close(ruleset)
 
 
-def _add_path_rule(ruleset, path, rights):
+def open_rule(path, rights):
+    """``(descriptor, rights)`` for a rule on *path*, opened now (``O_PATH``); None if it is missing.
+
+    For a process that confines many children: open the paths once, pass
+    the pairs as rules in each child. A file keeps only file rights.
+    """
     try:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except FileNotFoundError:
-        return
+        return None
+    if not os.path.isdir(path):
+        rights &= FS_ACCESS_FILE
+    return fd, rights
+
+
+def _add_path_rule(ruleset, path, rights):
+    if isinstance(path, int):
+        fd, close = path, False
+    else:
+        opened = open_rule(path, rights)
+        if opened is None:
+            return
+        (fd, rights), close = opened, True
     try:
-        if not os.path.isdir(path):
-            rights &= FS_ACCESS_FILE
         if not rights:
             return
         rule = _PathBeneathAttr(allowed_access=rights, parent_fd=fd)
@@ -223,4 +241,5 @@ def _add_path_rule(ruleset, path, rights):
         except LandlockError as error:
             raise LandlockError(error.errno, f"landlock_add_rule({path!r}): {error.strerror}")
     finally:
-        os.close(fd)
+        if close:
+            os.close(fd)

@@ -182,20 +182,49 @@ def readable_paths():
     return tuple(sorted(os.path.realpath(path) for path in paths))
 
 
-def confine(isolation, workdir):
+def _fixed_rules():
+    rules = [(path, landlock.FS_READ_EXECUTE) for path in readable_paths()]
+    rules += [(path, landlock.LANDLOCK_ACCESS_FS_READ_FILE | landlock.LANDLOCK_ACCESS_FS_WRITE_FILE)
+              for path in _DEVICES_READ_WRITE]
+    return rules
+
+
+def prepare(isolation):
+    """The policy's fixed rules with their paths opened now, for :func:`confine` in later children.
+
+    A fork server calls it once: each child then skips opening and
+    inspecting a dozen paths. The descriptors are ``O_PATH`` (they allow
+    no reading), close-on-exec and numbered 10 or above; they stay open
+    for the caller's life.
+    """
+    if not isolation.enforced:
+        return ()
+    import fcntl  # POSIX only, and only here: importing this module works everywhere
+
+    rules = []
+    for path, rights in _fixed_rules():
+        opened = landlock.open_rule(path, rights)
+        if opened is not None:
+            # Numbered above 9, so that a child setting up its 0-3 never replaces one.
+            fd = fcntl.fcntl(opened[0], fcntl.F_DUPFD_CLOEXEC, 10)
+            os.close(opened[0])
+            rules.append((fd, opened[1]))
+    return tuple(rules)
+
+
+def confine(isolation, workdir, prepared=None):
     """Sandbox this process as *isolation* says, with *workdir* its only writable folder.
 
     Call it in the child, after ``fork`` (one thread), before anything
-    untrusted runs. Does nothing when *isolation* enforces nothing. Raises
+    untrusted runs. *prepared* is :func:`prepare`'s answer from the parent,
+    if it made one. Does nothing when *isolation* enforces nothing. Raises
     ``OSError`` when the kernel refuses: the caller must then not run the
     program (it would run unconfined while its record says otherwise).
     """
     if not isolation.enforced:
         return
     drop_capabilities()
-    rules = [(path, landlock.FS_READ_EXECUTE) for path in readable_paths()]
-    rules += [(path, landlock.LANDLOCK_ACCESS_FS_READ_FILE | landlock.LANDLOCK_ACCESS_FS_WRITE_FILE)
-              for path in _DEVICES_READ_WRITE]
+    rules = list(prepared) if prepared is not None else _fixed_rules()
     rules.append((workdir, landlock.access_rights_for(isolation.abi)))
     landlock.restrict_self(isolation.abi, rules,
                            deny_tcp="network" in isolation.enforced,
@@ -227,7 +256,7 @@ def drop_capabilities():
     """
     if sys.platform != "linux" or os.geteuid() != 0:
         return
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
     for capability in range(_CAP_LAST_POSSIBLE + 1):
         libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)

@@ -18,11 +18,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
 LAYERS = {
     "support": 0,
     "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1,
-    "executor": 2, "datasets": 2,
-    "lessons": 3, "exercises": 3,
-    "grading": 4,
-    "feedback": 5,
-    "cli": 6,
+    "runner": 2,
+    "executor": 3, "datasets": 3,
+    "lessons": 4, "exercises": 4,
+    "grading": 5,
+    "feedback": 6,
+    "cli": 7,
 }
 #: ``reasoneval_mini/__init__.py`` re-exports public names; others may take only this from it.
 FROM_ROOT_ALLOWED = {"__version__"}

@@ -41,7 +41,7 @@ def test_records_come_back_in_plan_order_with_the_expected_states():
     assert [r["sample_id"] for r in records] == [p["sample_id"] for p in plan]
     assert [r["status"] for r in records] == expected
     assert [r["task_id"] for r in records] == [p["task_id"] for p in plan]
-    assert all(set(r) == {"sample_id", "task_id", "status", "detail", "duration_s"}
+    assert all(set(r) == {"sample_id", "task_id", "status", "detail", "duration_s", "isolation"}
                for r in records)
 
 
@@ -128,7 +128,8 @@ def _processes_in_session_of(pids):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real SIGINT and /proc")
 def test_ctrl_c_cancels_returns_every_record_and_leaves_no_child(tmp_path):
-    # Each program records its pid, then loops far longer than the test waits.
+    # Each program records its pid, then loops far longer than the test waits
+    # (unsandboxed: a confined program could not write into tmp_path).
     plan = [item(f"loop{i}", f"import os\nopen({str(tmp_path)!r} + '/{i}', 'w')"
                               f".write(str(os.getpid()))\nwhile True:\n    pass")
             for i in range(4)]
@@ -137,7 +138,7 @@ def test_ctrl_c_cancels_returns_every_record_and_leaves_no_child(tmp_path):
     timer.start()
     started = time.monotonic()
     with pytest.warns(RuntimeWarning, match="cancelled: 4 of 5"):
-        records = execute_samples(plan, timeout=60.0, workers=2, progress=False)
+        records = execute_samples(plan, timeout=60.0, workers=2, progress=False, sandbox="off")
     assert time.monotonic() - started < 5
     assert [r["status"] for r in records] == [PASSED] + [NOT_RUN] * 4
     assert all("cancelled" in r["detail"] for r in records[1:])

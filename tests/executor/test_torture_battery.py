@@ -79,15 +79,20 @@ def test_a_child_that_exits_zero_does_not_spoil_a_parent_whose_asserts_pass():
 
 # --- A killed or stopped worker leaves nothing running -----------------------
 
+# Unsandboxed (sandbox="off", or a kernel without Landlock): the program can
+# signal its worker; the caller still cleans up. With the sandbox, the signal
+# itself is refused (test_sandboxed_programs.py).
+
 @linux_only
-def test_a_program_that_kills_its_worker_is_killed_and_its_directory_removed(tmp_path):
+def test_unsandboxed_a_program_that_kills_its_worker_is_killed_and_its_directory_removed(
+        tmp_path):
     started = time.monotonic()
     result = run(f"""
         import os, signal, time
         open({str(tmp_path / 'facts')!r}, "w").write(f"{{os.getpid()}} {{os.getcwd()}}")
         os.kill(os.getppid(), signal.SIGKILL)
         time.sleep(30)
-        """, timeout=SHORT)
+        """, timeout=SHORT, sandbox="off")
     assert time.monotonic() - started < SHORT + RETURN_SLACK
     pid, cwd = (tmp_path / "facts").read_text().split(" ", 1)
     assert result.status == NOT_RUN
@@ -96,7 +101,8 @@ def test_a_program_that_kills_its_worker_is_killed_and_its_directory_removed(tmp
 
 
 @linux_only
-def test_a_program_that_stops_its_worker_returns_within_the_timeout_and_leaves_nothing(tmp_path):
+def test_unsandboxed_a_program_that_stops_its_worker_returns_in_time_and_leaves_nothing(
+        tmp_path):
     run("pass")  # a warm worker: a new one's start-up (slow on a loaded machine) is extra
     started = time.monotonic()
     result = run(f"""
@@ -105,7 +111,7 @@ def test_a_program_that_stops_its_worker_returns_within_the_timeout_and_leaves_n
             f"{{os.getpid()}} {{os.getppid()}} {{os.getcwd()}}")
         os.kill(os.getppid(), signal.SIGSTOP)
         time.sleep(30)
-        """, timeout=SHORT)
+        """, timeout=SHORT, sandbox="off")
     assert time.monotonic() - started < SHORT + RETURN_SLACK
     pid, server, cwd = (tmp_path / "facts").read_text().split(" ", 2)
     assert result.status == NOT_RUN
@@ -137,18 +143,18 @@ FORGER = """
 
 
 @linux_only
-def test_a_forged_answer_in_the_worker_pipe_does_not_answer_for_the_next_sample():
+def test_unsandboxed_a_forged_answer_in_the_worker_pipe_does_not_answer_for_the_next_sample():
     plan = [item("forger", FORGER),
             item("honest-failing", "import time\ntime.sleep(1.0)\nassert 1 == 2\n"),
             item("honest-passing", "assert 1 + 1 == 2\n"),
             item("honest-error", "[][1]\n")]
-    records = execute_samples(plan, timeout=5.0, workers=1, progress=False)
+    records = execute_samples(plan, timeout=5.0, workers=1, progress=False, sandbox="off")
     assert [r["status"] for r in records] == [ASSERTION_FAILED, ASSERTION_FAILED, PASSED,
                                               RUNTIME_ERROR]
 
 
 @linux_only
-def test_a_sample_whose_worker_another_sample_killed_is_retried_on_a_fresh_worker():
+def test_unsandboxed_a_sample_whose_worker_another_sample_killed_is_retried_on_a_fresh_worker():
     killer = f"""
         import os, signal, time
         time.sleep(0.5)  # the victim is running by now
@@ -165,7 +171,7 @@ def test_a_sample_whose_worker_another_sample_killed_is_retried_on_a_fresh_worke
         """
     plan = [item("victim", "import time\ntime.sleep(1.5)\nassert 1 + 1 == 2\n"),
             item("killer", killer)]
-    records = execute_samples(plan, timeout=5.0, workers=2, progress=False)
+    records = execute_samples(plan, timeout=5.0, workers=2, progress=False, sandbox="off")
     assert [r["status"] for r in records] == [PASSED, PASSED]
     assert "retried" in records[0]["detail"]
     assert "retried" not in records[1]["detail"]

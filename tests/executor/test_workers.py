@@ -8,9 +8,9 @@ from reasoneval_mini import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TI
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
+from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.executor.workers import (
     CANCELLED,
-    MINIMAL_ENV,
     OUTCOMES,
     RESULT_KEYS,
     Worker,

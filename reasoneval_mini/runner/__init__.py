@@ -1,0 +1,35 @@
+"""What every runner of untrusted code gives its child, written once.
+
+The executor (a model's program) and the grader (a student's cells) both
+start a child process that runs code nobody vouches for. What that child
+gets is the same in both, and lives here:
+
+* ``environment``: :data:`MINIMAL_ENV` and :func:`child_environment`, the
+  child's whole ``os.environ`` (nothing of the caller's);
+* ``workdir``: the child's own working folder, made and removed
+  (:func:`make_workdir`, :func:`remove_tree`);
+* ``limits``: its resource limits (:func:`apply_limits`);
+* ``confinement``: the operating system's sandbox around it, planned in the
+  caller with a warning once per session about what is missing
+  (:func:`plan_sandbox`), applied in the child before any untrusted code
+  (:func:`confine_child`, which fails closed).
+
+Standard library and :mod:`reasoneval_mini.sandbox` only: a fork server and
+a bare ``python -I`` child import it before anything untrusted runs.
+"""
+
+from reasoneval_mini.runner.confinement import (
+    ConfinementFailed,
+    confine_child,
+    isolation_from_fields,
+    isolation_to_fields,
+    plan_sandbox,
+    prepare_confinement,
+)
+from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
+from reasoneval_mini.runner.limits import apply_limits
+from reasoneval_mini.runner.workdir import make_workdir, remove_tree, working_directory_base
+
+__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "child_environment",
+           "confine_child", "isolation_from_fields", "isolation_to_fields", "make_workdir",
+           "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]

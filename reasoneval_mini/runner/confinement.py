@@ -1,0 +1,86 @@
+"""Confine an untrusted child: plan in the caller (warning once), apply in the child, fail closed.
+
+The caller plans once per run, before anything starts
+(:func:`plan_sandbox`): ``"required"`` on a kernel that lacks part of the
+policy raises :class:`~reasoneval_mini.sandbox.SandboxUnavailable` there,
+and ``"auto"`` or ``"off"`` warn once per session about what is not
+enforced. The plan travels to the child as plain JSON values
+(:func:`isolation_to_fields`). The child applies it with
+:func:`confine_child` after its own setup and before the first untrusted
+line; when that fails the child must not run the code at all.
+
+A long-lived server that forks one child per program opens the policy's
+read-only paths once (:func:`prepare_confinement`), so that each child only
+hands those descriptors to the kernel.
+
+>>> fields = isolation_to_fields(plan_isolation("auto", abi=4))
+>>> fields
+['auto', 4, ['files', 'network'], ['signals']]
+>>> print(isolation_from_fields(fields))
+landlock ABI 4: files, network
+
+Surprising: a plan that enforces nothing confines nothing, without an error:
+the warning was the caller's to give.
+
+>>> confine_child(plan_isolation("off", abi=7), "/nonexistent") is None
+True
+"""
+
+import warnings
+
+from reasoneval_mini.sandbox.policy import Isolation, confine, plan_isolation, prepare
+
+_WARNED = set()  # the warnings already given in this session
+
+
+class ConfinementFailed(OSError):
+    """The kernel refused to confine the child; the untrusted code must not run."""
+
+
+def plan_sandbox(mode="auto", *, stacklevel=3):
+    """The :class:`~reasoneval_mini.sandbox.Isolation` for *mode*; warn once about what is missing.
+
+    *mode* is one of :data:`~reasoneval_mini.sandbox.MODES` (else
+    ``ValueError``). Raises :class:`~reasoneval_mini.sandbox.SandboxUnavailable`
+    for ``"required"`` where the kernel lacks part of the policy. Each
+    distinct warning (``RuntimeWarning``) is issued once per session.
+    """
+    isolation = plan_isolation(mode)
+    message = isolation.warning()
+    if message is not None and message not in _WARNED:
+        _WARNED.add(message)
+        warnings.warn(f"reasoneval_mini: {message}", RuntimeWarning, stacklevel=stacklevel)
+    return isolation
+
+
+def isolation_to_fields(isolation):
+    """*isolation* as a JSON-able list, for a request to a child."""
+    return [isolation.mode, isolation.abi, list(isolation.enforced), list(isolation.missing)]
+
+
+def isolation_from_fields(fields):
+    """The :class:`~reasoneval_mini.sandbox.Isolation` that :func:`isolation_to_fields` wrote."""
+    mode, abi, enforced, missing = fields
+    return Isolation(mode, abi, tuple(enforced), tuple(missing))
+
+
+def prepare_confinement(isolation):
+    """Open the read-only paths of the policy once, for children forked later; None if nothing is enforced.
+
+    The descriptors (``O_PATH``, close-on-exec) stay open in the calling
+    process; hand the result to :func:`confine_child` in each child.
+    """
+    return prepare(isolation) if isolation.enforced else None
+
+
+def confine_child(isolation, workdir, prepared=None):
+    """Confine this process as *isolation* says, *workdir* its only writable folder.
+
+    Call it in the child (one thread), after its own setup, before any
+    untrusted code. Raises :class:`ConfinementFailed` naming the kernel's
+    refusal: the caller must then exit without running anything.
+    """
+    try:
+        confine(isolation, workdir, prepared)
+    except OSError as error:
+        raise ConfinementFailed(error.errno, f"the sandbox could not be applied: {error}") from None

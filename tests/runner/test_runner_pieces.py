@@ -1,0 +1,99 @@
+"""What both runners give an untrusted child: environment, folder, limits, confinement."""
+
+import os
+import sys
+import warnings
+
+import pytest
+
+from reasoneval_mini.runner import (
+    MINIMAL_ENV,
+    ConfinementFailed,
+    apply_limits,
+    child_environment,
+    confine_child,
+    make_workdir,
+    plan_sandbox,
+    remove_tree,
+)
+import reasoneval_mini.runner.confinement as confinement
+import reasoneval_mini.sandbox.landlock as landlock
+from reasoneval_mini.sandbox import SandboxUnavailable
+
+
+def in_fork(body):
+    """Run *body()* in a forked child; return what it returned, as text."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            result = body()
+        except BaseException as error:
+            result = f"{type(error).__name__}: {error}"
+        os.write(write_end, str(result).encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as stream:
+        text = stream.read().decode()
+    os.waitpid(pid, 0)
+    return text
+
+
+def test_the_child_environment_carries_nothing_of_the_callers(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-instructor")
+    env = child_environment("/tmp/run-x")
+    assert "OPENAI_API_KEY" not in env
+    assert env["HOME"] == env["TMPDIR"] == "/tmp/run-x"
+    assert {key: env[key] for key in MINIMAL_ENV} == MINIMAL_ENV
+
+
+def test_a_working_folder_the_child_locked_is_still_removed():
+    folder = make_workdir()
+    inner = os.path.join(folder, "deep", "er")
+    os.makedirs(inner)
+    open(os.path.join(inner, "f"), "w").close()
+    os.chmod(os.path.join(folder, "deep"), 0)
+    os.chmod(folder, 0o500)
+    remove_tree(folder)
+    assert not os.path.exists(folder)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="POSIX rlimits")
+def test_limits_lower_the_hard_limit_so_the_child_cannot_raise_them_again():
+    def body():
+        import resource
+        warnings_ = apply_limits(memory_mb=256, cpu_seconds=5, file_size_mb=1, open_files=32)
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (2**40, 2**40))
+            raised = "raised"
+        except (ValueError, OSError):
+            raised = "refused"
+        return (warnings_, raised, resource.getrlimit(resource.RLIMIT_AS),
+                resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_CORE))
+    assert in_fork(body) == str(([], "refused", (256 * 2**20,) * 2, (5, 6), (0, 0)))
+
+
+def test_each_sandbox_warning_is_given_once_per_session(monkeypatch):
+    monkeypatch.setattr(confinement, "_WARNED", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plan_sandbox("off")
+        plan_sandbox("off")
+    assert [str(w.message) for w in caught] == [
+        "reasoneval_mini: " + confinement.plan_isolation("off").warning()]
+
+
+def test_required_is_refused_in_the_caller_where_the_kernel_lacks_a_feature(monkeypatch):
+    monkeypatch.setattr(landlock, "abi_version", lambda: 3)
+    with pytest.raises(SandboxUnavailable, match="network .needs ABI 4"):
+        plan_sandbox("required")
+
+
+@pytest.mark.skipif(landlock.abi_version() < 1, reason="needs Landlock")
+def test_a_refused_confinement_raises_rather_than_running_unconfined(tmp_path):
+    def body():
+        landlock.SYS_landlock_restrict_self = 4095  # a system call the kernel does not have
+        confine_child(plan_sandbox("auto"), str(tmp_path))
+        return "ran unconfined"
+    assert in_fork(body).startswith(f"{ConfinementFailed.__name__}: ")
