@@ -8,7 +8,9 @@ outputs forged. Only the *code cells that exist* are kept, in file order, as
 never trusted. Cells that only call ``check``/``hint``/``progress`` are
 dropped (the instructor runs the checks). IPython syntax (``%magic``,
 ``!shell``, ``x?``) is converted by IPython's own input transformer, so a
-cell means what it means under Jupyter.
+cell means what it means under Jupyter; a ``%%time``, ``%%timeit`` or
+``%%capture`` cell is its body (the child runs ``%time`` lines and top-level
+``await`` as IPython does).
 
 Anything that goes wrong reading one notebook (invalid JSON, nesting so deep
 that ``json`` gives up, ``MemoryError``) is a :class:`NotebookError` for that
@@ -108,6 +110,9 @@ def python_source(source):
     tree = _parse(source)
     if tree is not None:
         return source, tree
+    body = _cell_magic_body(source)
+    if body is not None:
+        return python_source(body)
     global _TRANSFORMER
     try:
         if _TRANSFORMER is None:
@@ -119,6 +124,22 @@ def python_source(source):
     except Exception:  # noqa: BLE001 - IPython cannot convert it: it fails as written
         return source, None
     return converted, _parse(converted)
+
+
+# A cell magic that only measures or hides its body: Jupyter runs the body in
+# the notebook's namespace, so the grader runs it too (IPython's converter
+# would turn the cell into one call that runs nothing here).
+_BODY_MAGIC = re.compile(r"\A\s*%%(?:time|timeit|capture)\b[^\n]*(?:\n|\Z)")
+
+
+def _cell_magic_body(source):
+    r"""The body of a ``%%time``, ``%%timeit`` or ``%%capture`` cell, else None.
+
+    >>> _cell_magic_body("%%capture out\nx = 1\n")
+    'x = 1\n'
+    """
+    match = _BODY_MAGIC.match(source)
+    return source[match.end():] if match else None
 
 
 def is_feedback_cell(tree):
