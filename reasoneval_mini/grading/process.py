@@ -36,10 +36,8 @@ import base64
 import builtins
 import os
 import pickle
-import queue
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -48,7 +46,8 @@ from pathlib import Path
 from reasoneval_mini.runner import (
     child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
     remove_tree)
-from reasoneval_mini.support.messages import MessageTooLarge, read_message, write_message
+from reasoneval_mini.support.messages import (
+    MessageTooLarge, read_message, wait_until_readable, write_message)
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS, MAX_INT_BITS, kill_descendants
@@ -64,8 +63,6 @@ ENDING_INTERRUPTED = "interrupted"
 ENDINGS = (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
 #: Largest event the grader reads; a real one (a returned value) is rarely over a few KB.
 MAX_EVENT_BYTES = 4 << 20
-#: Events read but not handled yet; the reader waits (and so does the child) past this.
-MAX_QUEUED_EVENTS = 2
 #: How often a waiting grader looks at its cancel event.
 POLL_SECONDS = 0.1
 
@@ -257,26 +254,6 @@ def remote_answer(name, call):
 
 # -- one child run --------------------------------------------------------------------------
 
-def _read_events(stream, events):
-    """Put each message of *stream* on *events* (blocking when it is full), then None."""
-    try:
-        while True:
-            try:
-                message = read_message(stream.fileno(), max_bytes=MAX_EVENT_BYTES)
-            except MessageTooLarge:  # a garbled frame: the rest of the stream is not ours
-                break
-            except (ValueError, RecursionError):  # a well-framed body that is not JSON: dropped
-                continue
-            if message is None:
-                break
-            events.put(message)
-    except OSError:
-        pass
-    finally:
-        stream.close()
-        events.put(None)
-
-
 def describe_exit(returncode):
     """Human words for a child's exit code.
 
@@ -313,8 +290,9 @@ class _Session:
     (:attr:`step`), the failed cells of the current notebook and the results.
     """
 
-    def __init__(self, process, received, job, tasks, cancel):
-        self.process, self.received, self.cancel = process, received, cancel
+    def __init__(self, process, job, tasks, cancel):
+        self.process, self.cancel = process, cancel
+        self.channel = process.stdout.fileno()
         self.limit = job.step_timeout + KILL_GRACE_SECONDS
         self.tasks = list(tasks)
         self.step, self.results, self.fatal, self.seq = Step(), {}, None, 0
@@ -326,17 +304,30 @@ class _Session:
             raise _Stop(ENDING_DIED) from None
 
     def next_accepted(self, accept):
-        """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`."""
+        """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`.
+
+        One message at a time is read, never more than :data:`MAX_EVENT_BYTES`;
+        half a message and then silence is a timeout like any other.
+        """
         step_end = time.monotonic() + self.limit
         while True:
-            if self.cancel is not None and self.cancel.is_set():
-                raise _Stop(ENDING_INTERRUPTED)
-            now = time.monotonic()
-            if now >= step_end:
-                raise _Stop(ENDING_TIMEOUT)
             try:
-                message = self.received.get(timeout=min(POLL_SECONDS, step_end - now))
-            except queue.Empty:
+                while True:  # look at the cancel event while waiting
+                    if self.cancel is not None and self.cancel.is_set():
+                        raise _Stop(ENDING_INTERRUPTED)
+                    try:
+                        wait_until_readable(self.channel, min(step_end,
+                                                              time.monotonic() + POLL_SECONDS))
+                        break
+                    except TimeoutError:
+                        if time.monotonic() >= step_end:
+                            raise
+                message = read_message(self.channel, max_bytes=MAX_EVENT_BYTES, deadline=step_end)
+            except TimeoutError:
+                raise _Stop(ENDING_TIMEOUT) from None
+            except (MessageTooLarge, OSError):  # a garbled frame: the rest is not the protocol
+                raise _Stop(ENDING_DIED) from None
+            except (ValueError, RecursionError):  # a well-framed body that is not JSON: dropped
                 continue
             if message is None:
                 raise _Stop(ENDING_DIED)
@@ -432,11 +423,7 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=workdir, env=child_environment(workdir), start_new_session=os.name == "posix",
             bufsize=0)
-        received = queue.Queue(MAX_QUEUED_EVENTS)
-        reader = threading.Thread(target=_read_events, args=(process.stdout, received),
-                                  daemon=True)
-        reader.start()
-        session = _Session(process, received, job, tasks, cancel)
+        session = _Session(process, job, tasks, cancel)
         ending, returncode = ENDING_DONE, None
         try:
             session.send(job_message)
@@ -449,7 +436,7 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
                 except subprocess.TimeoutExpired:
                     pass
         finally:
-            _end(process, received, reader)
+            _end(process)
     finally:
         remove_tree(workdir)
     how = describe_exit(returncode) if ending == ENDING_DIED else ""
@@ -457,18 +444,13 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
     return ChildRun(ending, how, session.step, session.results, session.fatal, killed_by)
 
 
-def _end(process, received, reader):
-    """Kill the child and everything it started; reap it; let the reader reach end of file."""
+def _end(process):
+    """Kill the child and everything it started; reap it."""
     if process.poll() is None:
         kill_descendants(process.pid)
-    try:
-        process.stdin.close()
-    except OSError:
-        pass
-    kill_process_tree(process)
-    deadline = time.monotonic() + KILL_GRACE_SECONDS
-    while reader.is_alive() and time.monotonic() < deadline:  # it may wait on a full queue
+    for stream in (process.stdin, process.stdout):
         try:
-            received.get(timeout=POLL_SECONDS / 10)
-        except queue.Empty:
+            stream.close()
+        except OSError:
             pass
+    kill_process_tree(process)
