@@ -26,7 +26,8 @@ until ``{"op": "next"}``::
                                               | {"not_plain": "what"} | {"stopped": "why"}}
 
 The child never sees an expected value, a check or a comparison: it calls the
-answer and sends back what it returned as *plain data* (:func:`encode_plain`),
+answer and sends back what it returned as *plain data*
+(:func:`~reasoneval_mini.grading.plain_values.encode_plain`),
 or the exception's type and message. So whatever student code does in this
 process (patch classes, read stack frames, write its own messages on the
 channel) can only change what its own answers return, which the grader then
@@ -55,7 +56,6 @@ import base64
 import builtins
 import inspect
 import json
-import math
 import os
 import pickle
 import re
@@ -63,11 +63,11 @@ import signal
 import sys
 import threading
 import time
-from fractions import Fraction
 
 from reasoneval_mini.runner import apply_limits, confine_child, isolation_from_fields
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
+from reasoneval_mini.grading.plain_values import NotPlain, encode_plain
 
 #: Longest error text kept per failed cell, in characters (a message names up to three).
 CELL_ERROR_CHARS = 150
@@ -76,13 +76,8 @@ CELL_ERROR_CHARS = 150
 _PROTOCOL_MODULES = ("json", "struct", "reasoneval_mini.support.messages")
 #: Address-space ceiling of a grading process, in MB (POSIX).
 MEMORY_LIMIT_MB = 4096
-#: Deepest nesting of a returned value that is sent back (deeper: "too deeply nested").
-MAX_VALUE_DEPTH = 200
 #: Largest encoded returned value, in characters.
 MAX_VALUE_CHARS = 2 << 20
-#: Largest integer (numerator, denominator) sent back, in bits; the grader refuses
-#: longer ones too, because exact arithmetic on them takes the grader's time.
-MAX_INT_BITS = 1 << 16
 #: ``python -s -c BOOT.format(parent=...)`` starts a grading child. The folder
 #: holding the package is on ``sys.path`` only while the child imports it.
 BOOT = ("import sys; sys.path[0] = {parent!r}; "
@@ -100,10 +95,6 @@ _TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 
 class StepTimeout(BaseException):
     """Raised by the watchdog; a BaseException so that ``except Exception`` misses it."""
-
-
-class NotPlain(Exception):
-    """A returned value that is not plain data; the message says what it was."""
 
 
 class Watchdog:
@@ -140,63 +131,6 @@ class Watchdog:
         if self.fired:
             return f"did not finish within {self.seconds:g} s (endless loop?)"
         return error
-
-
-_CONTAINERS = ((list, "l"), (tuple, "t"), (set, "s"), (frozenset, "fs"))
-
-
-def encode_plain(value, depth=0):
-    """*value* as tagged JSON, if it is plain data; else :class:`NotPlain`.
-
-    Plain: exact ``int`` (up to :data:`MAX_INT_BITS`), ``float``,
-    ``Fraction``, ``str``, ``bool``, ``None``, a numpy scalar (as the Python
-    number it holds), and lists, tuples, sets, frozensets and dicts of plain
-    values. A container subclass (``namedtuple``, ``defaultdict``,
-    ``OrderedDict``) is sent as its base type, read through the base type's
-    own methods, so its overrides change nothing.
-
-    >>> encode_plain([1, "a", None])
-    {'l': [{'i': '0x1'}, 'a', None]}
-    >>> from collections import namedtuple
-    >>> encode_plain(namedtuple("Point", "x y")(1, 2))
-    {'t': [{'i': '0x1'}, {'i': '0x2'}]}
-
-    Surprising: a subclass of ``int`` is not plain, whatever it compares equal to.
-
-    >>> class Anything(int): pass
-    >>> encode_plain(Anything(3))
-    Traceback (most recent call last):
-    ...
-    reasoneval_mini.grading.child.NotPlain: Anything
-    """
-    if depth > MAX_VALUE_DEPTH:
-        raise NotPlain("a value nested too deeply")
-    kind = type(value)
-    if kind.__module__ == "numpy" and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
-        value = value.item()  # a numpy scalar holds a Python number; its type is checked below
-        kind = type(value)
-    if value is None or kind is bool or kind is str:
-        return value
-    if kind is int:
-        return {"i": hex(_bounded(value))}
-    if kind is float:
-        return {"f": value.hex() if math.isfinite(value) else repr(value)}
-    if kind is Fraction:
-        return {"q": [hex(_bounded(value.numerator)), hex(_bounded(value.denominator))]}
-    for base, tag in _CONTAINERS:
-        if isinstance(value, base):
-            return {tag: [encode_plain(item, depth + 1) for item in base.__iter__(value)]}
-    if isinstance(value, dict):
-        return {"d": [[encode_plain(k, depth + 1), encode_plain(v, depth + 1)]
-                      for k, v in dict.items(value)]}
-    raise NotPlain(kind.__name__)
-
-
-def _bounded(number):
-    if number.bit_length() > MAX_INT_BITS:
-        raise NotPlain(f"an integer of {number.bit_length()} bits (at most {MAX_INT_BITS} "
-                       "are graded)")
-    return number
 
 
 def _outcome(answer, args, kwargs):

@@ -40,7 +40,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.runner import (
@@ -50,7 +49,8 @@ from reasoneval_mini.support.messages import (
     MessageTooLarge, read_message, wait_until_readable, write_message)
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS, MAX_INT_BITS, kill_descendants
+from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS, kill_descendants
+from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
 #: Extra seconds the grader waits past the child's own watchdog before killing it.
@@ -142,10 +142,6 @@ class CallStopped(BaseException):
     """
 
 
-class NotPlainValue(TypeError):
-    """What a call raises in the grader when the answer returned something other than plain data."""
-
-
 def child_environment(workdir):
     """The child's whole environment: the runner's minimal one, and settings for reproducible runs.
 
@@ -155,62 +151,6 @@ def child_environment(workdir):
     """
     return runner_environment(workdir, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
                               MPLBACKEND="Agg")
-
-
-# -- plain values ---------------------------------------------------------------------------
-
-_SEQUENCES = {"l": list, "t": tuple, "s": set, "fs": frozenset}
-_MAX_HEX_DIGITS = MAX_INT_BITS // 4 + 1
-
-
-def _integer(text):
-    """An int from the child's hex text, refused past :data:`MAX_INT_BITS` before any arithmetic."""
-    if type(text) is not str or len(text) > _MAX_HEX_DIGITS + 3:
-        raise ValueError(f"an integer over {MAX_INT_BITS} bits")
-    return int(text, 16)
-
-
-def decode_plain(data):
-    """The value :func:`~reasoneval_mini.grading.child.encode_plain` encoded, of exact types.
-
-    Raises ``ValueError`` for anything that is not such an encoding, an
-    integer (or a fraction's numerator or denominator) over
-    :data:`~reasoneval_mini.grading.child.MAX_INT_BITS` bits included: exact
-    arithmetic on those would hold every grading thread.
-
-    >>> decode_plain({"l": [{"i": "0x2"}, {"q": ["0x1", "0x3"]}, "a"]})
-    [2, Fraction(1, 3), 'a']
-
-    Surprising: a fraction is checked before it is reduced, since reducing is
-    the slow part.
-
-    >>> decode_plain({"q": ["0x1" + "0" * 20000, "0x3"]})
-    Traceback (most recent call last):
-    ...
-    ValueError: not a plain value: an integer over 65536 bits
-    """
-    if data is None or type(data) in (bool, str):
-        return data
-    if type(data) is not dict or len(data) != 1:
-        raise ValueError(f"not a plain value: {type(data).__name__}")
-    (tag, body), = data.items()
-    try:
-        if tag == "i":
-            return _integer(body)
-        if tag == "f":
-            if type(body) is not str or len(body) > 40:
-                raise ValueError("a float's text is at most 40 characters")
-            return float.fromhex(body) if "0x" in body else float(body)
-        if tag == "q":
-            numerator, denominator = (_integer(part) for part in body)
-            return Fraction(numerator, denominator)
-        if tag in _SEQUENCES:
-            return _SEQUENCES[tag](decode_plain(item) for item in body)
-        if tag == "d":
-            return {decode_plain(key): decode_plain(value) for key, value in body}
-    except (TypeError, IndexError, ZeroDivisionError, AttributeError, ValueError) as error:
-        raise ValueError(f"not a plain value: {error}") from None
-    raise ValueError(f"not a plain value: tag {tag!r}")
 
 
 def _exception(raised):

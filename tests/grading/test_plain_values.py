@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from reasoneval_mini.grading.child import NotPlain, encode_plain
-from reasoneval_mini.grading.process import NotPlainValue, decode_plain, outcome_value
+from reasoneval_mini.grading.plain_values import NotPlain, NotPlainValue, decode_plain, encode_plain
+from reasoneval_mini.grading.process import outcome_value
 
 PLAIN = [0, -7, 2**20000, 0.1, float("inf"), Fraction(-2, 3), "é\n", True, None,
          [1, (2, "a")], {"k": {1: [None]}}, {1, 2}, frozenset({("a", 1)}), (), {}]
