@@ -13,7 +13,8 @@ Ctrl-C, once complete files are written (unfinished grades ``interrupted``;
 further Ctrl-Cs are ignored while they are written).
 
 The isolation level (e.g. ``landlock ABI 7: files, network, signals``) is
-printed with the summary; a warning on stderr says what is not enforced.
+printed with the summary and written under the class report's title; a
+warning on stderr says what is not enforced.
 """
 
 import importlib.util
@@ -72,6 +73,15 @@ def run(args):
         raise UsageError(error) from None
     if isolation.warning():
         print(f"warning: {isolation.warning()}", file=sys.stderr)
+    # Everything the reports need is imported before any student code runs.
+    try:
+        exercises = dict(load_registry(registry).EXERCISES)
+    except OSError as error:
+        raise UsageError(error) from None
+    if roster is not None:
+        from reasoneval_mini.grading.gradebook import write_gradebook
+    if args.class_report:
+        from reasoneval_mini.grading.class_report import write_class_report
     interrupted = False
     try:
         prepare_outputs(args.out, args.feedback)  # fail before grading
@@ -86,7 +96,6 @@ def run(args):
         raise UsageError(error) from None
     out, totals = write_grades(grades, args.out)
     written = [str(out), str(totals)]
-    exercises = dict(load_registry(registry).EXERCISES)
     if args.feedback:
         paths = write_feedback(grades, exercises, args.feedback,
                                reveal_hidden=args.reveal_hidden)
@@ -103,16 +112,13 @@ def run(args):
         print(f"--export {args.export}: not written, {len(not_graded)} students are not "
               "graded and would be exported with 0", file=sys.stderr)
     elif roster is not None:
-        from reasoneval_mini.grading.gradebook import write_gradebook
-
         export = write_gradebook(grades, roster, exercises, args.export, export_out)
         written.append(f"{export.path} ({args.export}, {export.exported} students)")
         print(f"on the roster but no folder (exported with 0): {_names(export.without_folder)}")
         print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
     if args.class_report:
-        from reasoneval_mini.grading.class_report import write_class_report
-
-        report = write_class_report(grades, exercises, args.class_report, args.submissions_dir)
+        report = write_class_report(grades, exercises, args.class_report, args.submissions_dir,
+                                    isolation=isolation)
         written.append(f"{report} and its figures")
     print("wrote " + "; ".join(written))
     return 130 if interrupted else 1 if not_graded else 0

@@ -233,8 +233,11 @@ def _cell(text):
     return shorten(text, OUTPUT_CHARS).replace("|", "\\|")
 
 
-def report_markdown(grades, exercises, similar=None):
-    """The Markdown of the class report (figures referenced by their file names)."""
+def report_markdown(grades, exercises, similar=None, isolation=None):
+    """The Markdown of the class report (figures referenced by their file names).
+
+    *isolation*: the grading run's isolation level (its text is one line), shown under the title.
+    """
     totals = student_totals(grades)
     maximum = sum(e.points for e in exercises.values())
     values = sorted(totals.values())
@@ -243,6 +246,7 @@ def report_markdown(grades, exercises, similar=None):
     mean = sum(values) / n if n else 0
     lines = ["# Class report", "",
              f"{n} students, {len(exercises)} exercises, {maximum} points in all.", "",
+             *([f"Student code ran with isolation: {isolation}.", ""] if isolation else []),
              "## Scores", "",
              f"Total score: mean {format_score(mean)}, median {format_score(median)}, "
              f"lowest {format_score(values[0]) if n else '-'}, "
@@ -339,12 +343,13 @@ def _figures(grades, exercises, out_dir):
         _write_png(figure, out_dir / STATUS_FIGURE)
 
 
-def write_class_report(grades, exercises, out_dir, submissions_dir=None):
+def write_class_report(grades, exercises, out_dir, submissions_dir=None, isolation=None):
     """Write the report and its figures into *out_dir* (made if needed); return the report's path.
 
     *exercises* maps ids to the registry's exercises (``points``,
     ``notebook``, ``answer_name``). With *submissions_dir*, the report lists
-    similar answers read from the students' notebooks.
+    similar answers read from the students' notebooks. *isolation*: the
+    grading run's :class:`~reasoneval_mini.sandbox.Isolation`, named in the report.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -354,5 +359,5 @@ def write_class_report(grades, exercises, out_dir, submissions_dir=None):
                if submissions_dir is not None else None)
     _figures(grades, exercises, out_dir)
     path = out_dir / REPORT_NAME
-    write_atomically(path, report_markdown(grades, exercises, similar))
+    write_atomically(path, report_markdown(grades, exercises, similar, isolation))
     return path
