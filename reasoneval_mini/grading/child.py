@@ -54,7 +54,6 @@ limit stops what swallows the alarms.
 import ast
 import base64
 import builtins
-import inspect
 import json
 import os
 import pickle
@@ -91,6 +90,7 @@ PR_SET_CHILD_SUBREAPER = 36
 # Bound before any student code runs.
 _loads, _b64decode, _monotonic, _dumps = pickle.loads, base64.b64decode, time.monotonic, json.dumps
 _TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+_CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect in every child
 
 
 class StepTimeout(BaseException):
@@ -208,7 +208,7 @@ def _execute(source, filename, namespace, loops):
     cell of a notebook on one loop); ``None``: a new loop for this source.
     """
     code = compile(source, filename, "exec", flags=_TOP_LEVEL_AWAIT)
-    if not code.co_flags & inspect.CO_COROUTINE:
+    if not code.co_flags & _CO_COROUTINE:
         exec(code, namespace)  # noqa: S102 - running learner code is the point
         return
     import asyncio  # only a notebook with a top-level await pays for it
