@@ -128,3 +128,14 @@ def test_every_grade_status_maps_to_a_declared_progress_state():
     states = {row_from_grade(Grade("me", "x", 0, 1, status, "")).state for status in GRADE_STATUSES}
     assert states <= set(PROGRESS_STATES)
     assert len(set(PROGRESS_STATES)) == len(PROGRESS_STATES) == 8
+
+
+def test_progress_of_a_folder_in_a_notebook_prints_what_the_command_prints(tmp_path, capsys):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    shutil.copy(ROOT / "solutions" / "ex01_answer_equivalence.ipynb", folder)  # others missing
+    assert main(["progress", str(folder)]) == 0
+    command = capsys.readouterr().out
+    progress(str(folder))
+    assert capsys.readouterr().out == command
+    assert "missing notebook" in command and "no notebook ex02_pass_at_k.ipynb" in command
