@@ -19,18 +19,17 @@ child compiles it, costing only that cell.
 """
 
 import ast
-import json
 import re
 
+from reasoneval_mini.support.notebook_json import NotebookError, load_notebook_json
 from reasoneval_mini.support.text import shorten
+
+__all__ = ["NotebookError", "cells_defining", "explain_missing_answer", "is_feedback_cell",
+           "parse_cells", "prepare_cells", "python_source"]
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
 _TRANSFORMER = None
-
-
-class NotebookError(ValueError):
-    """The file is not a readable notebook; the message names it and why."""
 
 
 def parse_cells(data, name):
@@ -41,25 +40,7 @@ def parse_cells(data, name):
     the file. Raises :class:`NotebookError` naming *name* for anything that
     is not notebook JSON, however the parser fails.
     """
-    try:
-        notebook = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise NotebookError(f"{name} cannot be read: {shorten(error)}") from None
-    except json.JSONDecodeError as error:
-        raise NotebookError(
-            f"{name} is not valid notebook JSON (line {error.lineno}, "
-            f"column {error.colno}: {error.msg})") from None
-    except RecursionError:
-        raise NotebookError(f"{name} cannot be parsed: its JSON is nested too deeply "
-                            "(RecursionError)") from None
-    except MemoryError:
-        raise NotebookError(f"{name} cannot be parsed: out of memory (MemoryError)") from None
-    except Exception as error:  # noqa: BLE001 - any other parser failure costs this notebook only
-        raise NotebookError(f"{name} cannot be parsed: {type(error).__name__}: "
-                            f"{shorten(error)}") from None
-    cells = notebook.get("cells") if isinstance(notebook, dict) else None
-    if not isinstance(cells, list):
-        raise NotebookError(f"{name} is JSON but not a notebook: no 'cells' list")
+    cells = load_notebook_json(data, name)["cells"]
     code_cells, text_cells = [], []
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
@@ -72,15 +53,6 @@ def parse_cells(data, name):
         kind = code_cells if cell.get("cell_type") == "code" else text_cells
         kind.append((number, source))
     return code_cells, text_cells
-
-
-def read_cells(path):
-    """:func:`parse_cells` of the file at *path* (a :class:`pathlib.Path`)."""
-    try:
-        data = path.read_bytes()
-    except (OSError, MemoryError) as error:
-        raise NotebookError(f"{path.name} cannot be read: {shorten(error)}") from None
-    return parse_cells(data, path.name)
 
 
 def _parse(source):

@@ -43,8 +43,7 @@ from pathlib import Path
 from reasoneval_mini.support.arguments import positive_seconds
 from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
-from reasoneval_mini.grading.notebooks import NotebookError, read_cells
-from reasoneval_mini.grading.submissions import plan_notebooks
+from reasoneval_mini.grading.submissions import read_student
 from reasoneval_mini.grading.statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import GradingJob
@@ -92,17 +91,6 @@ def row_from_grade(grade, notebook="", missing_notebooks=()):
     return ProgressRow(grade.exercise, notebook, state, grade.message)
 
 
-def _unreadable_notebooks(tasks):
-    """``{exercise_id: message}`` for the planned notebooks that are not notebook JSON."""
-    invalid = {}
-    for task in tasks:
-        try:
-            read_cells(Path(task["notebook"]))  # JSON only: no learner code runs here
-        except NotebookError as error:
-            invalid.update(dict.fromkeys(task["exercises"], str(error)))
-    return invalid
-
-
 def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*.
 
@@ -115,13 +103,15 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     if not directory.is_dir():
         raise ValueError(f"{str(directory)!r} is not a folder of exercise notebooks")
     timeout = positive_seconds(timeout, "timeout")
-    tasks, missing = plan_notebooks(directory, EXERCISES)  # the plan grade_student makes
-    invalid = _unreadable_notebooks(tasks)
-    # Unreadable notebooks are reported here, so the grader's "error" means a crash only.
-    to_grade = {i: e for i, e in EXERCISES.items() if i not in invalid}
+    # Read once, as the grader reads a student's folder; an unreadable notebook is
+    # reported here, so that the grader's "error" means a crash only.
+    submission = read_student(directory, EXERCISES)
+    invalid = {i: n.error for n in submission.notebooks if n.error for i in n.exercises}
     job = GradingJob(DEFAULT_REGISTRY, None, timeout, isolation)
-    counts = {i: len(e.checks) for i, e in to_grade.items()}
-    grades = {g.exercise: g for g in grade_student(directory, to_grade, job, counts)}
+    counts = {i: len(e.checks) for i, e in EXERCISES.items()}
+    grades = {g.exercise: g for g in grade_student(directory, EXERCISES, job, counts,
+                                                   submission=submission)}
+    missing = submission.missing
     rows = []
     for exercise_id, exercise in EXERCISES.items():
         if exercise_id in invalid:
