@@ -13,12 +13,17 @@ The server itself is single-threaded, so forking it is safe (forking a
 multi-threaded Jupyter kernel would not be).
 
 Per request, the child gets: its own session and process group (a timeout
-kills the whole group), resource limits, a new temporary working directory
-(made by the caller, removed afterwards), a minimal environment,
-``/dev/null`` as stdin, pipes for stdout and stderr (read here, keeping head
-and tail), and a private pipe on fd 3 for the end-of-program report. Closing
-the server's stdin while a program runs cancels it (its group is killed) and
-then stops the server.
+kills the whole group), a new temporary working directory (made by the
+caller, removed afterwards), a minimal environment, ``/dev/null`` as stdin,
+pipes for stdout and stderr (read here, keeping head and tail), a private
+pipe on fd 3 for the end-of-program report, then the sandbox the request's
+plan names (:mod:`reasoneval_mini.runner.confinement`; the policy's paths
+are opened once in the server, and the server gives up root's capabilities
+once for all its children) and the resource limits. Anything that fails
+before the program runs (a sandbox the kernel refuses, above all) is written
+on a setup pipe that the child closes before the program's first line; the
+program then never runs. Closing the server's stdin while a program runs
+cancels it (its group is killed) and then stops the server.
 
 The caller trusts nothing it cannot check. Each request carries the caller's
 own random ``id``, and every message the server sends echoes it: a message
@@ -67,6 +72,7 @@ from reasoneval_mini.executor.workers import (
 )
 from reasoneval_mini.runner.confinement import (
     confine_child,
+    harden_forking_parent,
     isolation_from_fields,
     prepare_confinement,
 )
@@ -152,8 +158,15 @@ _PREPARED = {}  # isolation -> the policy's rules, opened once in the server
 
 
 def _prepared(isolation):
-    """The pre-opened rules for *isolation* (made on first use, before any fork uses them)."""
+    """The pre-opened rules for *isolation* (made on first use, before any fork uses them).
+
+    In the server process, the first sandboxed request also makes the server
+    give up root's capabilities, once for all its children (never in a
+    caller that runs :func:`run_request` in its own process, e.g. a test).
+    """
     if isolation not in _PREPARED:
+        if isolation.enforced and _PARENT["pid"] is not None:
+            harden_forking_parent()
         _PREPARED[isolation] = prepare_confinement(isolation)
     return _PREPARED[isolation]
 

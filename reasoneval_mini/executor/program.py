@@ -1,13 +1,19 @@
-"""Run one Python program in a separate, limited process and name its execution state.
+"""Run one Python program in a separate, sandboxed, limited process and name its execution state.
 
-A teaching executor, **not a security boundary**. What it isolates, where the
-operating system offers it (Linux, and mostly macOS):
+What isolates a program, where the operating system offers it:
 
+* the sandbox (Linux, Landlock; ``sandbox="auto"`` by default, see
+  :mod:`reasoneval_mini.sandbox`), applied in the program's own process
+  before its first line, for it and everything it starts: it reads only the
+  Python installation and the package folder, writes only its own working
+  directory, opens no TCP connection (ABI 4), signals no process outside its
+  sandbox and reads no ``/proc/<pid>`` of one (ABI 6); root's capabilities
+  are gone. A child whose sandbox the kernel refuses never runs the program;
 * a clean process per program (forked from a pre-warmed worker, or a fresh
   ``python -I`` where ``fork`` is missing), in its own session and process
   group: a timeout kills the whole group, grandchildren included;
 * resource limits: address space (``memory_mb``, compiling included), CPU
-  time (timeout + 1 s), file size (16 MB), open files (64);
+  time (timeout + 1 s), file size (16 MB), open files (64), no core files;
 * a new temporary working directory, removed afterwards; a minimal
   environment (``PATH``, ``LANG``, ``HOME``/``TMPDIR`` = that directory);
   an empty stdin (``/dev/null``);
@@ -17,14 +23,18 @@ operating system offers it (Linux, and mostly macOS):
 * answers checked against the caller's own per-request id; a worker that
   dies or stops has its program killed by the caller, its directory removed.
 
-What it does **not** protect against: network access; reading or writing
-files outside the working directory that the user may touch (everything, if
-you run as root); adversarial code that forges the end-of-program report from
-inside its own main process (it runs in that process, so it can dig the
-channel and the nonce out of the runner's frames); a child that leaves the group with ``setsid`` before the
-timeout; fork bombs (no limit on the number of processes). macOS does not enforce
-``RLIMIT_AS`` (no memory limit) and Windows has no resource limits at all
-(the results carry a warning). For untrusted code, use a container or VM.
+What it does **not** protect against: UDP and Unix sockets bound to a path
+(Landlock up to ABI 7 rules TCP and abstract sockets only); reading the
+Python installation and the package folder (the policy must allow them);
+adversarial code that forges its *own* end-of-program report from inside its
+main process (it can dig the channel and the nonce out of the runner's
+frames); a helper that leaves the group with ``setsid`` (it survives the
+timeout, confined and under its own CPU limit); fork bombs and other
+exhaustion beyond the per-process limits. Kernels without Landlock (or
+before ABI 4 / 6), macOS and Windows run programs with what they have and a
+warning: macOS does not enforce ``RLIMIT_AS`` (no memory limit) and Windows
+has no resource limits at all. Each result's ``isolation`` says which level
+applied.
 """
 
 import sys
@@ -69,7 +79,7 @@ class ExecutionResult:
     order of fields is not part of the contract, and ``detail`` wording may
     change, so code should branch on ``status``, never on ``detail`` text.
 
-    >>> made_up = ExecutionResult(status="timeout", detail="for a lesson", duration_s=1.0)
+    >>> made_up = ExecutionResult(status=TIMEOUT, detail="for a lesson", duration_s=1.0)
     >>> made_up.stdout_tail, made_up.exit_code, made_up.warnings, made_up.isolation
     ('', None, (), 'not recorded')
     """

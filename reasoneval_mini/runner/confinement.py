@@ -28,7 +28,13 @@ True
 
 import warnings
 
-from reasoneval_mini.sandbox.policy import Isolation, confine, plan_isolation, prepare
+from reasoneval_mini.sandbox.policy import (
+    Isolation,
+    confine,
+    drop_capabilities,
+    plan_isolation,
+    prepare,
+)
 
 _WARNED = set()  # the warnings already given in this session
 
@@ -71,6 +77,18 @@ def prepare_confinement(isolation):
     process; hand the result to :func:`confine_child` in each child.
     """
     return prepare(isolation) if isolation.enforced else None
+
+
+def harden_forking_parent():
+    """In a process that only forks untrusted children (a fork server): give up root's powers once.
+
+    As root it empties its own capability sets (see
+    :func:`~reasoneval_mini.sandbox.policy.drop_capabilities`), so that no
+    child has to: each child then pays only for its Landlock domain. Such a
+    parent still signals and reaps its children, and removes the folders it
+    owns. Does nothing for an ordinary user or off Linux.
+    """
+    drop_capabilities()
 
 
 def confine_child(isolation, workdir, prepared=None):

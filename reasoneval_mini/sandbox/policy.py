@@ -178,8 +178,23 @@ def readable_paths():
     if libdir:  # libpython, for an interpreter built with --enable-shared
         paths.add(libdir)
     paths.add(os.path.realpath(sys.executable))
+    if sys.prefix != sys.base_prefix:  # a virtual environment: Python reads it to start
+        paths.add(os.path.join(sys.prefix, "pyvenv.cfg"))
     paths.add(_PACKAGE_DIR)
-    return tuple(sorted(os.path.realpath(path) for path in paths))
+    return _outermost(os.path.realpath(path) for path in paths)
+
+
+def _outermost(paths):
+    """The sorted distinct *paths*, without those beneath another one (a rule covers its subtree).
+
+    >>> _outermost(["/usr/lib", "/usr/lib/python3", "/usr/lib", "/usr/lib64"])
+    ('/usr/lib', '/usr/lib64')
+    """
+    kept = []
+    for path in sorted(set(paths)):
+        if not any(path.startswith(parent.rstrip("/") + "/") for parent in kept):
+            kept.append(path)
+    return tuple(kept)
 
 
 def _fixed_rules():
@@ -246,6 +261,32 @@ class _CapData(ctypes.Structure):
                 ("inheritable", ctypes.c_uint32)]
 
 
+_BOUNDING_SET = {"empty": False}  # inherited by forked children, like the set itself
+
+
+def drop_bounding_set():
+    """As root: empty this process's capability bounding set (inherited by its children). Idempotent.
+
+    Nothing changes for the caller's own capabilities; only an ``exec`` can
+    no longer grant any. A process that forks many sandboxed children (a
+    fork server) calls it once, so that each child only clears its own sets.
+    """
+    if sys.platform != "linux" or os.geteuid() != 0 or _BOUNDING_SET["empty"]:
+        return
+    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
+    for capability in range(_last_capability() + 1):
+        libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
+    _BOUNDING_SET["empty"] = True
+
+
+def _last_capability():
+    try:
+        with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as handle:
+            return int(handle.read())
+    except (OSError, ValueError):
+        return _CAP_LAST_POSSIBLE
+
+
 def drop_capabilities():
     """As root: empty the bounding set, then every capability set. Elsewhere: nothing.
 
@@ -254,13 +295,19 @@ def drop_capabilities():
     Landlock already stops root from opening files outside the policy, but
     not from, say, ``reboot(2)`` or loading a kernel module.
     """
-    if sys.platform != "linux" or os.geteuid() != 0:
+    if sys.platform != "linux" or os.geteuid() != 0 or _CAPABILITIES["dropped"]:
         return
+    drop_bounding_set()
     libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
-    for capability in range(_CAP_LAST_POSSIBLE + 1):
-        libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()
     if libc.capset(ctypes.byref(header), data) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"capset: {os.strerror(code)}")
+    _CAPABILITIES["dropped"] = True
+
+
+# Set once the sets are empty, in a process whose forked children inherit
+# both the empty sets and this flag (a fork server drops them for all of its
+# children at once: each commit of new credentials costs a child ~0.1 ms).
+_CAPABILITIES = {"dropped": False}

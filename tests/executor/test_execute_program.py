@@ -136,11 +136,14 @@ def test_ignoring_sigalrm_and_sigterm_does_not_escape_the_timeout():
 
 # The programs below tell the test their grandchild's pid on stdout: inside
 # the sandbox they can write nowhere but their own (removed) folder.
+
 @linux_only
 def test_a_timeout_kills_the_grandchildren_too():
     result = run("""
         import subprocess, sys
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        sleeper = "print('up', flush=True); import time; time.sleep(60)"
+        child = subprocess.Popen([sys.executable, "-c", sleeper], stdout=subprocess.PIPE)
+        assert child.stdout.readline() == b"up\\n"  # it runs: the kill below is real
         print(child.pid, flush=True)
         while True:
             pass
@@ -153,7 +156,9 @@ def test_a_timeout_kills_the_grandchildren_too():
 def test_a_passing_program_leaves_no_background_process():
     result = run("""
         import subprocess, sys
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        sleeper = "print('up', flush=True); import time; time.sleep(60)"
+        child = subprocess.Popen([sys.executable, "-c", sleeper], stdout=subprocess.PIPE)
+        assert child.stdout.readline() == b"up\\n"  # it runs: the kill below is real
         print(child.pid)
         """)
     assert result.status == PASSED
@@ -311,7 +316,9 @@ def test_the_fresh_interpreter_fallback_kills_grandchildren_and_cleans_up(monkey
     monkeypatch.delattr(os, "fork")
     result = run("""
         import os, subprocess, sys
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        sleeper = "print('up', flush=True); import time; time.sleep(60)"
+        child = subprocess.Popen([sys.executable, "-c", sleeper], stdout=subprocess.PIPE)
+        assert child.stdout.readline() == b"up\\n"  # it runs: the kill below is real
         open("scratch.txt", "w").write("x")
         print(child.pid, os.getcwd(), flush=True)
         while True:
@@ -372,9 +379,11 @@ def test_a_child_that_escapes_with_setsid_is_not_stopped_but_does_not_hang_the_c
     # (inside the sandbox it stays confined; see test_sandboxed_programs.py).
     started = time.monotonic()
     result = run("""
-        import subprocess, sys
+        import subprocess, sys, time
         code = "import os, time; os.setsid(); time.sleep(30)"
         child = subprocess.Popen([sys.executable, "-c", code])
+        time.sleep(0.3)
+        assert child.poll() is None  # it runs: the escape below is real
         print(child.pid)
         """)
     elapsed = time.monotonic() - started
@@ -471,6 +480,7 @@ def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypat
     assert any("RLIMIT_AS" in text for text in second.warnings)
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @posix_only
 def test_unsandboxed_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works(
         tmp_path):

@@ -126,6 +126,7 @@ def _processes_in_session_of(pids):
     return found
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real SIGINT and /proc")
 def test_ctrl_c_cancels_returns_every_record_and_leaves_no_child(tmp_path):
     # Each program records its pid, then loops far longer than the test waits

@@ -77,6 +77,7 @@ def test_a_child_that_exits_zero_does_not_spoil_a_parent_whose_asserts_pass():
     assert (result.status, result.detail) == (PASSED, "ran to the end without an exception")
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 # --- A killed or stopped worker leaves nothing running -----------------------
 
 # Unsandboxed (sandbox="off", or a kernel without Landlock): the program can
@@ -100,6 +101,7 @@ def test_unsandboxed_a_program_that_kills_its_worker_is_killed_and_its_directory
     assert not os.path.exists(cwd)
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
 def test_unsandboxed_a_program_that_stops_its_worker_returns_in_time_and_leaves_nothing(
         tmp_path):
@@ -142,6 +144,7 @@ FORGER = """
     """
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
 def test_unsandboxed_a_forged_answer_in_the_worker_pipe_does_not_answer_for_the_next_sample():
     plan = [item("forger", FORGER),
@@ -153,6 +156,7 @@ def test_unsandboxed_a_forged_answer_in_the_worker_pipe_does_not_answer_for_the_
                                               RUNTIME_ERROR]
 
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
 def test_unsandboxed_a_sample_whose_worker_another_sample_killed_is_retried_on_a_fresh_worker():
     killer = f"""

@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -91,7 +92,8 @@ def test_a_program_cannot_list_the_checkout_or_read_etc(workdir):
 def test_a_program_cannot_write_into_the_package_or_site_packages(workdir):
     import reasoneval_mini
     package = Path(reasoneval_mini.__file__).parent
-    site_packages = next(path for path in readable_paths() if path.endswith("site-packages"))
+    site_packages = sysconfig.get_paths()["purelib"]
+    assert any(site_packages.startswith(path) for path in readable_paths())
     for target in (package / "executor" / "__init__.py", Path(site_packages) / "evil.pth"):
         outcome = attack(workdir, lambda target=target: open(target, "a").write("x"))
         assert outcome.startswith("PermissionError"), (target, outcome)

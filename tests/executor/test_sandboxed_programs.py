@@ -1,0 +1,365 @@
+"""The executor's sandbox, tried as an attacker would: each attack is a real program run.
+
+Every program goes through ``execute_program`` or ``execute_samples`` with the
+default ``sandbox="auto"``. On a kernel without the Landlock feature an attack
+needs, its test is skipped with the reason; on a kernel with it, an attack that
+succeeds (the sandbox was not applied) fails the test. Where a contrast is
+cheap and harmless, the same program is also run with ``sandbox="off"`` to
+show that the attack is real.
+"""
+
+import hashlib
+import os
+import signal
+import socket
+import sys
+import sysconfig
+import textwrap
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+from process_checks import process_alive
+
+import reasoneval_mini
+import reasoneval_mini.runner.confinement as confinement
+import reasoneval_mini.sandbox.landlock as landlock
+from reasoneval_mini import (
+    ASSERTION_FAILED,
+    NOT_RUN,
+    PASSED,
+    RUNTIME_ERROR,
+    execute_program,
+    execute_samples,
+)
+from reasoneval_mini.executor import pool
+from reasoneval_mini.executor import program as program_module
+from reasoneval_mini.executor import samples as samples_module
+from reasoneval_mini.executor.fork_server import ForkServerWorker
+from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
+from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
+from reasoneval_mini.runner.environment import MINIMAL_ENV
+from reasoneval_mini.sandbox import Isolation, SandboxUnavailable, plan_isolation
+
+ABI = landlock.abi_version()
+REPOSITORY = Path(__file__).resolve().parents[2]
+PACKAGE = Path(reasoneval_mini.__file__).resolve().parent
+
+
+def needs(abi, feature):
+    if sys.platform != "linux" or not hasattr(os, "fork"):
+        return pytest.mark.skip(reason="Landlock is Linux-only")
+    if ABI < abi:
+        return pytest.mark.skip(reason=f"{feature} needs Landlock ABI {abi}; this kernel has {ABI}")
+    return pytest.mark.skipif(False, reason="the kernel has it")
+
+
+def run(source, **options):
+    return execute_program(textwrap.dedent(source), **options)
+
+
+def item(sample_id, source):
+    return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(source)}
+
+
+@pytest.fixture
+def quiet_off():
+    """``sandbox="off"`` warns (once per session); the contrast runs expect that."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="reasoneval_mini: sandbox off")
+        yield
+
+
+# --- Files --------------------------------------------------------------------
+
+@needs(1, "file rules")
+def test_a_program_cannot_read_the_solutions_of_the_checkout(quiet_off):
+    master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
+    assert master.exists(), "the masters are the secret this test guards"
+    attack = f"print(len(open({str(master)!r}).read()))"
+    confined = run(attack)
+    assert confined.status == RUNTIME_ERROR
+    assert confined.detail.startswith("PermissionError"), confined.detail
+    assert confined.stdout_tail == ""
+    assert run(attack, sandbox="off").status == PASSED  # the attack is real
+
+
+@needs(1, "file rules")
+def test_the_fresh_interpreter_fallback_is_confined_too(monkeypatch):
+    monkeypatch.delattr(os, "fork")
+    master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
+    result = run(f"open({str(master)!r}).read()")
+    assert (result.status, result.detail.split(":")[0]) == (RUNTIME_ERROR, "PermissionError")
+    assert result.isolation == str(plan_isolation("auto"))
+
+
+@needs(1, "file rules")
+def test_a_program_cannot_read_the_callers_environment_through_proc():
+    result = run(f"print(open('/proc/{os.getpid()}/environ', 'rb').read())")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs(1, "file rules")
+def test_a_program_cannot_write_a_pth_into_site_packages_and_a_later_run_is_unaffected():
+    site_packages = Path(sysconfig.get_paths()["purelib"])
+    target = site_packages / "reasoneval_torture.pth"
+    assert not target.exists()
+    try:
+        # Only a comment: even if it were written, no later Python would run it.
+        result = run(f"open({str(target)!r}, 'w').write('# must never exist\\n')")
+        assert result.status == RUNTIME_ERROR
+        assert result.detail.startswith("PermissionError"), result.detail
+        assert not target.exists()
+        pool._close_idle_workers()  # the later run starts a new interpreter, which reads .pth files
+        assert run("assert 1 == 2").status == ASSERTION_FAILED
+    finally:
+        if target.exists():
+            target.unlink()
+
+
+@needs(1, "file rules")
+def test_a_program_cannot_append_to_the_package():
+    target = PACKAGE / "executor" / "__init__.py"
+    before = hashlib.sha256(target.read_bytes()).hexdigest()
+    # Opening for appending is the attack; nothing is written even if it opens.
+    result = run(f"open({str(target)!r}, 'a').close()")
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == before
+
+
+@needs(1, "file rules")
+def test_a_program_may_still_write_in_its_own_folder_and_import_the_standard_library():
+    result = run("""
+        import json, fractions, tempfile
+        with open("note.txt", "w") as handle:
+            handle.write(json.dumps(str(fractions.Fraction(1, 3))))
+        with tempfile.TemporaryFile() as scratch:
+            scratch.write(b"x")
+        assert open("note.txt").read() == '"1/3"'
+        """)
+    assert (result.status, result.detail) == (PASSED, "ran to the end without an exception")
+
+
+# --- Network and signals ------------------------------------------------------
+
+@needs(4, "TCP rules")
+def test_a_program_cannot_connect_to_a_local_tcp_port():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        result = run(f"""
+            import socket
+            socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+            """)
+        listener.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            listener.accept()[0].close()  # nobody connected
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs(6, "signal scoping")
+def test_a_program_cannot_signal_its_fork_server_or_the_caller():
+    # SIGCONT and signal 0: harmless if the sandbox failed to stop them.
+    result = run(f"""
+        import os, signal
+        for name, pid, number in (("server", os.getppid(), signal.SIGCONT),
+                                  ("caller", {os.getpid()}, 0)):
+            try:
+                os.kill(pid, number)
+                print(name, "reached")
+            except PermissionError:
+                print(name, "refused")
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "server refused\ncaller refused\n")
+
+
+@needs(1, "the ptrace rule")
+def test_a_program_cannot_open_its_servers_request_or_answer_pipe_through_proc():
+    result = run("""
+        import os
+        for fd, mode in ((0, os.O_RDONLY | os.O_NONBLOCK), (1, os.O_WRONLY)):
+            try:
+                os.close(os.open(f"/proc/{os.getppid()}/fd/{fd}", mode))
+                print(fd, "opened")
+            except PermissionError:
+                print(fd, "refused")
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "0 refused\n1 refused\n")
+
+
+@needs(1, "file rules")
+def test_a_program_keeps_no_capability_even_when_the_caller_is_root():
+    result = run("""
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        data = (ctypes.c_uint32 * 6)()
+        assert libc.capget(header, data) == 0
+        print(list(data))
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, f"{[0] * 6}\n")
+
+
+# --- A leftover helper and later samples ---------------------------------------
+
+HELPER_SECONDS = 8.0
+ATTACKER = f"""
+    import json, os, signal, struct, time
+    server = os.getppid()
+    pid_r, pid_w = os.pipe()
+    if os.fork() == 0:
+        os.setsid()  # out of the sample's process group: the timeout kill misses it
+        if os.fork() != 0:
+            os._exit(0)
+        os.write(pid_w, str(os.getpid()).encode())
+        for fd in (0, 1, 2, pid_r, pid_w):  # hold none of the sample's pipes
+            os.close(fd)
+        stolen = None
+        end = time.monotonic() + {HELPER_SECONDS}
+        while time.monotonic() < end:
+            try:
+                os.kill(server, signal.SIGSTOP)
+            except OSError:
+                pass
+            try:  # steal the next request: the caller's id is in it
+                with open("/proc/%d/fd/0" % server, "rb", buffering=0) as requests:
+                    os.set_blocking(requests.fileno(), False)
+                    size = struct.unpack(">Q", requests.read(8))[0]
+                    stolen = json.loads(requests.read(size))["id"]
+            except (OSError, TypeError, ValueError):
+                pass
+            try:  # answer it: "passed"
+                answer = {{"id": stolen, "outcome": "exited", "exit_code": 0, "signal": None,
+                          "duration_s": 0.1, "stdout": "", "stdout_bytes": 0, "stderr": "",
+                          "stderr_bytes": 0, "report": {{"completed": True, "warnings": []}}}}
+                data = json.dumps(answer).encode()
+                out = os.open("/proc/%d/fd/1" % server, os.O_WRONLY)
+                os.write(out, struct.pack(">Q", len(data)) + data)
+                os.close(out)
+            except OSError:
+                pass
+            time.sleep(0.01)
+        os._exit(0)
+    os.close(pid_w)
+    print(os.read(pid_r, 20).decode())
+    assert False, "the attacker itself fails"
+    """
+HONEST = [("slow-failing", "import time\ntime.sleep(0.5)\nassert 1 == 2\n", ASSERTION_FAILED),
+          ("passing", "assert 1 + 1 == 2\n", PASSED),
+          ("failing", "assert sorted([2, 1]) == [2, 1]\n", ASSERTION_FAILED)]
+
+
+def _state(pid):
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        return handle.read().rpartition(")")[2].split()[0]
+
+
+@needs(6, "signal scoping")
+def test_a_setsid_helper_left_by_a_sample_cannot_stop_the_server_or_forge_later_verdicts():
+    pool._close_idle_workers()  # one warm worker, this test's own
+    attacker = run(ATTACKER, timeout=5.0)
+    helper = int(attacker.stdout_tail)
+    try:
+        assert attacker.status == ASSERTION_FAILED
+        (worker,) = pool._IDLE
+        server = worker.process.pid
+        assert process_alive(helper), "the helper must still be there to attack"
+        for call in ("first", "later"):  # a later call on the same warm worker, too
+            plan = [item(f"{call}-{name}", source) for name, source, _ in HONEST]
+            records = execute_samples(plan, timeout=5.0, workers=1, progress=False)
+            assert [r["status"] for r in records] == [state for _, _, state in HONEST], records
+            assert not any("retried" in r["detail"] for r in records), records
+            assert pool._IDLE == [worker] and worker.process.pid == server
+            assert _state(server) != "T", "the helper stopped the fork server"
+        assert process_alive(helper), "the helper gave up before the later samples ran"
+    finally:
+        os.kill(helper, signal.SIGKILL)
+
+
+# --- Reports and verdicts -------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fd 3 is the report channel of the fork server")
+def test_a_report_that_fails_to_parse_is_the_programs_own_runtime_error_never_not_run():
+    result = run("""
+        import os
+        os.write(3, b"[" * 5000)  # too deeply nested for any JSON decoder
+        assert 1 == 2
+        """)
+    assert result.status == RUNTIME_ERROR
+    assert "without the executor's end-of-program signal" in result.detail
+    records = execute_samples([item("deep", "import os\nos.write(3, b'[' * 5000)\nassert 1 == 2\n")],
+                              progress=False)
+    assert (records[0]["status"], "retried" in records[0]["detail"]) == (RUNTIME_ERROR, False)
+
+
+# --- The isolation level, the modes, failing closed --------------------------------
+
+def test_every_result_and_every_record_carries_the_isolation_level():
+    expected = str(plan_isolation("auto"))
+    assert run("pass").isolation == expected
+    records = execute_samples([item("a", "pass"), {"sample_id": "b", "task_id": "t",
+                                                   "program": None}], progress=False)
+    assert [r["isolation"] for r in records] == [expected, expected]
+
+
+def test_sandbox_off_warns_and_records_that_nothing_was_enforced(monkeypatch):
+    monkeypatch.setattr(confinement, "_WARNED", set())
+    with pytest.warns(RuntimeWarning, match="sandbox off: programs run with your rights"):
+        result = run("pass", sandbox="off")
+    assert (result.status, result.isolation) == (PASSED, "none (sandbox off)")
+
+
+@pytest.mark.parametrize("call", ["execute_program", "execute_samples"])
+def test_required_on_a_kernel_without_the_network_rules_refuses_before_anything_runs(
+        monkeypatch, call):
+    monkeypatch.setattr(landlock, "abi_version", lambda: 3)
+
+    def no_worker(*args, **kwargs):
+        raise AssertionError("a worker was asked for: something ran")
+    monkeypatch.setattr(program_module, "borrow_workers", no_worker)
+    monkeypatch.setattr(samples_module, "borrow_workers", no_worker)
+    with pytest.raises(SandboxUnavailable, match=r"network \(needs ABI 4, Linux 6.7\)"):
+        if call == "execute_program":
+            execute_program("pass", sandbox="required")
+        else:
+            execute_samples([item("a", "pass")], sandbox="required", progress=False)
+
+
+@pytest.mark.parametrize("sandbox", ["strict", None])
+def test_an_unknown_sandbox_mode_is_refused_naming_it(sandbox):
+    with pytest.raises((ValueError, TypeError), match=repr(sandbox)):
+        execute_program("pass", sandbox=sandbox)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="both kinds of worker")
+@pytest.mark.parametrize("kind", ["fork_server", "fresh_interpreter"])
+def test_a_sandbox_the_kernel_refuses_means_the_program_never_runs(kind):
+    # A plan that claims file rules at ABI 0: the kernel refuses to confine.
+    refused = Isolation("auto", 0, ("files",), ("network", "signals"))
+    request = build_request("print('ran')\nassert False", 2.0, DEFAULT_MEMORY_MB, refused)
+    worker = ForkServerWorker() if kind == "fork_server" else FreshInterpreterWorker(MINIMAL_ENV)
+    try:
+        raw = worker.run(request)
+    finally:
+        worker.close()
+    result = classify_run(raw, 2.0, DEFAULT_MEMORY_MB, refused)
+    assert result.status == NOT_RUN
+    assert "the sandbox could not be applied" in result.detail
+    assert result.stdout_tail == ""
+
+
+def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_says_so(
+        monkeypatch):
+    monkeypatch.setattr(confinement, "_WARNED", set())
+    monkeypatch.setattr(program_module, "_WARNED", [True])  # the macOS memory warning: not here
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    with pytest.warns(RuntimeWarning, match="no sandbox here .Landlock is Linux-only, this is darwin"):
+        result = run("assert 1 + 1 == 2")
+    assert (result.status, result.isolation) == (
+        PASSED, "none (Landlock is Linux-only, this is darwin)")
