@@ -38,6 +38,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
+from reasoneval_mini.support.interrupts import on_first_interrupt
 from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import cells_defining, explain_missing_answer
@@ -405,14 +406,39 @@ class GradingInterrupted(KeyboardInterrupt):
         self.grades = grades
 
 
-def _on_interrupt(cancel):
-    """A SIGINT handler: the first Ctrl-C stops grading; later ones change nothing."""
-    def handler(signum, frame):
-        if not cancel.is_set():
-            cancel.set()
-            print("interrupted: stopping the running students, then writing what was graded",
-                  file=sys.stderr, flush=True)
-    return handler
+def _stop_grading(cancel):
+    """What the first Ctrl-C does: stop grading, and say so."""
+    cancel.set()
+    print("interrupted: stopping the running students, then writing what was graded",
+          file=sys.stderr, flush=True)
+
+
+def _grade_all(root, students, exercises, job, counts, checker, workers, cancel, progress):
+    """Read every student's folder, then grade them on *workers* threads; the per-student outcomes."""
+    submissions = []
+    for name in students:  # all of them, before any student code runs
+        if cancel.is_set():
+            break
+        try:
+            submissions.append(read_student(root / name, exercises))
+        except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
+            submissions.append(error)
+
+    def work(index):
+        submission = submissions[index]
+        if isinstance(submission, Exception):
+            raise submission
+        return grade_student(submission.folder, exercises, job, counts, checker=checker,
+                             submission=submission, cancel=cancel)
+
+    bar = progress_bar(len(students), "grading", "student", progress)
+    try:
+        return run_parallel(work, range(len(submissions)) if not cancel.is_set() else (),
+                            threads=workers, cancel=cancel.set,
+                            on_done=(lambda _: bar.update(1)) if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
@@ -445,38 +471,13 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     exercises, counts = checker.exercises, checker.counts()
     root = Path(submissions_dir)
     cancel = threading.Event()
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, _on_interrupt(cancel)) if in_main else None
-    bar = None
     try:
-        submissions = []
-        for name in students:  # all of them, before any student code runs
-            if cancel.is_set():
-                break
-            try:
-                submissions.append(read_student(root / name, exercises))
-            except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
-                submissions.append(error)
-
-        def work(index):
-            submission = submissions[index]
-            if isinstance(submission, Exception):
-                raise submission
-            return grade_student(submission.folder, exercises, job, counts, checker=checker,
-                                 submission=submission, cancel=cancel)
-
-        bar = progress_bar(len(students), "grading", "student", progress)
-        done = run_parallel(work, range(len(submissions)) if not cancel.is_set() else (),
-                            threads=workers, cancel=cancel.set,
-                            on_done=(lambda _: bar.update(1)) if bar is not None else None)
+        with on_first_interrupt(lambda: _stop_grading(cancel)):
+            done = _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
+                              progress)
     except Interrupted as stop:
         cancel.set()
         done = stop.results
-    finally:
-        if in_main:
-            signal.signal(signal.SIGINT, previous)
-        if bar is not None:
-            bar.close()
     done = list(done) + [None] * (len(students) - len(done))
     grades = []
     for name, result in zip(students, done):
