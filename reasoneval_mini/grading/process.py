@@ -244,31 +244,10 @@ class _Session:
             raise _Stop(ENDING_DIED) from None
 
     def next_accepted(self, accept):
-        """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`.
-
-        One message at a time is read, never more than :data:`MAX_EVENT_BYTES`;
-        half a message and then silence is a timeout like any other.
-        """
+        """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`."""
         step_end = time.monotonic() + self.limit
         while True:
-            try:
-                while True:  # look at the cancel event while waiting
-                    if self.cancel is not None and self.cancel.is_set():
-                        raise _Stop(ENDING_INTERRUPTED)
-                    try:
-                        wait_until_readable(self.channel, min(step_end,
-                                                              time.monotonic() + POLL_SECONDS))
-                        break
-                    except TimeoutError:
-                        if time.monotonic() >= step_end:
-                            raise
-                message = read_message(self.channel, max_bytes=MAX_EVENT_BYTES, deadline=step_end)
-            except TimeoutError:
-                raise _Stop(ENDING_TIMEOUT) from None
-            except (MessageTooLarge, OSError):  # a garbled frame: the rest is not the protocol
-                raise _Stop(ENDING_DIED) from None
-            except (ValueError, RecursionError):  # a well-framed body that is not JSON: dropped
-                continue
+            message = self._read(step_end)
             if message is None:
                 raise _Stop(ENDING_DIED)
             if not isinstance(message, dict):
@@ -278,6 +257,26 @@ class _Session:
                 raise _Stop(ENDING_DONE)
             if accept(message):
                 return message
+
+    def _read(self, step_end):
+        """The channel's next message (``{}`` if it is not JSON, None at its end), by *step_end*.
+
+        One message at a time, never more than :data:`MAX_EVENT_BYTES`; half
+        a message and then silence is a timeout like any other.
+        """
+        while True:  # look at the cancel event while waiting
+            if self.cancel is not None and self.cancel.is_set():
+                raise _Stop(ENDING_INTERRUPTED)
+            try:
+                wait_until_readable(self.channel, min(step_end, time.monotonic() + POLL_SECONDS))
+                return read_message(self.channel, max_bytes=MAX_EVENT_BYTES, deadline=step_end)
+            except TimeoutError:
+                if time.monotonic() >= step_end:
+                    raise _Stop(ENDING_TIMEOUT) from None
+            except (MessageTooLarge, OSError):  # a garbled frame: the rest is not the protocol
+                raise _Stop(ENDING_DIED) from None
+            except (ValueError, RecursionError):  # a well-framed body that is not JSON: dropped
+                return {}
 
     def call(self, exercise_id, args, kwargs):
         """Have the child call the answer of *exercise_id*; return its reply's outcome."""
