@@ -5,7 +5,8 @@ the exercise notebooks, under the same file names as in ``exercises/``. Every
 student's notebooks are read into memory first
 (:func:`~reasoneval_mini.grading.submissions.read_student`), before any
 student code runs. Each student is then graded by child processes
-(:mod:`reasoneval_mini.grading.child`) with a time limit per step; students
+(:mod:`reasoneval_mini.grading.child`), each in the kernel's sandbox (the
+run's :class:`~reasoneval_mini.sandbox.Isolation`), with a time limit per step; students
 run in parallel on threads, each of which only waits for its own child. The
 child runs the cells and calls the answers; the checks themselves run here
 (:class:`Checker`), on the plain values the child sends back. When a child is
