@@ -71,6 +71,7 @@ from reasoneval_mini.executor.workers import (
     Worker,
 )
 from reasoneval_mini.runner.confinement import (
+    build_child_ruleset,
     confine_child,
     harden_forking_parent,
     isolation_from_fields,
@@ -110,7 +111,7 @@ def _max_fd():
     return limit if limit > 0 else 65536
 
 
-def _child_main(request, code, workdir, pipes, nonce):
+def _child_main(request, code, workdir, pipes, nonce, ruleset=None):
     """In the forked child: isolate, confine, limit, run, report, exit. Never returns.
 
     Any failure before the program runs (the sandbox refused, above all) is
@@ -138,7 +139,7 @@ def _child_main(request, code, workdir, pipes, nonce):
         # Not inheritable: a program that execs something does not hand it the channel.
         os.dup2(report_w, REPORT_FD, inheritable=False)
         isolation = isolation_from_fields(request["isolation"])
-        confine_child(isolation, workdir, _prepared(isolation))
+        confine_child(isolation, workdir, _prepared(isolation), ruleset)
         os.close(setup_w)  # confined: from here on, nothing can say "setup failed"
         os.closerange(REPORT_FD + 1, _max_fd())  # the rules' descriptors too
         claim_report_channel(REPORT_FD)
@@ -246,25 +247,40 @@ def compile_under_limit(source, memory_mb):
 def _fork_child(request, workdir, nonce):
     """Fork the child for *request*; return its pid, the read ends of its pipes, the go pipe."""
     code = compile_under_limit(request["program"], request["memory_mb"])
-    _prepared(isolation_from_fields(request["isolation"]))  # opened here, once, not per child
+    isolation = isolation_from_fields(request["isolation"])
+    ruleset = _child_ruleset(isolation, workdir)
     fds = []
     try:
         for _ in range(5):
             fds.extend(os.pipe())
         pid = os.fork()
     except OSError:  # e.g. EAGAIN or EMFILE; tidy up, let serve() report it
-        for fd in fds:
+        for fd in fds + ([ruleset] if ruleset is not None else []):
             os.close(fd)
         linecache.cache.pop(PROGRAM_FILENAME, None)
         raise
     out_r, out_w, err_r, err_w, report_r, report_w, go_r, go_w, setup_r, setup_w = fds
     if pid == 0:
         os.close(go_w)  # so that a dead server reads as end of file, not a wait forever
-        _child_main(request, code, workdir, (out_w, err_w, report_w, go_r, setup_w), nonce)
+        _child_main(request, code, workdir, (out_w, err_w, report_w, go_r, setup_w), nonce,
+                    ruleset)
     linecache.cache.pop(PROGRAM_FILENAME, None)
-    for fd in (out_w, err_w, report_w, go_r, setup_w):
+    for fd in (out_w, err_w, report_w, go_r, setup_w) + ((ruleset,) if ruleset is not None else ()):
         os.close(fd)
     return pid, out_r, err_r, report_r, go_w, setup_r
+
+
+def _child_ruleset(isolation, workdir):
+    """The child's Landlock ruleset, built here (cheap) rather than in the child (copied pages).
+
+    None when nothing is enforced, or when building it failed: the child then
+    builds it itself, and if that fails too, the program never runs.
+    """
+    prepared = _prepared(isolation)  # the policy's paths, opened here once
+    try:
+        return build_child_ruleset(isolation, workdir, prepared)
+    except OSError:
+        return None
 
 
 def _next_request():

@@ -6,9 +6,9 @@ What isolates a program, where the operating system offers it:
   :mod:`reasoneval_mini.sandbox`), applied in the program's own process
   before its first line, for it and everything it starts: it reads only the
   Python installation and the package folder, writes only its own working
-  directory, opens no TCP connection (ABI 4), signals no process outside its
-  sandbox and reads no ``/proc/<pid>`` of one (ABI 6); root's capabilities
-  are gone. A child whose sandbox the kernel refuses never runs the program;
+  directory, opens no TCP connection (ABI 4) and, on x86_64 and aarch64, no
+  socket at all (seccomp), signals no process outside its sandbox (ABI 6)
+  and reads no ``/proc/<pid>`` of one; root's capabilities are gone. A child whose sandbox the kernel refuses never runs the program;
 * a clean process per program (forked from a pre-warmed worker, or a fresh
   ``python -I`` where ``fork`` is missing), in its own session and process
   group: a timeout kills the whole group, grandchildren included;
@@ -23,8 +23,10 @@ What isolates a program, where the operating system offers it:
 * answers checked against the caller's own per-request id; a worker that
   dies or stops has its program killed by the caller, its directory removed.
 
-What it does **not** protect against: UDP and Unix sockets bound to a path
-(Landlock up to ABI 7 rules TCP and abstract sockets only); reading the
+What it does **not** protect against: off x86_64 and aarch64, UDP and Unix
+sockets bound to a path (Landlock up to ABI 7 rules TCP and abstract sockets
+only: a program can connect to any socket file it can name, a Docker
+daemon's included); reading the
 Python installation and the package folder (the policy must allow them);
 adversarial code that forges its *own* end-of-program report from inside its
 main process (it can dig the channel and the nonce out of the runner's

@@ -11,8 +11,13 @@ gets is the same in both, and lives here:
 * ``limits``: its resource limits (:func:`apply_limits`);
 * ``confinement``: the operating system's sandbox around it, planned in the
   caller with a warning once per session about what is missing
-  (:func:`plan_sandbox`), applied in the child before any untrusted code
-  (:func:`confine_child`, which fails closed).
+  (:func:`plan_sandbox`; :func:`isolation_to_fields` carries the plan to
+  the child), applied in the child before any untrusted code
+  (:func:`confine_child`, which fails closed). A parent that forks many
+  children prepares once (:func:`prepare_confinement`,
+  :func:`harden_forking_parent`) and builds each child's ruleset before
+  forking it (:func:`build_child_ruleset`), so that a child pays one
+  system call.
 
 Standard library and :mod:`reasoneval_mini.sandbox` only: a fork server and
 a bare ``python -I`` child import it before anything untrusted runs.
@@ -20,6 +25,7 @@ a bare ``python -I`` child import it before anything untrusted runs.
 
 from reasoneval_mini.runner.confinement import (
     ConfinementFailed,
+    build_child_ruleset,
     confine_child,
     harden_forking_parent,
     isolation_from_fields,
@@ -31,6 +37,7 @@ from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
 from reasoneval_mini.runner.limits import apply_limits
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree, working_directory_base
 
-__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "child_environment",
+__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset",
+           "child_environment",
            "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
            "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]

@@ -10,8 +10,9 @@ enforced. The plan travels to the child as plain JSON values
 line; when that fails the child must not run the code at all.
 
 A long-lived server that forks one child per program opens the policy's
-read-only paths once (:func:`prepare_confinement`), so that each child only
-hands those descriptors to the kernel.
+read-only paths once (:func:`prepare_confinement`) and builds each child's
+ruleset before forking it (:func:`build_child_ruleset`), so that each child
+only makes the last system call.
 
 >>> fields = isolation_to_fields(plan_isolation("auto", abi=4))
 >>> fields
@@ -26,10 +27,12 @@ the warning was the caller's to give.
 True
 """
 
+import os
 import warnings
 
 from reasoneval_mini.sandbox.policy import (
     Isolation,
+    build_ruleset,
     confine,
     drop_capabilities,
     plan_isolation,
@@ -91,14 +94,35 @@ def harden_forking_parent():
     drop_capabilities()
 
 
-def confine_child(isolation, workdir, prepared=None):
+def build_child_ruleset(isolation, workdir, prepared=None):
+    """In the parent, before forking: the child's whole Landlock ruleset, as a descriptor; None if none.
+
+    Hand it to :func:`confine_child` in the child, then close it in both.
+    Numbered 10 or above (a child setting up its 0-3 never replaces it).
+    Raises ``OSError`` if the kernel refuses; the child may then try itself
+    (and fail closed).
+    """
+    import fcntl  # POSIX only, like forking
+
+    ruleset = build_ruleset(isolation, workdir, prepared)
+    if ruleset is None or ruleset >= 10:
+        return ruleset
+    try:
+        return fcntl.fcntl(ruleset, fcntl.F_DUPFD_CLOEXEC, 10)
+    finally:
+        os.close(ruleset)
+
+
+def confine_child(isolation, workdir, prepared=None, ruleset=None):
     """Confine this process as *isolation* says, *workdir* its only writable folder.
 
     Call it in the child (one thread), after its own setup, before any
-    untrusted code. Raises :class:`ConfinementFailed` naming the kernel's
-    refusal: the caller must then exit without running anything.
+    untrusted code; *prepared* and *ruleset* are what the parent made
+    (:func:`prepare_confinement`, :func:`build_child_ruleset`), if it did.
+    Raises :class:`ConfinementFailed` naming the kernel's refusal: the
+    caller must then exit without running anything.
     """
     try:
-        confine(isolation, workdir, prepared)
+        confine(isolation, workdir, prepared, ruleset)
     except OSError as error:
         raise ConfinementFailed(error.errno, f"the sandbox could not be applied: {error}") from None

@@ -180,6 +180,22 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
     nothing may run that assumed the sandbox. Call it only in a process that
     has a single thread: Landlock restricts the calling thread and its future
     children, not threads that already exist.
+
+    The same in two steps, for a parent that prepares what its child
+    enforces: :func:`create_ruleset` (in the parent), :func:`enforce_ruleset`
+    (in the child).
+    """
+    ruleset = create_ruleset(abi, rules, deny_tcp=deny_tcp, scope_signals=scope_signals)
+    try:
+        enforce_ruleset(ruleset)
+    finally:
+        os.close(ruleset)
+
+
+def create_ruleset(abi, rules, *, deny_tcp=True, scope_signals=True):
+    """A ruleset descriptor holding *rules*, as :func:`restrict_self` describes; restricts nothing yet.
+
+    The caller owns the descriptor (close-on-exec) and closes it.
     """
     if abi < 1:
         raise LandlockError(errno.ENOSYS, "this kernel has no Landlock")
@@ -199,12 +215,22 @@ def restrict_self(abi, rules, *, deny_tcp=True, scope_signals=True):
     try:
         for path, rights in rules:
             _add_path_rule(ruleset, path, rights & handled)
-        if _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            code = ctypes.get_errno()
-            raise LandlockError(code, f"prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(code)}")
-        _syscall(SYS_landlock_restrict_self, ctypes.c_int(ruleset), ctypes.c_uint32(0))
-    finally:
+    except BaseException:
         os.close(ruleset)
+        raise
+    return ruleset
+
+
+def enforce_ruleset(ruleset):
+    """Sandbox the calling thread with the ruleset on descriptor *ruleset*. Irreversible.
+
+    Sets ``no_new_privs`` first; raises :class:`LandlockError` if the kernel
+    refuses. The descriptor stays open.
+    """
+    if _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        code = ctypes.get_errno()
+        raise LandlockError(code, f"prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(code)}")
+    _syscall(SYS_landlock_restrict_self, ctypes.c_int(ruleset), ctypes.c_uint32(0))
 
 
 def open_rule(path, rights):

@@ -8,7 +8,9 @@ The policy, one domain per run (per program, per student):
   ``/dev/urandom``; never the folder the package sits in, so not a
   checkout's ``solutions/``, hidden tests or an instructor's files;
 * read and write: only the run's own working folder;
-* no TCP bind or connect (Landlock ABI 4); no signals and no abstract Unix
+* no TCP bind or connect (Landlock ABI 4), and with it, where seccomp
+  filters work (x86_64, aarch64), no new socket of any kind (so no UDP, no
+  Unix socket file); no signals and no abstract Unix
   sockets to processes outside the run's own sandbox (ABI 6); no
   ``/proc/<pid>`` of such processes (any ABI: Landlock's ``ptrace`` rule);
 * a process running as root also drops every capability first, so that it
@@ -51,6 +53,7 @@ import sysconfig
 from dataclasses import dataclass
 
 import reasoneval_mini.sandbox.landlock as landlock
+import reasoneval_mini.sandbox.seccomp as seccomp
 
 #: The sandbox modes a caller may ask for.
 MODES = ("auto", "required", "off")
@@ -216,6 +219,9 @@ def prepare(isolation):
         return ()
     import fcntl  # POSIX only, and only here: importing this module works everywhere
 
+    if seccomp.supported():
+        seccomp.prepared_filter()  # built here, once: a child only installs it
+
     rules = []
     for path, rights in _fixed_rules():
         opened = landlock.open_rule(path, rights)
@@ -227,23 +233,47 @@ def prepare(isolation):
     return tuple(rules)
 
 
-def confine(isolation, workdir, prepared=None):
+def confine(isolation, workdir, prepared=None, ruleset=None):
     """Sandbox this process as *isolation* says, with *workdir* its only writable folder.
 
     Call it in the child, after ``fork`` (one thread), before anything
     untrusted runs. *prepared* is :func:`prepare`'s answer from the parent,
-    if it made one. Does nothing when *isolation* enforces nothing. Raises
-    ``OSError`` when the kernel refuses: the caller must then not run the
-    program (it would run unconfined while its record says otherwise).
+    if it made one; *ruleset*, :func:`build_ruleset`'s (then only the last
+    system call is left to the child, and *workdir* is not read). Does
+    nothing when *isolation* enforces nothing. Raises ``OSError`` when the
+    kernel refuses: the caller must then not run the program (it would run
+    unconfined while its record says otherwise).
     """
     if not isolation.enforced:
         return
     drop_capabilities()
+    if ruleset is None:
+        ruleset = build_ruleset(isolation, workdir, prepared)
+        try:
+            landlock.enforce_ruleset(ruleset)
+        finally:
+            os.close(ruleset)
+    else:
+        landlock.enforce_ruleset(ruleset)
+    if "network" in isolation.enforced and seccomp.supported():
+        # What Landlock leaves open (UDP, Unix sockets bound to a path): no new socket at all.
+        seccomp.deny_sockets(seccomp.prepared_filter())
+
+
+def build_ruleset(isolation, workdir, prepared=None):
+    """The Landlock ruleset of the policy for one run in *workdir*, as a descriptor (the caller closes it).
+
+    A fork server builds it before forking each child (the child only
+    enforces it, with :func:`confine`): a child that built it itself would
+    pay for every call in copied memory pages. None when nothing is enforced.
+    """
+    if not isolation.enforced:
+        return None
     rules = list(prepared) if prepared is not None else _fixed_rules()
     rules.append((workdir, landlock.access_rights_for(isolation.abi)))
-    landlock.restrict_self(isolation.abi, rules,
-                           deny_tcp="network" in isolation.enforced,
-                           scope_signals="signals" in isolation.enforced)
+    return landlock.create_ruleset(isolation.abi, rules,
+                                   deny_tcp="network" in isolation.enforced,
+                                   scope_signals="signals" in isolation.enforced)
 
 
 # Named as in include/uapi/linux/capability.h and prctl.h.

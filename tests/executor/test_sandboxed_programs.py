@@ -162,6 +162,60 @@ def test_a_program_cannot_connect_to_a_local_tcp_port():
     assert result.detail.startswith("PermissionError"), result.detail
 
 
+def needs_socket_filter():
+    from reasoneval_mini.sandbox import seccomp
+    if not seccomp.supported():
+        return pytest.mark.skip(reason="the socket filter needs seccomp on x86_64 or aarch64 Linux")
+    return needs(4, "the network rules")
+
+
+@needs_socket_filter()
+def test_a_program_cannot_connect_to_a_unix_socket_file_it_can_name(tmp_path):
+    path = str(tmp_path / "daemon.sock")  # stands for a session bus or a Docker daemon
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(path)
+        listener.listen(1)
+        result = run(f"""
+            import socket
+            socket.socket(socket.AF_UNIX).connect({path!r})
+            """)
+        listener.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            listener.accept()[0].close()  # nobody connected
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs_socket_filter()
+def test_a_program_cannot_send_a_udp_datagram_to_a_local_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver:
+        receiver.bind(("127.0.0.1", 0))
+        port = receiver.getsockname()[1]
+        result = run(f"""
+            import socket
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", {port}))
+            """)
+        receiver.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            receiver.recvfrom(10)  # nothing arrived
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs_socket_filter()
+def test_a_program_may_still_use_a_socket_pair_and_asyncio():
+    result = run("""
+        import asyncio, socket
+        left, right = socket.socketpair()
+        left.send(b"x")
+        assert right.recv(1) == b"x"
+        async def three():
+            return 3
+        assert asyncio.run(three()) == 3
+        """)
+    assert (result.status, result.detail) == (PASSED, "ran to the end without an exception")
+
+
 @needs(6, "signal scoping")
 def test_a_program_cannot_signal_its_fork_server_or_the_caller():
     # SIGCONT and signal 0: harmless if the sandbox failed to stop them.
