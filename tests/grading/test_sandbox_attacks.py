@@ -216,6 +216,26 @@ def test_a_student_cannot_sigkill_a_classmates_grading_process(tmp_path):
     assert set(statuses(tmp_path, "zoe").values()) == {"passed"}
 
 
+@needs_landlock(4, "TCP rules")
+def test_a_student_cell_cannot_connect_to_a_local_port(tmp_path):
+    import socket
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        leak = ("import socket\n"
+                "try:\n"
+                f"    socket.create_connection(('127.0.0.1', {port}), timeout=2).sendall(b'x')\n"
+                "except OSError:\n    pass\n")
+        student(tmp_path / "subs", "eve", add=(leak, ADD))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        listener.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            listener.accept()
+    assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
 # -- a grading process killed from outside ---------------------------------------------------
 
 SLOW_START = "import time\ntime.sleep(3)\n"
