@@ -148,3 +148,18 @@ def test_every_child_run_ends_in_a_declared_ending():
     assert ENDINGS == (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
     assert calls == [("add", True, 42, [])]
     assert run.results == {"add": {"status": "failed", "message": "", "checks": []}}
+
+
+def test_a_sandbox_the_kernel_refuses_leaves_the_student_not_graded_never_unconfined(tmp_path):
+    from reasoneval_mini.sandbox import Isolation
+
+    (tmp_path / "ann").mkdir()
+    write_notebook(tmp_path / "ann" / "ex01_add.ipynb", add_notebook())
+    exercises = dict(REGISTRY.EXERCISES)
+    refused = Isolation("auto", 0, ("files",), ())  # files enforced on a kernel without Landlock
+    job = GradingJob(str(FAKE_REGISTRY), None, 2.0, refused)
+    counts = {i: len(e.checks) for i, e in exercises.items()}
+    add = grade_student(tmp_path / "ann", exercises, job, counts)[0]
+    assert add.status == "interrupted"
+    assert add.message.startswith("not graded: the grader failed: ")
+    assert "the sandbox could not be applied" in add.message
