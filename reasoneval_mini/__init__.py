@@ -4,7 +4,9 @@ Start with the three knowledge points, one file each, at the top of the package:
 
 1. ``answers.py``: final answers. :func:`parse_rational` (the declared answer
    space), :func:`numeric_equivalence`, :func:`compare_with_tolerance`,
-   :func:`extract_final_answer`;
+   :func:`extract_final_answer`, :func:`remove_thousands_separators`; and beside
+   it ``normalise.py``, the declared step that widens the answer space
+   (:func:`normalise_answer`);
 2. ``estimators.py``: pass@k, :func:`pass_at_k`, :func:`pass_at_k_by_enumeration`,
    :func:`plugin_pass_at_k`, :func:`mean_pass_at_k`, and how sure a mean is:
    :func:`pass_at_k_interval`, :func:`paired_pass_at_k_difference`;
@@ -37,6 +39,9 @@ _PUBLIC = {
     "extract_final_answer": "answers",
     "numeric_equivalence": "answers",
     "parse_rational": "answers",
+    "remove_thousands_separators": "answers",
+    "normalise_answer": "normalise",
+    "normalised_verdict": "normalise",
     "MAX_ENUMERATED_SUBSETS": "estimators",
     "mean_pass_at_k": "estimators",
     "pass_at_k": "estimators",

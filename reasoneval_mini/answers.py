@@ -8,8 +8,9 @@ Read this module top to bottom:
    ``None`` (not ``False``), a broken reference raises ``ValueError``;
 3. :func:`compare_with_tolerance`: a separate, declared contract for
    measurement-style answers;
-4. :func:`extract_final_answer`: GSM8K's ``####`` protocol, a task rule and
-   not a general cleaner.
+4. :func:`extract_final_answer`: the answer on the last ``####`` line, a
+   task rule and not a general cleaner; :func:`remove_thousands_separators`
+   is the one comma rule it applies.
 
 Why not ``fractions.Fraction(text)``? It is *not* a stable grammar. Across the
 Python versions this course supports it changed under our feet:
@@ -58,7 +59,7 @@ MAX_ANSWER_LENGTH = 1000
 
 # str.strip() with no argument also removes Unicode spaces such as U+3000;
 # the declared space only forgives ASCII whitespace around the number.
-_ASCII_WHITESPACE = " \t\n\r\f\v"
+ASCII_WHITESPACE = " \t\n\r\f\v"
 
 
 def parse_rational(text):
@@ -90,7 +91,7 @@ def parse_rational(text):
     """
     if not isinstance(text, str):
         return None
-    stripped = text.strip(_ASCII_WHITESPACE)
+    stripped = text.strip(ASCII_WHITESPACE)
     if len(stripped) > MAX_ANSWER_LENGTH:
         return None
     match = _RATIONAL.fullmatch(stripped)
@@ -181,16 +182,14 @@ def _as_tolerance(name, value):
     # bool is an int subclass; True as a tolerance is almost surely a bug.
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
         raise ArgumentTypeError(f"{name} must be an int, float or Fraction, got {value!r}")
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {value!r}")
-        # A caller who writes 0.01 means one hundredth, not the binary double
-        # nearest to it, so read the float by its shortest repr.
-        value = Fraction(repr(value))
-    value = Fraction(value)
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value!r}")
-    return value
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    # A caller who writes 0.01 means one hundredth, not the binary double
+    # nearest to it, so a float is read by its shortest repr.
+    exact = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    if exact < 0:
+        raise ValueError(f"{name} must be >= 0, got {exact!r}")
+    return exact
 
 
 def compare_with_tolerance(prediction, reference, *, abs_tol, rel_tol):
@@ -221,37 +220,77 @@ def compare_with_tolerance(prediction, reference, *, abs_tol, rel_tol):
     >>> compare_with_tolerance("1.1", "1.0", abs_tol=0.1, rel_tol=0), abs(1.1 - 1.0) <= 0.1
     (True, False)
     """
-    abs_tol = _as_tolerance("abs_tol", abs_tol)
-    rel_tol = _as_tolerance("rel_tol", rel_tol)
+    absolute = _as_tolerance("abs_tol", abs_tol)
+    relative = _as_tolerance("rel_tol", rel_tol)
     expected = parse_reference(reference)
     actual = parse_rational(prediction)
     if actual is None:
         return None
-    return abs(actual - expected) <= max(abs_tol, rel_tol * abs(expected))
+    return abs(actual - expected) <= max(absolute, relative * abs(expected))
+
+
+# A valid thousands group: one to three digits, then one or more groups of
+# exactly three, each after a comma. The lookarounds keep a group from being
+# cut out of a longer run: "1234,567" (four leading digits), "1,0000" (a
+# fourth digit), "0.123,456" (after a decimal point) and "1,000," (a trailing
+# comma) are no groups. A decimal part may follow: "1,000.5".
+_THOUSANDS_GROUPS = re.compile(r"(?<![0-9.,])[0-9]{1,3}(?:,[0-9]{3})+(?![0-9,])")
+
+
+def remove_thousands_separators(text):
+    """Remove the commas of valid thousands groups; ``None`` if any other comma is left.
+
+    A comma is a thousands separator only inside a group such as ``1,000``
+    or ``12,345,678`` (one to three digits, then groups of exactly three).
+    Those commas are removed and nothing else changes. A comma anywhere else
+    (``"1,2"``, ``"1,0000"``, a European decimal comma, a comma in a
+    sentence) means the text is not a number written with separators, and
+    the result is ``None`` rather than a guess. Raises ``ValueError`` (an
+    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`) if *text*
+    is not a ``str``.
+
+    >>> remove_thousands_separators("12,345,678.5")
+    '12345678.5'
+    >>> remove_thousands_separators("$1,000 in all")
+    '$1000 in all'
+
+    Surprising: removing every comma would turn ``"1,2"`` into ``12``, and
+    Indian grouping (``1,00,000``) is not a valid group here either.
+
+    >>> print(remove_thousands_separators("1,2"), remove_thousands_separators("1,00,000"))
+    None None
+    """
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
+    cleaned = _THOUSANDS_GROUPS.sub(lambda group: group.group().replace(",", ""), text)
+    return None if "," in cleaned else cleaned
 
 
 GSM8K_MARKER = "####"
 
 
 def extract_final_answer(text, marker=GSM8K_MARKER):
-    """Return the answer written after the last *marker* in *text*.
+    """Return the answer on the last *marker* line of *text*, or ``None``.
 
-    This is GSM8K's task protocol: solutions end with ``#### <answer>``. The
-    answer is the rest of the line after the last marker, with every comma
-    removed (GSM8K writes thousands as ``1,080``) and surrounding whitespace
-    stripped. Returns ``None`` when the marker does not occur at all; an
-    empty answer after the marker is returned as ``""`` and is left for the
-    equivalence check to reject.
+    The rule: find the last occurrence of *marker* (``####`` by default);
+    the answer is the rest of that line, with surrounding ASCII whitespace
+    stripped exactly as :func:`parse_rational` strips it, and commas removed
+    only where they separate valid thousands groups
+    (:func:`remove_thousands_separators`). GSM8K's own scripts use other
+    rules (lesson 05 compares them).
 
-    It removes commas and nothing else: ``$``, ``%`` and units stay, so a
-    prediction such as ``"#### $5"`` is still outside the numeric answer
-    space. That is deliberate: deciding that ``$5`` means ``5`` is a
-    decision for the task, not for a universal cleaner.
+    Returns ``None`` when the marker does not occur at all, and when the
+    answer holds a comma that is not a thousands separator: ``"1,2"`` is
+    not twelve, and guessing would be a false positive. An empty answer
+    after the marker is returned as ``""``, left for the equivalence check
+    to reject. Nothing else is removed: ``$``, ``%``, units and Unicode
+    spaces stay, so ``"#### $5"`` is still outside the numeric answer
+    space. Widening the space is a separate, declared step
+    (:func:`reasoneval_mini.normalise.normalise_answer`).
 
-    Raises ``ValueError`` if *text* is not a ``str`` (an
-    :class:`~reasoneval_mini.support.arguments.ArgumentTypeError`, which is a
-    ``TypeError`` too, as it was documented before) or if *marker* is not a
-    non-empty ``str``.
+    Raises :class:`~reasoneval_mini.support.arguments.ArgumentTypeError` (a
+    ``ValueError`` and a ``TypeError``) if *text* is not a ``str``, and
+    ``ValueError`` if *marker* is not a non-empty ``str``.
 
     >>> extract_final_answer("6 * 180 = 1,080 minutes\\n#### 1,080")
     '1080'
@@ -263,14 +302,15 @@ def extract_final_answer(text, marker=GSM8K_MARKER):
     ...                     extract_final_answer("#### 1,080"))
     True
 
-    Surprising: the last marker wins, and a comma is removed wherever it is.
+    Surprising: the last marker wins, a comma outside a thousands group
+    makes the answer unreadable, and a Unicode space is not stripped.
 
     >>> extract_final_answer("#### 3 wait, no.\\n#### 4")
     '4'
-    >>> extract_final_answer("#### 1,2")
-    '12'
-    >>> print(extract_final_answer("The answer is 42."))
-    None
+    >>> print(extract_final_answer("#### 1,2"), extract_final_answer("The answer is 42."))
+    None None
+    >>> extract_final_answer("#### \\u300018")
+    '\\u300018'
     """
     if not isinstance(text, str):
         raise ArgumentTypeError(f"text must be a str, got {type(text).__name__}: {text!r}")
@@ -280,4 +320,4 @@ def extract_final_answer(text, marker=GSM8K_MARKER):
     if not found:
         return None
     line = after.split("\n", 1)[0]
-    return line.replace(",", "").strip()
+    return remove_thousands_separators(line.strip(ASCII_WHITESPACE))

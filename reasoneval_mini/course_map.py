@@ -65,7 +65,10 @@ LESSONS = (
     Lesson("03", "03_execution_states.ipynb",
            "record the five execution states and compute coverage, success and "
            "attempted success"),
-    Lesson("04", "04_capstone_mini_evaluation.ipynb",
+    Lesson("04", "04_uncertainty.ipynb",
+           "say how sure a pass@k number is, compare two models on the same problems, "
+           "and size a benchmark to detect a gain"),
+    Lesson("05", "05_capstone_mini_evaluation.ipynb",
            "run a small end-to-end evaluation and write a short, honest report"),
 )
 
@@ -74,6 +77,7 @@ EXERCISE_NOTEBOOKS = (
     ExerciseNotebook("ex01_answer_equivalence.ipynb", "final-answer equivalence", "01"),
     ExerciseNotebook("ex02_pass_at_k.ipynb", "pass@k", "02"),
     ExerciseNotebook("ex03_execution_states.ipynb", "execution states", "03"),
+    ExerciseNotebook("ex04_capstone_report.ipynb", "capstone report", "05"),
 )
 
 

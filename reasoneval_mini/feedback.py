@@ -4,8 +4,9 @@
 function and prints, per test, PASS or FAIL with the call, the expected and
 the actual value; it never shows a bare traceback. For prediction and choice
 exercises (``Exercise(..., reveal_expected=False)``) the expected value is
-the answer, so it is shown as *withheld* and the why line names the wrong
-item, never its right value (see :func:`reasoneval_mini.exercises.checks.conceal`). A function that still
+the answer, so it is shown as *withheld* and the why line says how many
+items are wrong, never which (see :func:`reasoneval_mini.exercises.checks.withheld_predictions`
+and :func:`~reasoneval_mini.exercises.checks.conceal`). A function that still
 raises ``NotImplementedError`` is reported as "not attempted yet".
 ``hint("<id>")`` prints the hint; ``progress()`` prints every exercise with
 the state its last ``check`` in this session gave (``progress("exercises")``
@@ -17,6 +18,12 @@ variable ``NBGRADER_EXECUTION``), ``check`` prints the same report and then
 raises :class:`ExerciseNotPassed` unless every test passed: nbgrader gives a
 graded cell its points when the cell raises nothing, so without this every
 check cell would score. For a learner it never raises.
+
+``check`` stops your function after :data:`CHECK_TIME_LIMIT_S` seconds (an
+endless loop, a ``sleep`` that never ends) and says so in one message, with
+no traceback; see :mod:`reasoneval_mini.support.time_limit` for how, on
+POSIX and on Windows. A mistyped exercise id is answered with the closest
+valid ids, not with a traceback.
 
 When several tests fail with the same ``TypeError`` (usually a function with
 the wrong parameters), the printout shows it once, with the count and the
@@ -33,6 +40,7 @@ kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
 'failed'
 """
 
+import difflib
 import inspect
 import os
 import re
@@ -40,14 +48,19 @@ from collections import Counter
 from dataclasses import dataclass
 
 from reasoneval_mini.exercises.registry import (
-    EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, exercise_state, get_exercise,
-    run_checks)
+    EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, WRITTEN_TASKS, exercise_state,
+    get_exercise, run_checks)
 from reasoneval_mini.support.text import cut, plural
+from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time_limit
 
 #: Longest expected/actual text printed, in characters.
 MAX_SHOWN_CHARS = 300
 #: Shown by :func:`progress` for an exercise not checked in this session.
 NOT_CHECKED = "not checked yet"
+
+#: Seconds ``check`` lets all the tests of one exercise run: the slowest solution needs
+#: well under one second, so a few seconds mean a loop that does not end.
+CHECK_TIME_LIMIT_S = 5
 
 #: Values of ``NBGRADER_EXECUTION`` under which a failed check raises.
 NBGRADER_MODES = ("autograde", "validate")
@@ -130,10 +143,13 @@ def format_report(exercise, results, answer=None):
         if result.passed:
             lines.append(f"  PASS  {_shown(result.call)}  ->  {_shown(result.actual)}")
             continue
+        # A bundle of checks gives one reason per failed part, " | "-separated: one line each.
+        reasons = [_shown(reason) for reason in result.message.split(" | ")]
         lines += [f"  FAIL  {_shown(result.call)}",
                   f"          expected: {_shown(result.expected)}",
                   f"          actual:   {_shown(result.actual)}",
-                  f"          why:      {_shown(result.message)}"]
+                  f"          why:      {reasons[0]}"]
+        lines += [f"                    {reason}" for reason in reasons[1:]]
     passed = sum(result.passed for result in results)
     if state == STATE_PASSED:
         lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")
@@ -143,30 +159,90 @@ def format_report(exercise, results, answer=None):
     return "\n".join(lines)
 
 
-def check(exercise_id, answer):
-    """Run the checks of *exercise_id* on *answer*, print them, return a :class:`CheckReport`."""
+def unknown_id_message(exercise_id):
+    """What to say about an id that names no exercise: the closest valid ids, or all of them.
+
+    >>> print(unknown_id_message("kp2_two_subset"))
+    There is no exercise 'kp2_two_subset'. Did you mean 'kp2_two_subsets' or ...?
+    """
+    if not isinstance(exercise_id, str):
+        return (f"An exercise id is a text in quotes, like \"kp2_two_subsets\"; "
+                f"got {exercise_id!r} ({type(exercise_id).__name__}).")
+    close = difflib.get_close_matches(exercise_id, list(EXERCISES) + list(WRITTEN_TASKS),
+                                      n=3, cutoff=0.6)
+    if close:
+        return (f"There is no exercise {exercise_id!r}. Did you mean "
+                f"{' or '.join(map(repr, close))}?")
+    return (f"There is no exercise {exercise_id!r}. The ids are shown in each task cell "
+            f"(\"Exercise id: ...\"); progress() lists them all.")
+
+
+def _known(exercise_id):
+    # Printed, not raised: in a notebook a ValueError shows a traceback through the package.
+    if isinstance(exercise_id, str) and exercise_id in EXERCISES:
+        return True
+    print(unknown_id_message(exercise_id))
+    return False
+
+
+def _stopped_report(exercise, seconds):
+    return (f"{exercise.id}: {exercise.title} ({plural(exercise.points, 'point')})\n"
+            f"  STOPPED  {exercise.answer_name} was still running after {seconds:g} s, so the "
+            f"check stopped it.\n"
+            f"  Look for a loop that never ends (a `while` whose condition never changes, a "
+            f"counter that is never increased) or a call that waits forever; try your "
+            f"function on one small input in a new cell first.")
+
+
+def check(exercise_id, answer, *, time_limit_s=CHECK_TIME_LIMIT_S):
+    """Run the checks of *exercise_id* on *answer*, print them, return a :class:`CheckReport`.
+
+    All the tests together may run *time_limit_s* seconds; after that the
+    answer is stopped, a message says so, and the report's state is
+    ``"failed"`` with no results. An unknown id prints the closest valid ids
+    and returns ``None``.
+    """
+    if not _known(exercise_id):
+        return None
     exercise = get_exercise(exercise_id)
-    results = tuple(run_checks(exercise_id, answer))
-    state = exercise_state(results)
+    try:
+        results = tuple(call_with_time_limit(lambda: run_checks(exercise_id, answer),
+                                             time_limit_s))
+    except TimeLimitExceeded:
+        results, state = (), STATE_FAILED
+        print(_stopped_report(exercise, time_limit_s))
+    else:
+        state = exercise_state(results)
+        print(format_report(exercise, results, answer))
     _SESSION_STATES[exercise_id] = state
-    print(format_report(exercise, results, answer))
     if state != STATE_PASSED and os.environ.get("NBGRADER_EXECUTION") in NBGRADER_MODES:
         raise ExerciseNotPassed(f"{exercise_id}: {state}")
     return CheckReport(exercise_id, state, results)
 
 
 def hint(exercise_id):
-    """Print the hint of *exercise_id*.
+    """Print the hint of *exercise_id* (or, for an unknown id, the closest valid ids).
 
     >>> hint("kp2_two_subsets")
     Hint for kp2_two_subsets: itertools.combinations(range(5), 2), or two nested loops with j starting at i + 1.
+    >>> hint("kp3_rate")
+    There is no exercise 'kp3_rate'. Did you mean 'kp3_rates'?
     """
-    exercise = get_exercise(exercise_id)
-    print(f"Hint for {exercise.id}: {exercise.hint}")
+    if isinstance(exercise_id, str) and exercise_id in WRITTEN_TASKS:
+        print(f"{exercise_id} is a written task: there is no hint; reread its statement and "
+              f"the lesson it follows.")
+        return
+    if _known(exercise_id):
+        exercise = get_exercise(exercise_id)
+        print(f"Hint for {exercise.id}: {exercise.hint}")
 
 
 def format_progress(states):
-    """A table of every exercise; *states* maps exercise id to a state text."""
+    """A table of every exercise; *states* maps exercise id to a state text.
+
+    The written tasks (graded by hand, never checked here) are one line of
+    their own, after the exercises, so that their points are not forgotten.
+    """
     width = max(len(exercise_id) for exercise_id in EXERCISES)
     lines = [f"{'exercise':<{width}}  points  state"]
     earned = done = 0
@@ -175,6 +251,10 @@ def format_progress(states):
         lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {state}")
         if state == STATE_PASSED:
             done, earned = done + 1, earned + exercise.points
+    if WRITTEN_TASKS:
+        written = sum(task.points for task in WRITTEN_TASKS.values())
+        lines.append(f"{'written':<{width}}  {written:>6}  {plural(len(WRITTEN_TASKS), 'written answer')}, "
+                     f"{plural(written, 'point')}, graded by your instructor")
     total = sum(exercise.points for exercise in EXERCISES.values())
     lines.append(f"{done} of {len(EXERCISES)} exercises passed ({earned} of {total} points).")
     return "\n".join(lines)

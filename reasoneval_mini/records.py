@@ -49,11 +49,28 @@ def execution_summary(records):
     ...       ["attempted_success_rate"])
     None
     """
+    _check_records(records)
+    counts = dict.fromkeys(STATUSES, 0)
+    for record in records:
+        counts[record["status"]] += 1
+    planned = len(records)
+    attempted = planned - counts[NOT_RUN]
+    return {
+        "counts": counts,
+        "planned": planned,
+        "attempted": attempted,
+        "coverage": attempted / planned,
+        "success_rate": counts[PASSED] / planned,
+        "attempted_success_rate": counts[PASSED] / attempted if attempted else None,
+    }
+
+
+def _check_records(records):
+    """Raise the errors :func:`execution_summary` documents; the message names the row."""
     if not isinstance(records, list):
         raise ArgumentTypeError(f"records must be a list, got {type(records).__name__}")
     if not records:
         raise ValueError("records is empty: a summary needs at least one planned sample")
-    counts = dict.fromkeys(STATUSES, 0)
     seen = set()
     for index, row in enumerate(records):
         if not isinstance(row, dict):
@@ -69,20 +86,9 @@ def execution_summary(records):
                 "one record per planned sample"
             )
         status = row.get("status")
-        if not isinstance(status, str) or status not in counts:
+        if not isinstance(status, str) or status not in STATUSES:
             raise ValueError(
                 f"records[{index}] (sample_id {sample_id!r}) has status {status!r}; "
                 f"expected one of {', '.join(STATUSES)}"
             )
         seen.add(sample_id)
-        counts[status] += 1
-    planned = len(records)
-    attempted = planned - counts[NOT_RUN]
-    return {
-        "counts": counts,
-        "planned": planned,
-        "attempted": attempted,
-        "coverage": attempted / planned,
-        "success_rate": counts[PASSED] / planned,
-        "attempted_success_rate": counts[PASSED] / attempted if attempted else None,
-    }

@@ -80,7 +80,9 @@ def build_parser():
         "writes one row per (student, exercise) and per-student totals.",
         ["grade submissions/ --out grades.csv --feedback feedback/",
          "grade submissions/ --hidden-tests hidden_checks.py --workers 4 --timeout 10",
-         "grade submissions/ --roster roster.csv --export canvas --class-report report/"])
+         "grade submissions/ --roster roster.csv --export canvas --class-report report/",
+         "grade submissions/ --manual grades_written/scores.csv --roster roster.csv "
+         "--export moodle"])
     grade.add_argument("submissions_dir", metavar="SUBMISSIONS_DIR",
                        help="one folder per student, named after the student")
     grade.add_argument("--out", default="grades.csv",
@@ -117,6 +119,10 @@ def build_parser():
     grade.add_argument("--export-out", metavar="FILE",
                        help="where --export writes (default: <out>_<platform>.csv, "
                             "e.g. grades_canvas.csv)")
+    grade.add_argument("--manual", metavar="SCORES_CSV",
+                       help="merge the hand scores of written answers (columns student, task, "
+                            "score, comment; grade writes a pre-filled one to "
+                            "<out>_written/scores.csv, beside one review page per task)")
     grade.add_argument("--class-report", metavar="DIR",
                        help="write DIR/class_report.md and its figures: scores, statuses per "
                             "exercise, hardest checks, similar answers")

@@ -3,14 +3,18 @@
 Exit code 0 when the batch completed, failing students included; a usage
 error (2) naming the bad value when the arguments are unusable (no such
 folder, no student folders, a broken hidden tests file, ``--out`` a folder,
-``--export`` without ``--roster`` or the reverse, a roster with a bad line).
-Every argument is checked, the roster read, before any grading; so is the
-sandbox: ``--sandbox required`` on a kernel that lacks part of it is a usage
-error naming the missing feature. 1 when some student could not be graded
-(their rows are ``interrupted``, "not graded: ..."; the gradebook export is
-then not written, so it never carries a zero nobody earned). 130 after a
-Ctrl-C, once complete files are written (unfinished grades ``interrupted``;
-further Ctrl-Cs are ignored while they are written).
+``--export`` without ``--roster`` or the reverse, a roster or a ``--manual``
+scores sheet with a bad line). Every argument is checked, the roster and
+the scores sheet read, before any grading; so is the sandbox: ``--sandbox
+required`` on a kernel that lacks part of it is a usage error naming the
+missing feature. 1 when some student could not be graded (their rows are
+``interrupted``, "not graded: ...", and the export leaves them out). 130
+after a Ctrl-C, once complete files are written (unfinished grades
+``interrupted``; further Ctrl-Cs are ignored while they are written).
+
+With written tasks in the registry, ``<out>_written/`` gets one review page
+per task and a pre-filled ``scores.csv`` (see
+:mod:`reasoneval_mini.grading.manual`); ``--manual`` merges the scores.
 
 The isolation level (e.g. ``landlock ABI 7: files, network, signals``) is
 printed with the summary and written under the class report's title; a
@@ -26,7 +30,8 @@ from reasoneval_mini.cli import UsageError
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
-from reasoneval_mini.grading.statuses import ALL_GRADE_STATUSES, GRADE_INTERRUPTED
+from reasoneval_mini.grading.statuses import (
+    ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_INTERRUPTED)
 from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
 
 
@@ -52,14 +57,27 @@ def _export_plan(args):
         raise UsageError(error) from None
 
 
+def _manual_plan(args, written):
+    """The ``--manual`` scores, read and checked before grading (``{}`` without the option)."""
+    if not args.manual:
+        return {}
+    from reasoneval_mini.grading.manual import read_manual_scores
+    from reasoneval_mini.grading.submissions import discover_students, display_name
+
+    if not written:
+        raise UsageError(f"--manual {args.manual!r}: this registry has no written tasks to score")
+    try:
+        students = [display_name(name) for name in discover_students(args.submissions_dir)]
+        return read_manual_scores(args.manual, students, written)
+    except ValueError as error:
+        raise UsageError(error) from None
+
+
 def _names(folders):
     return ", ".join(folders) if folders else "none"
 
 
-def run(args):
-    """Grade ``args.submissions_dir``, write the reports, print a summary."""
-    registry = args.registry or DEFAULT_REGISTRY
-    roster, export_out = _export_plan(args)
+def _check_folders(args):
     for option, folder in (("--class-report", args.class_report), ("--feedback", args.feedback)):
         if folder and Path(folder).exists() and not Path(folder).is_dir():
             raise UsageError(f"{option} {folder!r} is a file; expected a folder (it is made "
@@ -67,6 +85,35 @@ def run(args):
     if args.class_report and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--class-report draws its figures with matplotlib, which is not "
                          "installed; pip install 'reasoneval-course[course]'")
+
+
+def _print_export(export, written, grades):
+    print(f"on the roster but no folder (left out of the export, no 0 written): "
+          f"{_names(export.without_folder)}")
+    print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
+    if export.not_graded:
+        print(f"grading was interrupted for (left out of the export, no 0 written): "
+              f"{_names(export.not_graded)}")
+    print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
+          "item's maximum grade to these): "
+          + ", ".join(f"{column} {points}" for column, points in export.points))
+    if export.awaiting:
+        waiting = sum(g.status == GRADE_AWAITING_INSTRUCTOR for g in grades)
+        points = sum(written[i].points for i in export.awaiting)
+        print(f"the export holds the checked exercises only: the written tasks "
+              f"{', '.join(export.awaiting)} ({points} points per student) are not in it, "
+              f"and Points Possible leaves them out, because {waiting} written answers still "
+              "await hand grading; score them in the scores sheet and rerun with --manual")
+    elif written:
+        print("the export holds every exercise and every written task (all scored); "
+              "Points Possible is each notebook's full points")
+
+
+def run(args):
+    """Grade ``args.submissions_dir``, write the reports, print a summary."""
+    registry_spec = args.registry or DEFAULT_REGISTRY
+    roster, export_out = _export_plan(args)
+    _check_folders(args)
     try:
         isolation = plan_isolation(args.sandbox)
     except SandboxUnavailable as error:
@@ -74,32 +121,36 @@ def run(args):
     if isolation.warning():
         print(f"warning: {isolation.warning()}", file=sys.stderr)
     # Everything the reports need is imported before any student code runs.
-    try:
-        exercises = dict(load_registry(registry).EXERCISES)
-    except OSError as error:
-        raise UsageError(error) from None
     if roster is not None:
         from reasoneval_mini.grading.gradebook import write_gradebook
     if args.class_report:
         from reasoneval_mini.grading.class_report import write_class_report
+    from reasoneval_mini.grading.manual import apply_manual_scores, write_review
     interrupted = False
+    submissions = []
     try:
         prepare_outputs(args.out, args.feedback)  # fail before grading
-        grades = grade_class(args.submissions_dir, registry=registry,
+        registry = load_registry(registry_spec)
+        written = dict(getattr(registry, "WRITTEN_TASKS", {}))
+        manual = _manual_plan(args, written)
+        grades = grade_class(args.submissions_dir, registry=registry_spec,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress,
-                             isolation=isolation)
+                             submissions_out=submissions, isolation=isolation)
     except GradingInterrupted as stop:
         grades, interrupted = stop.grades, True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the files must be written now
     except (ValueError, OSError) as error:
         raise UsageError(error) from None
+    if manual:
+        grades = apply_manual_scores(grades, manual)
     out, totals = write_grades(grades, args.out)
-    written = [str(out), str(totals)]
+    written_files = [str(out), str(totals)]
+    exercises = dict(registry.EXERCISES)
     if args.feedback:
         paths = write_feedback(grades, exercises, args.feedback,
                                reveal_hidden=args.reveal_hidden)
-        written.append(f"{len(paths)} feedback files in {args.feedback}")
+        written_files.append(f"{len(paths)} feedback files in {args.feedback}")
     students = len({g.student for g in grades})
     counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in ALL_GRADE_STATUSES)
     print(f"graded {students} students, {len(grades)} exercise grades ({counts})")
@@ -108,17 +159,21 @@ def run(args):
     if not_graded and not interrupted:
         print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
               file=sys.stderr)
-    if roster is not None and not_graded:
-        print(f"--export {args.export}: not written, {len(not_graded)} students are not "
-              "graded and would be exported with 0", file=sys.stderr)
-    elif roster is not None:
-        export = write_gradebook(grades, roster, exercises, args.export, export_out)
-        written.append(f"{export.path} ({args.export}, {export.exported} students)")
-        print(f"on the roster but no folder (exported with 0): {_names(export.without_folder)}")
-        print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
+    if manual:
+        print(f"merged {len(manual)} hand scores from {args.manual}")
+    if written:
+        review = write_review(grades, submissions, written, args.out, registry)
+        sheet = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
+                 else f"a pre-filled scores sheet {review.sheet}")
+        written_files.append(f"{len(review.pages)} written-task review pages in "
+                             f"{review.folder} and {sheet}")
+    if roster is not None:
+        export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
+        written_files.append(f"{export.path} ({args.export}, {export.exported} students)")
+        _print_export(export, written, grades)
     if args.class_report:
-        report = write_class_report(grades, exercises, args.class_report, args.submissions_dir,
-                                    isolation=isolation)
-        written.append(f"{report} and its figures")
-    print("wrote " + "; ".join(written))
+        report = write_class_report(grades, exercises, args.class_report, submissions,
+                                    written=written, isolation=isolation)
+        written_files.append(f"{report} and its figures")
+    print("wrote " + "; ".join(written_files))
     return 130 if interrupted else 1 if not_graded else 0

@@ -123,8 +123,10 @@ def refresh_task_cells(notebook):
     """Return *notebook* with every registry exercise's task cell re-rendered.
 
     Also the task cells of written tasks, and the rubric at the end of their
-    answer cells (from the line starting with :data:`RUBRIC_START`). Cells
-    of unknown exercises (or without nbgrader metadata) are left alone.
+    answer cells (from the line starting with :data:`RUBRIC_START`); the
+    nbgrader ``points`` of written answers and check cells are set from the
+    registry. Cells of unknown exercises (or without nbgrader metadata) are
+    left alone.
     """
     from reasoneval_mini.exercises.registry import (
         EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
@@ -139,9 +141,19 @@ def refresh_task_cells(notebook):
         elif is_written_answer(cell) and grade_id in WRITTEN_TASKS:
             text = _source_text(cell)
             answer = text[: text.find(RUBRIC_START)] if RUBRIC_START in text else text + "\n\n"
-            cell = dict(cell, source=answer + render_rubric_markdown(grade_id))
+            cell = _with_points(dict(cell, source=answer + render_rubric_markdown(grade_id)),
+                                WRITTEN_TASKS[grade_id].points)
+        elif grade_id.endswith("_check") and grade_id[: -len("_check")] in EXERCISES:
+            cell = _with_points(cell, EXERCISES[grade_id[: -len("_check")]].points)
         cells.append(cell)
     return dict(notebook, cells=cells)
+
+
+def _with_points(cell, points):
+    # The registry is the one place points are written; nbgrader reads them from here.
+    metadata = dict(cell.get("metadata", {}))
+    metadata["nbgrader"] = dict(metadata.get("nbgrader", {}), points=points)
+    return dict(cell, metadata=metadata)
 
 
 def strip_notebook(notebook, name="<notebook>"):

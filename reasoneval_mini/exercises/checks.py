@@ -11,12 +11,14 @@ becomes a failed :class:`CheckResult` whose message names it, and the
 Constructors (the same ones a hidden-tests file uses):
 
 * :func:`case` -- call the answer, compare the value it returns;
-* :func:`rejects` -- call the answer, expect a given exception type.
+* :func:`rejects` -- call the answer, expect a given exception type;
+* :func:`bundle` -- several checks that pass or fail together.
 
 Prediction and choice exercises, whose expected value *is* the answer, are
 built with ``Exercise(..., reveal_expected=False)`` and :class:`Withheld`
-expected values: the feedback says which items are wrong, never what they
-should be (see :func:`conceal`).
+expected values: the feedback says how many items are wrong, never which,
+and never how many are expected (see :func:`withheld_predictions`,
+:func:`withheld_subset` and :func:`conceal`).
 
 Comparison is by value, never by printed text: see
 :mod:`reasoneval_mini.exercises.compare` (re-exported here).
@@ -44,9 +46,10 @@ from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same
 from reasoneval_mini.support.text import plural
 
 __all__ = [
-    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "WITHHELD", "CheckResult", "Exercise",
+    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
+    "Criterion", "Exercise", "bundle", "rubric_criteria",
     "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
-    "show", "withheld_choice", "withheld_subset",
+    "show", "withheld_choice", "withheld_predictions", "withheld_subset",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
@@ -64,8 +67,8 @@ class Exercise:
     *checks* is a tuple of callables ``check(answer) -> CheckResult``.
     With *reveal_expected* False (prediction and choice exercises, whose
     expected value is the answer), every result is passed through
-    :func:`conceal` before anyone sees it: which items are wrong is said,
-    never what they should be.
+    :func:`conceal` before anyone sees it: how many items are wrong is
+    said, never which, nor what they should be.
     """
 
     id: str
@@ -80,15 +83,69 @@ class Exercise:
     reveal_expected: bool = True
 
 
+#: The levels of a rubric criterion, in points: missing or wrong, partly there, complete.
+RUBRIC_LEVELS = (0, 1, 2)
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One rubric criterion, graded at one of :data:`RUBRIC_LEVELS` (0, 1 or 2 points).
+
+    *looks_for* says what is graded; *anchors* holds one anchor answer per
+    level, in level order (0, 1, 2): a short example of an answer at that
+    level, so that two graders give the same level to the same answer.
+
+    >>> Criterion("Limit", "a case the contract gets wrong", ("none", "vague", "named"))
+    ... # doctest: +ELLIPSIS
+    Criterion(name='Limit', ...)
+    >>> Criterion("Limit", "a case", ("none", "named"))
+    Traceback (most recent call last):
+    ...
+    ValueError: criterion 'Limit': expected one anchor answer per level 0, 1, 2, got 2
+    """
+
+    name: str
+    looks_for: str
+    anchors: tuple
+
+    def __post_init__(self):
+        if len(self.anchors) != len(RUBRIC_LEVELS) or not all(
+                isinstance(anchor, str) and anchor.strip() for anchor in self.anchors):
+            raise ValueError(f"criterion {self.name!r}: expected one anchor answer per level "
+                             f"{', '.join(map(str, RUBRIC_LEVELS))}, got {len(self.anchors)}")
+
+    @property
+    def points(self):
+        """The most a criterion gives: its top level."""
+        return RUBRIC_LEVELS[-1]
+
+
+def rubric_criteria(rubric):
+    """``[(name, points, Criterion or None)]`` for a rubric of :class:`Criterion` or legacy pairs.
+
+    A legacy rubric item is ``(criterion text, points)``, graded all or
+    nothing; the course's own tasks use :class:`Criterion` (a test holds it).
+    """
+    rows = []
+    for item in rubric:
+        if isinstance(item, Criterion):
+            rows.append((item.name, item.points, item))
+        else:
+            text, points = item
+            rows.append((text, points, None))
+    return rows
+
+
 @dataclass(frozen=True)
 class WrittenTask:
     """A written answer (markdown cell) graded by the instructor, by hand, with a rubric.
 
     Its answer cell has the nbgrader ``grade_id`` *id* (schema 3: ``grade``
     and ``solution`` true on a markdown cell: nbgrader's manually graded
-    answer); *rubric* is ``((criterion, points), ...)`` and adds up to
-    *points*. No check runs: ``reasoneval-course grade`` lists it as
-    ``awaiting_instructor`` with a blank score.
+    answer); *rubric* is a tuple of :class:`Criterion` (levels 0/1/2, an
+    anchor answer for each), or of legacy ``(criterion, points)`` pairs, and
+    adds up to *points*. No check runs: ``reasoneval-course grade`` lists it
+    as ``awaiting_instructor`` with a blank score.
     """
 
     id: str
@@ -99,7 +156,7 @@ class WrittenTask:
     rubric: tuple
 
     def __post_init__(self):
-        total = sum(points for _, points in self.rubric)
+        total = sum(points for _, points, _ in rubric_criteria(self.rubric))
         if total != self.points:
             raise ValueError(f"written task {self.id!r}: the rubric gives {total!r} points, "
                              f"expected {self.points!r}")
@@ -224,15 +281,25 @@ def _mentions(message, text):
     return re.search(pattern, message, re.IGNORECASE) is not None
 
 
-def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
+def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=None):
     """A check that ``run(answer)`` raises *error_type* (bad input refused).
 
     Each text in *mentions* must appear in the error message as a whole word
-    (case-insensitive), e.g. the name of the bad value, so the error is clear.
+    (case-insensitive), e.g. the name of the bad value, so the error is clear;
+    no text in *avoids* may appear (the names of values that were fine), so
+    that a message naming every candidate does not pass for naming the bad one.
+
+    >>> check = rejects("f(-1)", lambda f: f(-1), mentions="k", avoids=("n", "c"))
+    >>> def vague(k):
+    ...     raise ValueError("one of n, c or k is wrong")
+    >>> print(check(vague).message)
+    the message also names 'n', 'c', which were fine: name only what is wrong
     """
     mentions = (mentions,) if isinstance(mentions, str) else tuple(mentions)
+    avoids = (avoids,) if isinstance(avoids, str) else tuple(avoids)
     expected = f"raises {error_type.__name__}" + "".join(
-        f", message mentions {text!r}" for text in mentions)
+        f", message mentions {text!r}" for text in mentions) + (
+        f", and not {', '.join(map(repr, avoids))}" if avoids else "")
 
     def check(answer):
         return replace(_rejects_result(answer), withheld=True)
@@ -244,12 +311,67 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), name=None):
         if isinstance(error, error_type):
             actual = f"{type(error).__name__}: {error}"
             absent = [text for text in mentions if not _mentions(str(error), text)]
-            message = f"the message does not mention {absent[0]!r}" if absent else "ok"
-            return CheckResult(name or call, not absent, call, expected, actual, message)
+            named = [text for text in avoids if _mentions(str(error), text)]
+            message = (f"the message does not mention {absent[0]!r}" if absent else
+                       f"the message also names {', '.join(map(repr, named))}, which "
+                       f"{'was' if len(named) == 1 else 'were'} fine: name only what is wrong"
+                       if named else "ok")
+            return CheckResult(name or call, not (absent or named), call, expected, actual,
+                               message)
         if error is not None:
             return _failure(name or call, call, expected, error)
         return CheckResult(name or call, False, call, expected, show(value),
                            f"returned a value instead of raising {error_type.__name__}")
+    return check
+
+
+def _unique(texts):
+    return list(dict.fromkeys(texts))
+
+
+def bundle(call, parts, *, name=None):
+    """A check that passes only when every check in *parts* passes.
+
+    Why: the grader gives ``points * passed / total``, so with one check per
+    input a misconception that is right on most inputs (the plug-in at k = 1,
+    an answer that never validates, one that validates but computes wrongly)
+    earns most of the points. A bundle holds the inputs that tell each listed
+    misconception apart, so that it fails most bundles.
+
+    The failed parts are reported one after the other (``call: why``),
+    ``" | "``-separated; a sentence an earlier part already gave is not
+    repeated, and identical texts of expected or actual values are shown
+    once. A bundle built from :class:`Withheld` parts is ``withheld`` too;
+    it is "not attempted" when every part is.
+
+    >>> check = bundle("double on 1 and 2", [case("double(1)", lambda f: f(1), 2),
+    ...                                      case("double(2)", lambda f: f(2), 4)])
+    >>> result = check(lambda x: x + 1)
+    >>> result.passed, result.message
+    (False, 'double(2): different value')
+    """
+    parts = tuple(parts)
+
+    def check(answer):
+        results = [part(answer) for part in parts]
+        withheld = any(result.withheld for result in results)
+        failed = [result for result in results if not result.passed]
+        if not failed:
+            return CheckResult(name or call, True, call,
+                               " | ".join(_unique(r.expected for r in results)),
+                               " | ".join(_unique(r.actual for r in results)), "ok",
+                               withheld=withheld)
+        if not any(result.attempted for result in results):
+            return replace(failed[0], name=name or call, call=call)
+        given, reasons = set(), []
+        for result in failed:
+            sentences = [s for s in result.message.split("; ") if s not in given]
+            given.update(sentences)
+            reasons.append(f"{result.call}: {'; '.join(sentences) or 'as above'}")
+        return CheckResult(name or call, False, call,
+                           " | ".join(_unique(r.expected for r in failed)),
+                           " | ".join(_unique(r.actual for r in failed)), " | ".join(reasons),
+                           withheld=withheld)
     return check
 
 
@@ -271,44 +393,96 @@ def withheld_choice(choices, why=WITHHELD_REASON):
     return compare
 
 
-def withheld_subset(universe, *, items, noun, missing, wrong, surplus, unknown="not {}: {}"):
-    """A comparison for a :class:`Withheld` set drawn from *universe*.
+def _is_one_of(value, choices):
+    return any(same_value(value, choice) == "" for choice in choices)
 
-    It counts the expected items the answer leaves out and never names them
-    (*missing*, a format string for ``plural(count, noun)``). It names the
-    wrong items chosen (*wrong*, formatted with them) unless the answer holds
-    more items than expected: then naming the wrong picks of "everything"
-    would hand over the answer, so it only counts them (*surplus*, formatted
-    with the count). *items* names the elements in the type message, and
-    *unknown* is formatted with *items* and the chosen values outside
-    *universe*.
 
-    >>> compare = withheld_subset("abcd", items="letters", noun="letter",
-    ...                           missing="{} left out", wrong="not wanted: {}",
-    ...                           surplus="{} chosen that are not wanted")
-    >>> compare({"a", "c"}, Withheld({"a", "b"}))
-    "1 letter left out; not wanted: ['c']"
+def withheld_predictions(choices, *, noun, confusions=()):
+    """A comparison for a :class:`Withheld` dict of predictions, item -> one of *choices*.
 
-    Surprising: choosing everything is not answered with the wrong picks.
+    The items (the keys) are given by the statement and may be named; the
+    predictions may not. So it checks the keys and that every prediction is
+    one of *choices*, then says **how many** predictions are wrong, never
+    which: naming the wrong items would let a learner find each answer in a
+    few tries per item. *choices* ``None`` accepts any prediction (sets, for
+    instance). *confusions* is ``((given, right, sentence), ...)``:
+    a sentence that teaches about a kind of mistake (a ``given`` prediction
+    where ``right`` was expected), added once when some wrong prediction is
+    of that kind.
 
-    >>> compare(set("abcd"), Withheld({"a", "b"}))
-    '2 chosen that are not wanted'
+    >>> compare = withheld_predictions((True, False, None), noun="verdict",
+    ...                                confusions=((True, False, "no tolerance"),))
+    >>> compare({"a": True, "b": True}, Withheld({"a": True, "b": False}))
+    '1 of 2 verdicts is wrong (which one is not said); no tolerance'
+
+    Surprising: a text in place of ``None`` is not a wrong verdict but no verdict at all.
+
+    >>> compare({"a": "None", "b": False}, Withheld({"a": True, "b": False}))
+    "every verdict must be one of True, False, None (got 'None')"
     """
     def compare(actual, expected):
+        wanted = expected.value
+        if not isinstance(actual, dict):
+            return f"expected a dict mapping each item to its {noun}, got {type(actual).__name__}"
+        if set(actual) != set(wanted):
+            return f"expected exactly the keys {show(set(wanted))}, got {show(set(actual))}"
+        odd = [value for value in actual.values()
+               if choices is not None and not _is_one_of(value, choices)]
+        if odd:
+            listed = ", ".join(show(choice) for choice in choices)
+            return f"every {noun} must be one of {listed} (got {show(odd[0])})"
+        wrong = [item for item in wanted if same_value(actual[item], wanted[item])]
+        if not wrong:
+            return ""
+        one = len(wrong) == 1
+        parts = [f"{len(wrong)} of {plural(len(wanted), noun)} {'is' if one else 'are'} wrong "
+                 f"(which {'one is' if one else 'ones are'} not said)"]
+        for given, right, sentence in confusions:
+            if any(same_value(actual[item], given) == "" and same_value(wanted[item], right) == ""
+                   for item in wrong) and sentence not in parts:
+                parts.append(sentence)
+        return "; ".join(parts)
+    return compare
+
+
+def withheld_subset(universe, *, noun, left_out, surplus, items="items",
+                    unknown="not {}: {}"):
+    """A comparison for a :class:`Withheld` set, drawn from *universe* (``None``: any items).
+
+    It says how many of the chosen items do not belong (*surplus*, formatted
+    with that count and the number chosen) and whether some expected item is
+    left out (*left_out*, a sentence), never which items, and never how many
+    are expected: on the empty set a count of the missing ones would be the
+    size of the answer, and naming the wrong picks of a set of that size
+    would give the rest. *unknown* is formatted with *items* and the chosen
+    values outside *universe*. *noun* names the elements in the type message.
+
+    >>> compare = withheld_subset("abcd", noun="letter", items="letters",
+    ...                           left_out="a letter is left out",
+    ...                           surplus="not wanted: {} of your {} letters")
+    >>> compare({"a", "c"}, Withheld({"a", "b"}))
+    'not wanted: 1 of your 2 letters; a letter is left out'
+
+    Surprising: the empty set is told only that something is left out, not how much.
+
+    >>> compare(set(), Withheld({"a", "b"}))
+    'a letter is left out'
+    """
+    def compare(actual, expected):
+        if isinstance(actual, (str, bytes, dict)):
+            return f"expected a set of {noun}s, got {type(actual).__name__}"
         try:
             chosen = set(actual)
         except TypeError:
-            return f"expected a set of {items}, got {type(actual).__name__}"
-        outside = sorted(str(item) for item in chosen if item not in universe)
-        if outside:
-            return unknown.format(items, show(outside))
-        left_out = len(expected.value - chosen)
-        extra = sorted(chosen - expected.value)
-        parts = [missing.format(plural(left_out, noun))] if left_out else []
-        if extra and len(chosen) > len(expected.value):
-            parts.append(surplus.format(len(extra)))
-        elif extra:
-            parts.append(wrong.format(show(extra)))
+            return f"expected a set of {noun}s, got {type(actual).__name__}"
+        if universe is not None:
+            outside = sorted(str(item) for item in chosen if item not in universe)
+            if outside:
+                return unknown.format(items, show(outside))
+        extra = len(chosen - expected.value)
+        parts = [surplus.format(extra, len(chosen))] if extra else []
+        if expected.value - chosen:
+            parts.append(left_out)
         return "; ".join(parts)
     return compare
 

@@ -8,11 +8,14 @@ tests, never from numbers typed in here.
 from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, WrittenTask, case, rejects, same_set, withheld_choice)
+    Criterion, Exercise, Withheld, WrittenTask, case, rejects, withheld_predictions)
+from reasoneval_mini.answers import compare_with_tolerance
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
 from reasoneval_mini.course_map import exercise_notebook_for
+from reasoneval_mini.datasets.answer_pairs import NOT_EQUAL, answer_pairs
+from reasoneval_mini.normalise import RULES, normalised_verdict
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -64,6 +67,24 @@ def _calls(name, args_list, reference):
     )
 
 
+#: Kinds of wrong verdict and what each teaches, (given, right, sentence). A sentence names
+#: the idea to reread, never a prediction or its verdict.
+PRACTICE_CONFUSIONS = (
+    (True, False, "a True verdict is given to a number that is not exactly 1/2: "
+                  "numeric_equivalence compares exact rationals, so close is not equal (a "
+                  "tolerance would have to be declared by the task)"),
+    (False, True, "a False verdict is given to a spelling of the same rational: the "
+                  "comparison is by value, not by text"),
+    (False, None, "a False verdict is given to a text the scorer cannot read as a number: "
+                  "reread which texts the declared answer space holds"),
+    (True, None, "a True verdict is given to a text the scorer cannot read as a number: "
+                 "reread which texts the declared answer space holds"),
+    (None, True, "a None verdict is given to a text inside the answer space: None means the "
+                 "scorer could not read it"),
+    (None, False, "a None verdict is given to a text inside the answer space: None means the "
+                  "scorer could not read it"),
+)
+
 _PRACTICE = Exercise(
     id="kp1_practice_verdicts", notebook=NOTEBOOK, answer_name="practice_verdicts", points=1,
     title="Warm-up: 0.5, 1/2, 0.5001 and a text with units",
@@ -72,21 +93,18 @@ _PRACTICE = Exercise(
         "predictions `\"0.5\"`, `\"1/2\"`, `\"0.5001\"` and `\"0.5 kg\"` to the verdict "
         "`numeric_equivalence(prediction, \"1/2\")` gives: `True`, `False` or `None`. "
         "Predict each verdict first and type it in; then run the check."),
-    checks_what=("One test per prediction: the exact verdict (None is not False). A wrong "
-                 "verdict is named, never corrected: the feedback says which predictions are "
-                 "wrong, not what they should be."),
-    hint=("A verdict is None when the prediction is outside the declared answer space "
-          "(integers, decimals, a/b): units are outside it. 0.5001 is a different rational."),
+    checks_what=("All four verdicts at once, exactly (None is not False). The feedback says how "
+                 "many verdicts are wrong and what kind of mistake they show, never which "
+                 "prediction is wrong or what its verdict is."),
+    hint=("For each prediction ask two questions, in this order: can the scorer read it as "
+          "a number of the declared answer space (lesson 01, the answer space)? If so, is it "
+          "exactly the same rational as 1/2?"),
     checks=(
-        case("sorted(practice_verdicts())", lambda f: sorted(f()),
-             Withheld(sorted(PRACTICE_PREDICTIONS), "the four predictions of the statement"),
-             compare=lambda actual, expected: same_set(actual, expected.value)),
-    ) + tuple(
-        case(f"practice_verdicts()[{p!r}]", lambda f, p=p: f()[p],
-             Withheld(numeric_equivalence(p, PRACTICE_REFERENCE), "withheld: the verdict"),
-             compare=withheld_choice((True, False, None), "wrong verdict: think again about "
-                                     "the declared answer space"))
-        for p in PRACTICE_PREDICTIONS
+        case("practice_verdicts()", lambda f: f(),
+             Withheld({p: numeric_equivalence(p, PRACTICE_REFERENCE) for p in PRACTICE_PREDICTIONS},
+                      "withheld: the four verdicts"),
+             compare=withheld_predictions((True, False, None), noun="verdict",
+                                          confusions=PRACTICE_CONFUSIONS)),
     ),
     reveal_expected=False,
 )
@@ -110,11 +128,23 @@ _CLASSIFY = Exercise(
     checks=_calls("classify_outcome", _OUTCOME_CASES, reference_outcome),
 )
 
-_PARSE_CASES = (
-    ("0.5",), ("1/2",), ("-2.25",), (".5",), ("7.",), ("+7",), ("-10/20",), ("0.1",),
-    (" 42 ",), ("1e3",), ("3 / 4",), ("1,080",), ("100 cm",), ("1/0",), ("nan",),
-    ("\u0661\u0662",), ("",), (12,),
+# Each group mixes inputs of one shape with malformed twins of that shape, so that a
+# parser that is lenient about signs, dots or the denominator fails most groups, not
+# one check among many. (label, inputs)
+_PARSE_GROUPS = (
+    ("integers", ("7", "+7", "7.", " 42 ", "-0", "--5", "+-7")),
+    ("decimals", ("0.5", ".5", "-2.25", "0.1", "--0.5", "1.2.3", "5..")),
+    ("fractions a/b", ("1/2", "-10/20", "+3/4", "1/-2", "1.5/2", "3/4.", "1/2/3", "1/+2")),
+    ("texts outside the space", ("1e3", "1,080", "100 cm", "3 / 4", "\u0661\u0662", "nan", "",
+                                 "0x10", "½")),
+    ("limits and refusals", ("1/0", 12, None, "1" * 1001, " " * 5 + "1" * 1000)),
 )
+
+
+def _shown_inputs(inputs):
+    return ", ".join(repr(text) if not (isinstance(text, str) and len(text) > 12)
+                     else f"{text.strip()[:1]!r} * {len(text.strip())}" for text in inputs)
+
 
 _PARSE = Exercise(
     id="kp1_parse_rational", notebook=NOTEBOOK, answer_name="my_parse_rational", points=3,
@@ -122,15 +152,24 @@ _PARSE = Exercise(
     statement=(
         "Complete `my_parse_rational(text)`: return the exact `Fraction` for an optional sign "
         "followed by ASCII digits written as an integer (`7`, `7.`), a decimal (`0.5`, `.5`) "
-        "or a fraction `a/b` (no spaces inside), with surrounding whitespace allowed and at "
+        "or a fraction `a/b` of two integers with the sign only in front (`-1/2`, not "
+        "`1/-2`; no spaces inside), with surrounding whitespace allowed and at "
         "most 1000 characters after stripping; return `None` for anything else (exponents, "
-        "commas, units, non-ASCII digits, a zero denominator, a non-string). Do not use "
-        "`float`, `eval` or `parse_rational`."),
-    checks_what="19 inputs compared with the course's `parse_rational`, exactly (a float 0.1 is not 1/10).",
+        "commas, units, non-ASCII digits, two signs, a decimal in a fraction, a zero "
+        "denominator, a non-string). Do not use `float`, `eval` or `parse_rational`."),
+    checks_what=(
+        "Five groups of inputs (integers, decimals, fractions, texts outside the space, "
+        "limits and refusals), each compared as a list with the course's `parse_rational`, exactly "
+        "(a float 0.1 is not 1/10). Each group holds malformed twins of its shape "
+        "(`--5`, `1/-2`, `3/4.`), so a lenient parser fails most groups."),
     hint=("A regular expression with [0-9] (not \\d, which matches Arabic-Indic digits) and "
-          "re.fullmatch; build decimals as int(whole) + Fraction(int(digits), 10**len(digits))."),
-    checks=_calls("my_parse_rational", _PARSE_CASES, parse_rational) + (
-        case("my_parse_rational('1' * 1001)", lambda f: f("1" * 1001), parse_rational("1" * 1001)),
+          "re.fullmatch, one pattern per shape; build decimals as int(whole) + "
+          "Fraction(int(digits), 10**len(digits))."),
+    checks=tuple(
+        case(f"[my_parse_rational(x) for x in {label}: {_shown_inputs(inputs)}]",
+             lambda f, inputs=inputs: [f(text) for text in inputs],
+             [parse_rational(text) for text in inputs])
+        for label, inputs in _PARSE_GROUPS
     ),
 )
 
@@ -177,13 +216,117 @@ _LENGTH = Exercise(
     checks=_calls("length_in_metres", _LENGTH_CASES, reference_length),
 )
 
+#: Pairs of lesson 01's slice on which the course's pipeline (every rule) and
+#: math-verify 0.9.0 disagree: (pair id, math-verify's verdict, recorded with
+#: 0.9.0; tests/exercises/test_ex01_disagreements.py checks it against the package).
+DISAGREEMENTS = (
+    ("cot-negated", True),
+    ("units-centimetres", False),
+    ("precision-seventh-decimal", True),
+    ("unicode-full-width", False),
+    ("currency-cents", True),
+    ("thousands-no-break-space", False),
+    ("precision-exponent-not-one", True),
+)
+
+#: The three kinds of disagreement lesson 01 names.
+DISAGREEMENT_KINDS = ("format failure", "tolerance", "false positive")
+
+#: math-verify rounds to 6 decimals: within half a unit of the 6th decimal, two numbers are equal.
+MATH_VERIFY_ROUNDING = Fraction(5, 10**7)
+
+
+def reference_disagreement_kind(pair, math_verify):
+    """Which of :data:`DISAGREEMENT_KINDS` a disagreement on *pair* is.
+
+    math-verify saying *equal* on a pair labelled not equal is a tolerance
+    when the written number is within its rounding of the reference, and a
+    false positive otherwise (it read another number than the text means);
+    every other disagreement is a format failure (one checker could not
+    read what the answer means).
+
+    >>> pair, = answer_pairs(["precision-seventh-decimal"])
+    >>> reference_disagreement_kind(pair, True)
+    'tolerance'
+    """
+    if math_verify is True and pair.label == NOT_EQUAL:
+        written = extract_final_answer(pair.output)
+        close = written is not None and compare_with_tolerance(
+            written, pair.reference, abs_tol=MATH_VERIFY_ROUNDING, rel_tol=0)
+        return "tolerance" if close else "false positive"
+    return "format failure"
+
+
+def _disagreement_table():
+    rows = ["| pair id | model output | reference | label | course | math-verify |",
+            "|---|---|---|---|---|---|"]
+    for pair_id, math_verify in DISAGREEMENTS:
+        pair, = answer_pairs([pair_id])
+        course = normalised_verdict(pair.output, pair.reference, rules=RULES, units=[pair.unit])
+        # Invisible characters (a no-break space) are shown as escapes, the rest as written.
+        output = "".join(char if char.isprintable() else f"\\u{ord(char):04x}"
+                         for char in pair.output.replace("\n", "\\n"))
+        rows.append(f"| `{pair_id}` | `{output}` | `{pair.reference}` ({pair.unit}) | {pair.label} "
+                    f"| {course} | {math_verify} |")
+    return "\n".join(rows)
+
+
+#: Kinds of wrong sorting and what each teaches, (given, right, sentence); never names a pair.
+DISAGREEMENT_CONFUSIONS = (
+    ("false positive", "tolerance",
+     "when the lenient checker read the number the text means and accepted it because it is "
+     "close, that is a tolerance (a rounding rule nobody wrote into the task), not a misreading"),
+    ("tolerance", "false positive",
+     "a tolerance accepts a number close to the reference; a number that is far from it, or "
+     "not the number the text means, makes a false positive"),
+    ("format failure", "false positive",
+     "an 'equal' verdict on a pair labelled not equal is never a format failure: the lenient "
+     "checker read something, and it was not the answer"),
+    ("format failure", "tolerance",
+     "an 'equal' verdict on a pair labelled not equal is never a format failure"),
+    ("false positive", "format failure",
+     "a false positive needs an 'equal' verdict on a pair that is not equal; None, or False on "
+     "an answer that means the reference's number, is a checker failing to read a format"),
+    ("tolerance", "format failure",
+     "a tolerance needs an 'equal' verdict; None, or False on an answer that means the "
+     "reference's number, is a checker failing to read a format"),
+)
+
+_DISAGREE = Exercise(
+    id="kp1_sort_disagreements", notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
+    title="Two checkers disagree: format failure, tolerance or false positive?",
+    statement=(
+        "Lesson 01 (section 8) scores its slice of labelled answer pairs with the course's "
+        "pipeline (`normalised_verdict` with every rule, the pair's unit declared) and with "
+        "math-verify 0.9.0. On these seven pairs they disagree:\n\n" + _disagreement_table()
+        + "\n\nComplete `sort_disagreements()` so that it returns a dict mapping each pair id "
+        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer as "
+        "the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
+        "only *close* to the reference) or `\"false positive\"` (it says equal because it read "
+        "another number than the one the text means). Decide each one before you run the check."),
+    checks_what=("All seven at once. The feedback says how many are sorted wrong and what kind "
+                 "of mistake that shows, never which pair."),
+    hint=("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
+          "or a false positive; ask whether the number written is close to the reference. "
+          "Every other disagreement is about reading a format."),
+    checks=(
+        case("sort_disagreements()", lambda f: f(),
+             Withheld({pair_id: reference_disagreement_kind(answer_pairs([pair_id])[0], verdict)
+                       for pair_id, verdict in DISAGREEMENTS},
+                      "withheld: the seven kinds"),
+             compare=withheld_predictions(DISAGREEMENT_KINDS, noun="kind",
+                                          confusions=DISAGREEMENT_CONFUSIONS)),
+    ),
+    reveal_expected=False,
+)
+
 #: Knowledge point 1, in course order (warm-up to stretch).
-EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH)
+EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH, _DISAGREE)
 
 #: Written tasks of knowledge point 1, graded by the instructor with the rubric.
 WRITTEN_TASKS = (
     WrittenTask(
-        id="kp1_explain_answer_space", notebook=NOTEBOOK, points=3,
+        id="kp1_explain_answer_space", notebook=NOTEBOOK, points=6,
         title="The answer space, and None vs False, in words",
         statement=(
             "In a short paragraph (no code), explain to a colleague who wants to score "
@@ -191,16 +334,43 @@ WRITTEN_TASKS = (
             "is; why `\"0.5 kg\"` against `\"1/2\"` gives `None` while `\"0.5001\"` gives "
             "`False`; who decides how a `None` counts in a benchmark's score, and what goes "
             "wrong when it is silently counted as `False`. End with one *limit* of the "
-            "contract: a text inside the space that is read as a different number than "
-            "its writer meant."),
+            "contract from this lesson: a text a human grader would accept that the "
+            "contract does not score as correct, and what the task would have to declare "
+            "to change that."),
         rubric=(
-            ("Answer space: names what is inside (integers, decimals, a/b as ASCII text) "
-             "and that everything else is outside, declared before comparing", 1),
-            ("None vs False: None = outside the space (a format question), False = a "
-             "different number inside it; the task's protocol decides how None counts and "
-             "the report says so", 1),
-            ("Limit: a format ambiguity inside the space, e.g. '15.000' (a European "
-             "thousands separator) read as fifteen silently becomes False", 1),
+            Criterion(
+                "Answer space",
+                "what is inside (integers, decimals, a/b as ASCII text), that everything else "
+                "is outside, and that it is declared before comparing",
+                ("\"It compares numbers.\" (nothing about what is inside or outside)",
+                 "\"Numbers like 0.5 and 1/2 are inside, units are not.\" (an example, not "
+                 "the rule, or the rule without saying it is declared up front)",
+                 "\"Before comparing, the task declares which texts are answers: integers, "
+                 "decimals and a/b in ASCII digits; anything else (units, words, commas) is "
+                 "outside.\"")),
+            Criterion(
+                "None vs False, and who decides",
+                "None = outside the space (a format question), False = a different number "
+                "inside it; the task's protocol decides how None counts and the report says so",
+                ("\"None and False both mean wrong.\"",
+                 "\"0.5 kg is None because of the unit, 0.5001 is False because it is a "
+                 "different number.\" (the distinction, but not who decides how None is "
+                 "scored or what silent False does)",
+                 "\"None: outside the space, a format failure; False: a wrong number. The "
+                 "benchmark's protocol decides how None is scored and the report gives the "
+                 "count; silently counted as False, format failures look like arithmetic "
+                 "errors.\"")),
+            Criterion(
+                "Limit",
+                "a concrete text a human would accept that the contract does not, and what the "
+                "task would have to declare (a format, a tolerance)",
+                ("no limit, or a wrong one (\"0.5 and 1/2 are not equal\")",
+                 "a vague limit (\"formats differ\", \"rounding\") without a concrete text "
+                 "or without what to declare",
+                 "\"'1,080' against '1080' is None: a thousands comma is outside the space "
+                 "(in a reference it even raises ValueError). The task would have to declare "
+                 "commas as separators, or strip them when it extracts the answer, and say "
+                 "so in the report.\"")),
         ),
     ),
 )

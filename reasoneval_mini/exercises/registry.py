@@ -43,7 +43,7 @@ import re
 
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.exercises.checks import (
-    NOT_ATTEMPTED, CheckResult, Exercise, WrittenTask, conceal)
+    NOT_ATTEMPTED, RUBRIC_LEVELS, CheckResult, Exercise, WrittenTask, conceal, rubric_criteria)
 from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.text import cut, plural
 
@@ -105,12 +105,25 @@ WRITTEN_TASKS = _collect_written_tasks()
 def render_rubric_markdown(task_id):
     """The rubric of written task *task_id*, as the solutions notebook shows it.
 
+    Each criterion is listed with what it looks for and, from the top level
+    down, the anchor answer of each level.
+
     >>> print(render_rubric_markdown("kp1_explain_answer_space").splitlines()[0])
-    **Rubric (3 points)**
+    **Rubric (6 points; each criterion 0, 1 or 2)**
     """
     task = WRITTEN_TASKS[task_id]
-    lines = [f"**Rubric ({plural(task.points, 'point')})**", ""]
-    lines += [f"- {criterion} ({plural(points, 'point')})" for criterion, points in task.rubric]
+    rows = rubric_criteria(task.rubric)
+    levels = ", ".join(map(str, RUBRIC_LEVELS[:-1])) + f" or {RUBRIC_LEVELS[-1]}"
+    with_levels = all(criterion is not None for _, _, criterion in rows)
+    lines = [f"**Rubric ({plural(task.points, 'point')}"
+             + (f"; each criterion {levels})**" if with_levels else ")**"), ""]
+    for name, points, criterion in rows:
+        if criterion is None:
+            lines.append(f"- {name} ({plural(points, 'point')})")
+            continue
+        lines.append(f"- **{name}** ({plural(points, 'point')}): {criterion.looks_for}")
+        lines += [f"    - {level}: {anchor}"
+                  for level, anchor in reversed(list(zip(RUBRIC_LEVELS, criterion.anchors)))]
     return "\n".join(lines)
 
 
@@ -146,7 +159,10 @@ def _render_written_task(task):
     written = [w.id for w in WRITTEN_TASKS.values() if w.notebook == task.notebook]
     number = (f"{NOTEBOOKS.index(task.notebook) + 1}."
               f"{len(exercises) + written.index(task.id) + 1}")
-    criteria = ", ".join(criterion.split(":")[0] for criterion, _ in task.rubric)
+    rows = rubric_criteria(task.rubric)
+    criteria = ", ".join(name if criterion else name.split(":")[0] for name, _, criterion in rows)
+    if all(criterion is not None for _, _, criterion in rows):
+        criteria += "; each criterion 0, 1 or 2 points"
     return (f"## {number} Written: {task.title} ({plural(task.points, 'point')})\n\n"
             f"Written task id: `{task.id}`\n\n"
             f"{task.statement}\n\n"

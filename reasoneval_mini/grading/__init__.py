@@ -11,8 +11,11 @@ In the order a grading run goes:
 * ``instructor_checks``: the registry and the hidden tests, loaded before any
   student code runs;
 * ``statuses``: the closed set of grade statuses;
+* ``escaping``: student text made printable and inert for every output file;
 * ``reports``: ``grades.csv``, the totals and the Markdown feedback;
+* ``manual``: hand grading of written tasks (review pages, the scores sheet, ``--manual``);
 * ``gradebook``: the roster and the Canvas or Moodle gradebook CSV;
+* ``similarity``: answers that look alike (fingerprints, then a close comparison);
 * ``class_report``: the Markdown class report and its two figures;
 * ``progress``: the same machinery for one learner's own folder.
 """

@@ -19,22 +19,17 @@ The files depend only on the grades (and the notebooks): no timestamp, and
 the PNGs carry no "Software" metadata, so the same class gives the same bytes
 (with the same matplotlib).
 
->>> normalised_tokens("def f(x):  # mine\\n    return len(x) + 1")
-['def', 'v0', '(', 'v1', ')', ':', 'INDENT', 'return', 'len', '(', 'v1', ')', '+', '1', 'DEDENT']
-
-Surprising: renaming every variable does not change the normalised code.
-
->>> mine, theirs = "def f(x):\\n    return x + 1", "def g(y):\\n    return y + 1"
->>> normalised_tokens(mine) == normalised_tokens(theirs)
-True
+Student names, check names and wrong values are escaped
+(:mod:`reasoneval_mini.grading.escaping`): a value holding a backtick or
+``<img src=...>`` shows as text, never as live Markdown. The similarity
+pass (:mod:`reasoneval_mini.grading.similarity`) reads the submissions the
+grader read into memory before any student code ran; the disk is not read
+again, so no student's code can change what the report says about another.
+Written answers count in the totals once scored by hand, and have a section
+of their own.
 """
 
-import builtins
-import difflib
 import io
-import itertools
-import keyword
-import tokenize
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,18 +37,25 @@ from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.notebooks import cells_defining
+from reasoneval_mini.grading.escaping import code_span, markdown_text
 from reasoneval_mini.grading.reports import format_score
+from reasoneval_mini.grading.similarity import (
+    MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, SimilarPair, normalised_tokens, similar_answers)
 from reasoneval_mini.grading.statuses import (
+    GRADE_AWAITING_INSTRUCTOR,
     GRADE_ERROR,
     GRADE_FAILED,
+    GRADE_INSTRUCTOR_GRADED,
     GRADE_INTERRUPTED,
     GRADE_MISSING,
     GRADE_PASSED,
     GRADE_STATUSES,
     GRADE_TIMEOUT,
 )
-from reasoneval_mini.grading.submissions import discover_students, read_student
+
+__all__ = ["SimilarPair", "normalised_tokens", "similar_answers", "write_class_report",
+           "report_markdown", "check_stats", "hardest_checks", "status_counts",
+           "student_totals"]
 
 REPORT_NAME = "class_report.md"
 DISTRIBUTION_FIGURE = "score_distribution.png"
@@ -71,10 +73,6 @@ HARDEST_CHECKS = 5
 WRONG_OUTPUTS = 3
 #: Longest wrong output shown, in characters.
 OUTPUT_CHARS = 60
-#: Answers this alike (difflib ratio on normalised tokens) are listed as similar.
-SIMILARITY_THRESHOLD = 0.9
-#: Shorter answers are alike by necessity (``return a + b``) and are not compared.
-MIN_ANSWER_TOKENS = 25
 
 
 @dataclass(frozen=True)
@@ -95,21 +93,15 @@ class CheckStats:
         return Fraction(self.passed, self.students) if self.students else Fraction(0)
 
 
-@dataclass(frozen=True)
-class SimilarPair:
-    """Two students whose answer to *exercise* is *ratio* alike (0 to 1) after normalising."""
-
-    exercise: str
-    first: str
-    second: str
-    ratio: float
-
-
 def student_totals(grades):
-    """``{student: total score}`` (exact), students in the order of *grades*."""
+    """``{student: total score}`` (exact), students in the order of *grades*.
+
+    A written answer still awaiting the instructor (no score) adds nothing.
+    """
     totals = {}
     for grade in grades:
-        totals[grade.student] = totals.get(grade.student, Fraction(0)) + Fraction(grade.score)
+        totals[grade.student] = totals.get(grade.student, Fraction(0)) + Fraction(
+            grade.score or 0)
     return totals
 
 
@@ -143,85 +135,15 @@ def check_stats(grades, exercises):
 
 
 def hardest_checks(stats, limit=HARDEST_CHECKS):
-    """The *limit* checks fewest students pass (ties in course order), fully passed ones left out."""
-    failing = [s for s in stats if s.passed < s.students]
-    return sorted(failing, key=lambda s: s.share)[:limit]  # sorted is stable: course order
+    """The hardest check of each exercise, the *limit* fewest passed first (ties in course order).
 
-
-def normalised_tokens(source):
-    """The tokens of *source* with comments and layout dropped and local names numbered.
-
-    Names that are keywords, builtins or attributes (after ``.``) are kept;
-    every other name becomes ``v0``, ``v1``, ... in order of first use.
-    Raises ``SyntaxError`` for code that cannot be tokenised.
+    One per exercise, so that one hard exercise cannot fill the list; fully
+    passed checks are left out.
     """
-    names, tokens, previous = {}, [], None
-    skipped = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING,
-               tokenize.ENDMARKER}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type in skipped:
-                continue
-            text = token.string
-            if token.type == tokenize.INDENT:
-                text = "INDENT"
-            elif token.type == tokenize.DEDENT:
-                text = "DEDENT"
-            elif (token.type == tokenize.NAME and not keyword.iskeyword(text)
-                  and not hasattr(builtins, text) and previous != "."):
-                text = names.setdefault(text, f"v{len(names)}")
-            tokens.append(text)
-            previous = token.string
-    except (tokenize.TokenError, IndentationError) as error:
-        raise SyntaxError(str(error)) from None
-    return tokens
-
-
-def _answer_sources(submissions_dir, grades, exercises):
-    """``{exercise id: {student: source of the last cell defining the answer}}``.
-
-    Only answers the learner attempted (some check ran and was not a stub's).
-    """
-    attempted = {(g.student, g.exercise) for g in grades
-                 if any(c.get("attempted", True) for c in g.checks)}
-    sources = {i: {} for i in exercises}
-    for folder in discover_students(submissions_dir):
-        # Read and parsed as the grader reads them (nothing runs); folder
-        # names that are not UTF-8 meet their grades under the same escaped name.
-        submission = read_student(Path(submissions_dir) / folder, exercises)
-        for notebook in submission.notebooks:
-            code = {number: source for number, source, _ in notebook.cells}
-            for exercise_id in notebook.exercises:
-                numbers = cells_defining(notebook.cells, exercises[exercise_id].answer_name)
-                if numbers and (submission.student, exercise_id) in attempted:
-                    sources[exercise_id][submission.student] = code[numbers[-1]]
-    return sources
-
-
-def similar_answers(submissions_dir, grades, exercises, threshold=SIMILARITY_THRESHOLD):
-    """Pairs of students whose attempted answers are at least *threshold* alike, most alike first.
-
-    Reads the answer cells (never runs them); answers shorter than
-    :data:`MIN_ANSWER_TOKENS` tokens, or that do not tokenise, are skipped.
-    """
-    pairs = []
-    for exercise_id, by_student in _answer_sources(submissions_dir, grades, exercises).items():
-        tokens = {}
-        for student, source in by_student.items():
-            try:
-                found = normalised_tokens(source)
-            except SyntaxError:
-                continue
-            if len(found) >= MIN_ANSWER_TOKENS:
-                tokens[student] = found
-        for first, second in itertools.combinations(sorted(tokens), 2):
-            matcher = difflib.SequenceMatcher(None, tokens[first], tokens[second], autojunk=False)
-            if matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold:
-                ratio = matcher.ratio()
-                if ratio >= threshold:
-                    pairs.append(SimilarPair(exercise_id, first, second, ratio))
-    order = list(exercises)
-    return sorted(pairs, key=lambda p: (-p.ratio, order.index(p.exercise), p.first, p.second))
+    hardest = {}
+    for check in sorted((s for s in stats if s.passed < s.students), key=lambda s: s.share):
+        hardest.setdefault(check.exercise, check)  # sorted is stable: course order on ties
+    return list(hardest.values())[:limit]
 
 
 def _percent(part, whole):
@@ -229,23 +151,68 @@ def _percent(part, whole):
 
 
 def _cell(text):
-    # A table cell: one line, and a "|" would end the cell.
-    return shorten(text, OUTPUT_CHARS).replace("|", "\\|")
+    # A table cell or list item: one line, shown as written ("|" would end a cell).
+    return markdown_text(shorten(text, OUTPUT_CHARS))
 
 
-def report_markdown(grades, exercises, similar=None, isolation=None):
+def _written_section(grades, written):
+    lines = ["", "## Written answers (graded by hand)", "",
+             "| task | points | graded by instructor | awaiting | other | mean of graded |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for task_id, task in written.items():
+        rows = [g for g in grades if g.exercise == task_id]
+        graded = [g for g in rows if g.status == GRADE_INSTRUCTOR_GRADED]
+        waiting = sum(g.status == GRADE_AWAITING_INSTRUCTOR for g in rows)
+        mean = (format_score(sum(Fraction(g.score) for g in graded) / len(graded))
+                if graded else "-")
+        lines.append(f"| {task_id} | {task.points} | {len(graded)} | {waiting} | "
+                     f"{len(rows) - len(graded) - waiting} | {mean} |")
+    if any(g.status == GRADE_AWAITING_INSTRUCTOR for g in grades):
+        lines += ["", "Answers still awaiting hand grading count 0 in the totals above "
+                  "until they are scored (reasoneval-course grade ... --manual scores.csv)."]
+    return lines
+
+
+def _similar_section(similar, skipped):
+    pairs, skipped = similar, tuple(skipped)
+    lines = ["", "## Answers that look alike (a hint, not a verdict)", "",
+             f"Pairs of students whose answer code is at least "
+             f"{round(100 * SIMILARITY_THRESHOLD)}% alike once comments, layout and "
+             "variable names are set aside (fingerprints of the code's tokens pick the "
+             "candidates, then difflib compares them; computed on this machine, nothing is "
+             "uploaded). Short answers are alike by necessity and are skipped (under "
+             f"{MIN_ANSWER_TOKENS} tokens). Similar code has many innocent causes: a shared "
+             "hint, a textbook idiom, working together as allowed. Read the notebooks before "
+             "concluding anything.", ""]
+    if skipped:
+        lines += [f"Skipped, because they have a single right answer (the answer function "
+                  f"takes no parameters and returns one fixed value, so every correct answer "
+                  f"is the same code): {', '.join(f'`{i}`' for i in skipped)}.", ""]
+    lines += ([f"- `{p.exercise}`: {markdown_text(p.first)} and {markdown_text(p.second)}, "
+               f"{round(100 * p.ratio)}% alike" for p in pairs]
+              or ["No pair above the threshold."])
+    return lines
+
+
+def report_markdown(grades, exercises, similar=None, written=None, skipped=(), isolation=None):
     """The Markdown of the class report (figures referenced by their file names).
 
-    *isolation*: the grading run's isolation level (its text is one line), shown under the title.
+    *grades* may hold written tasks' rows (*written* maps their ids to
+    tasks); *similar* is a list of :class:`SimilarPair` (``None``: no
+    similarity section) and *skipped* the exercises it left out;
+    *isolation* the grading run's isolation level, shown under the title.
     """
+    written = dict(written or {})
     totals = student_totals(grades)
-    maximum = sum(e.points for e in exercises.values())
+    checked = [g for g in grades if g.exercise in exercises]
+    maximum = sum(e.points for e in exercises.values()) + sum(t.points for t in written.values())
     values = sorted(totals.values())
     n = len(values)
     median = (values[(n - 1) // 2] + values[n // 2]) / 2 if n else 0
     mean = sum(values) / n if n else 0
+    parts = f"{len(exercises)} exercises" + (f" and {len(written)} written tasks" if written else "")
     lines = ["# Class report", "",
-             f"{n} students, {len(exercises)} exercises, {maximum} points in all.", "",
+             f"{n} students, {parts}, {maximum} points in all.", "",
              *([f"Student code ran with isolation: {isolation}.", ""] if isolation else []),
              "## Scores", "",
              f"Total score: mean {format_score(mean)}, median {format_score(median)}, "
@@ -259,15 +226,17 @@ def report_markdown(grades, exercises, similar=None, isolation=None):
              "in each status.", "",
              "| exercise | points | " + " | ".join(GRADE_STATUSES) + " | share passed |",
              "|---|---:|" + "---:|" * len(GRADE_STATUSES) + "---:|"]
-    for exercise_id, counts in status_counts(grades, exercises).items():
+    for exercise_id, counts in status_counts(checked, exercises).items():
         lines.append(f"| {exercise_id} | {exercises[exercise_id].points} | "
                      + " | ".join(str(counts[s]) for s in GRADE_STATUSES)
                      + f" | {_percent(counts[GRADE_PASSED], n)} |")
-    stats = check_stats(grades, exercises)
+    if written:
+        lines += _written_section(grades, written)
+    stats = check_stats(checked, exercises)
     lines += ["", "## Hardest checks", "",
-              "The checks the fewest students pass, with the wrong values most often returned "
-              "(\"not attempted\": the function was still the stub; \"not run\": the exercise "
-              "ended timeout, error or missing).", ""]
+              "The hardest check of each exercise, those the fewest students pass first, with "
+              "the wrong values most often returned (\"not attempted\": the function was still "
+              "the stub; \"not run\": the exercise ended timeout, error or missing).", ""]
     hardest = hardest_checks(stats)
     for number, check in enumerate(hardest, start=1):
         lines.append(f"{number}. `{check.exercise}` / {_cell(check.name)}: "
@@ -275,7 +244,7 @@ def report_markdown(grades, exercises, similar=None, isolation=None):
                      f"({_percent(check.passed, check.students)}); "
                      f"not attempted {check.not_attempted}, not run {check.not_run}.")
         for actual, count in check.wrong_outputs:
-            lines.append(f"   - {count} × got `{_cell(actual)}`")
+            lines.append(f"   - {count} × got {code_span(actual)}")
     if not hardest:
         lines.append("Every student passes every check.")
     lines += ["", "## Share of students passing each check", "",
@@ -283,16 +252,7 @@ def report_markdown(grades, exercises, similar=None, isolation=None):
     lines += [f"| {s.exercise} | {_cell(s.name)} | {s.passed} of {s.students} | "
               f"{_percent(s.passed, s.students)} |" for s in stats]
     if similar is not None:
-        lines += ["", "## Answers that look alike (a hint, not a verdict)", "",
-                  f"Pairs of students whose answer code is at least "
-                  f"{round(100 * SIMILARITY_THRESHOLD)}% alike once comments, layout and "
-                  "variable names are set aside (difflib on the code's tokens, computed on "
-                  "this machine; nothing is uploaded). Short answers are alike by necessity "
-                  f"and are skipped (under {MIN_ANSWER_TOKENS} tokens). Similar code has "
-                  "many innocent causes: a shared hint, a textbook idiom, working together "
-                  "as allowed. Read the notebooks before concluding anything.", ""]
-        lines += ([f"- `{p.exercise}`: {p.first} and {p.second}, {round(100 * p.ratio)}% alike"
-                   for p in similar] or ["No pair above the threshold."])
+        lines += _similar_section(similar, skipped)
     return "\n".join(lines) + "\n"
 
 
@@ -302,15 +262,15 @@ def _write_png(figure, path):
     write_atomically(path, buffer.getvalue())
 
 
-def _figures(grades, exercises, out_dir):
+def _figures(grades, exercises, out_dir, written):
     # A bare Figure with the default style: no pyplot state, no global backend
     # switch, and the user's matplotlibrc cannot change the bytes.
     import matplotlib.style
     from matplotlib.figure import Figure
 
-    maximum = sum(e.points for e in exercises.values())
+    maximum = sum(e.points for e in exercises.values()) + sum(t.points for t in written.values())
     totals = [float(t) for t in student_totals(grades).values()]
-    counts = status_counts(grades, exercises)
+    counts = status_counts([g for g in grades if g.exercise in exercises], exercises)
     students = len(totals)
     with matplotlib.style.context("default"):
         figure = Figure(figsize=FIGURE_SIZE)
@@ -343,21 +303,27 @@ def _figures(grades, exercises, out_dir):
         _write_png(figure, out_dir / STATUS_FIGURE)
 
 
-def write_class_report(grades, exercises, out_dir, submissions_dir=None, isolation=None):
+def write_class_report(grades, exercises, out_dir, submissions=None, written=None,
+                       isolation=None):
     """Write the report and its figures into *out_dir* (made if needed); return the report's path.
 
     *exercises* maps ids to the registry's exercises (``points``,
-    ``notebook``, ``answer_name``). With *submissions_dir*, the report lists
-    similar answers read from the students' notebooks. *isolation*: the
-    grading run's :class:`~reasoneval_mini.sandbox.Isolation`, named in the report.
+    ``notebook``, ``answer_name``); *written* the written tasks (their rows
+    count once scored). With *submissions* (the
+    :class:`~reasoneval_mini.grading.submissions.Submission` objects the
+    grader read before running any student code), the report lists similar
+    answers. *isolation*: the grading run's
+    :class:`~reasoneval_mini.sandbox.Isolation`, named in the report.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    # Written answers (awaiting the instructor, no score yet) are not in this report.
-    grades = [grade for grade in grades if grade.exercise in exercises]
-    similar = (similar_answers(submissions_dir, grades, exercises)
-               if submissions_dir is not None else None)
-    _figures(grades, exercises, out_dir)
+    written = dict(written or {})
+    grades = [g for g in grades if g.exercise in exercises or g.exercise in written]
+    checked = [g for g in grades if g.exercise in exercises]
+    similar, skipped = (similar_answers(submissions, checked, exercises)
+                        if submissions is not None else (None, ()))
+    _figures(grades, exercises, out_dir, written)
     path = out_dir / REPORT_NAME
-    write_atomically(path, report_markdown(grades, exercises, similar, isolation))
+    write_atomically(path, report_markdown(grades, exercises, similar, written, skipped,
+                                           isolation))
     return path

@@ -17,14 +17,27 @@ may be left out or blank unless the export needs them):
 * ``email``: the e-mail address; Moodle matches students by it.
 
 Canvas (:data:`CANVAS_IDENTITY`) needs ``id``, ``sis_user_id`` or
-``sis_login_id`` on every row; Moodle needs ``email``. A second row
-``Points Possible`` is written for Canvas, as in Canvas's own gradebook
-export: Canvas skips it when it matches existing assignments and takes the
-points from it for assignments the import creates. Assignment columns carry
-no ``(number)`` suffix: Canvas reads such a number as an assignment id.
+``sis_login_id`` on every row; Moodle needs ``email``. Every identity is
+unique: an ``id``, ``sis_user_id``, ``sis_login_id`` or e-mail address (in
+any letter case) on two lines is refused naming both, because both
+platforms would write the later line's scores over the earlier student. An
+``id`` is ASCII digits (Canvas reads ``١٠٠١`` as 0 and falls back to the name).
 
-A roster student without a folder is exported with 0 in every column; a
-folder not on the roster is not exported. Both are listed in the result.
+A second row ``Points Possible`` is written for Canvas, as in Canvas's own
+gradebook export: Canvas skips it when it matches existing assignments and
+takes the points from it for assignments the import creates. Assignment
+columns carry no ``(number)`` suffix: Canvas reads such a number as an
+assignment id.
+
+Written tasks (graded by hand) count in their notebook's column once every
+student's answer to them is scored; until then the column holds the checked
+exercises only, its points too, and :attr:`GradebookExport.awaiting` names
+the tasks left out. Scores are added exactly and rounded once, half up.
+
+A roster student without a folder is left out of the export (never written
+as 0: both platforms would overwrite a real grade with it), and so is one
+whose grading was interrupted (Ctrl-C); a folder not on the roster is not
+exported either. All are listed in the result.
 
 >>> from types import SimpleNamespace as NS
 >>> exercises = {"a": NS(notebook="ex01_x.ipynb", points=2),
@@ -47,7 +60,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
+from reasoneval_mini.grading.escaping import printable
 from reasoneval_mini.grading.reports import format_score
+from reasoneval_mini.grading.statuses import GRADE_INTERRUPTED
 
 EXPORT_CANVAS = "canvas"
 EXPORT_MOODLE = "moodle"
@@ -86,12 +101,19 @@ class RosterEntry:
 
 @dataclass(frozen=True)
 class GradebookExport:
-    """What :func:`write_gradebook` did: the file, who had no folder, which folders were unknown."""
+    """What :func:`write_gradebook` did: the file, who had no folder, which folders were unknown.
+
+    *exported* counts the students in the file; *awaiting* lists the written
+    tasks whose points are not in it yet.
+    """
 
     path: Path
     exported: int
     without_folder: tuple
     not_on_roster: tuple
+    awaiting: tuple = ()  # written task ids left out: some answers still await the instructor
+    not_graded: tuple = ()  # roster folders left out: their grading was interrupted
+    points: tuple = ()  # ((column, points), ...): what a Moodle grade item's maximum must be
 
 
 def _check_format(export_format):
@@ -100,16 +122,29 @@ def _check_format(export_format):
                          f"{', '.join(EXPORT_FORMATS)}")
 
 
+#: Identity columns that must be unique across the roster; e-mails compared in any case.
+UNIQUE_COLUMNS = ("folder", "id", "sis_user_id", "sis_login_id", "email")
+
+
+def _identity_key(column, value):
+    return value.casefold() if column == "email" else value
+
+
 def _check_entry(where, entry, export_format, seen):
     for column in ROSTER_REQUIRED:
         if not getattr(entry, column):
             raise RosterError(f"{where}, column {column!r}: empty; every student needs a {column}")
-    if entry.folder in seen:
-        raise RosterError(f"{where}, column 'folder': {entry.folder!r} is already on "
-                          f"line {seen[entry.folder]}; one line per student")
-    if entry.id and not entry.id.isdigit():
+    for column in UNIQUE_COLUMNS:
+        value = getattr(entry, column)
+        first = seen.get((column, _identity_key(column, value))) if value else None
+        if first is not None:
+            case = " (e-mail addresses are compared in any letter case)" if column == "email" else ""
+            raise RosterError(f"{where}, column {column!r}: {value!r} is already on line "
+                              f"{first.line} ({first.name!r}){case}; one line per student, "
+                              "or both platforms write one student's scores over the other's")
+    if entry.id and not (entry.id.isascii() and entry.id.isdigit()):
         raise RosterError(f"{where}, column 'id': {entry.id!r} is not a Canvas user ID "
-                          "(a whole number, as in a Canvas gradebook export)")
+                          "(ASCII digits 0-9, as in a Canvas gradebook export)")
     if entry.email and "@" not in entry.email:
         raise RosterError(f"{where}, column 'email': {entry.email!r} is not an e-mail address")
     if export_format == EXPORT_CANVAS and not any(getattr(entry, c) for c in CANVAS_IDENTITY):
@@ -120,30 +155,27 @@ def _check_entry(where, entry, export_format, seen):
                           "by e-mail address")
 
 
-def read_roster(path, export_format):
-    """Return the roster at *path* as a tuple of :class:`RosterEntry`, in file order.
-
-    Raises :class:`RosterError` (a ``ValueError``) naming the line and the
-    column for an unknown or missing column, a row with the wrong number of
-    fields, an empty ``folder`` or ``name``, a folder listed twice, a
-    non-numeric Canvas ``id`` or what *export_format* needs but is blank.
-    Blank lines are skipped; a byte-order mark (Excel) is accepted.
-    """
-    _check_format(export_format)
-    path = Path(path)
+def _decode(path, data):
+    """The roster's text; :class:`RosterError` naming the first line that is not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RosterError(f"roster {str(path)!r} cannot be read: {error}") from None
-    rows = [(number, row) for number, row in
-            enumerate(csv.reader(io.StringIO(text, newline="")), start=1)
-            if any(field.strip() for field in row)]
-    if not rows:
-        raise RosterError(f"roster {str(path)!r} is empty; expected a header line with the "
-                          f"columns {', '.join(ROSTER_COLUMNS)}")
-    header_line, header = rows[0]
-    header = [name.strip() for name in header]
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise RosterError(
+            f"roster {path.name} line {line}: byte 0x{data[error.start]:02x} is not UTF-8 "
+            "(the file was saved in another encoding, e.g. Latin-1 or Windows-1252); save "
+            "the roster as UTF-8 (in Excel: Save As, 'CSV UTF-8 (Comma delimited)')") from None
+
+
+def _check_header(path, header_line, header, export_format):
     where = f"roster {path.name} line {header_line}"
+    if len(header) == 1:
+        separator = next((s for s in (";", "\t", "|") if s in header[0]), None)
+        if separator is not None:
+            shown = "tab" if separator == "\t" else repr(separator)
+            raise RosterError(f"{where}: the columns are separated by {shown}, not commas; "
+                              "save the roster with commas between the columns (in Excel: "
+                              "'CSV UTF-8 (Comma delimited)')")
     for name in header:
         if name not in ROSTER_COLUMNS or header.count(name) > 1:
             problem = "appears twice" if name in ROSTER_COLUMNS else "is not a roster column"
@@ -153,6 +185,43 @@ def read_roster(path, export_format):
         if name not in header:
             raise RosterError(f"{where}: no column {name!r}; the header needs at least "
                               f"{', '.join(ROSTER_REQUIRED)}")
+    if export_format == EXPORT_MOODLE and "email" not in header:
+        raise RosterError(f"{where}: no column 'email'; Moodle finds each student by e-mail "
+                          "address, so the roster needs an email column")
+    if export_format == EXPORT_CANVAS and not set(CANVAS_IDENTITY) & set(header):
+        raise RosterError(f"{where}: no column {', '.join(CANVAS_IDENTITY[:-1])} or "
+                          f"{CANVAS_IDENTITY[-1]}; Canvas finds each student by one of them "
+                          "(copy them from a Canvas gradebook export)")
+
+
+def read_roster(path, export_format):
+    """Return the roster at *path* as a tuple of :class:`RosterEntry`, in file order.
+
+    Raises :class:`RosterError` (a ``ValueError``) naming the line and the
+    column for: a file that is not UTF-8 (the line, and "save as UTF-8"),
+    columns separated by ``;`` or tabs ("use commas"), an unknown or missing
+    column (an ``email`` column for Moodle, an identity column for Canvas),
+    a row with the wrong number of fields, an empty ``folder`` or ``name``,
+    a folder or identity listed twice (both lines named), a Canvas ``id``
+    that is not ASCII digits or what *export_format* needs but is blank.
+    Blank lines are skipped; a byte-order mark (Excel) is accepted.
+    """
+    _check_format(export_format)
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise RosterError(f"roster {str(path)!r} cannot be read: {error}") from None
+    text = _decode(path, data)
+    rows = [(number, row) for number, row in
+            enumerate(csv.reader(io.StringIO(text, newline="")), start=1)
+            if any(field.strip() for field in row)]
+    if not rows:
+        raise RosterError(f"roster {str(path)!r} is empty; expected a header line with the "
+                          f"columns {', '.join(ROSTER_COLUMNS)}")
+    header_line, header = rows[0]
+    header = [name.strip() for name in header]
+    _check_header(path, header_line, header, export_format)
     entries, seen = [], {}
     for number, row in rows[1:]:
         where = f"roster {path.name} line {number}"
@@ -162,7 +231,9 @@ def read_roster(path, export_format):
         entry = RosterEntry(**{name: value.strip() for name, value in zip(header, row)},
                             line=number)
         _check_entry(where, entry, export_format, seen)
-        seen[entry.folder] = number
+        for column in UNIQUE_COLUMNS:
+            if getattr(entry, column):
+                seen[(column, _identity_key(column, getattr(entry, column)))] = entry
         entries.append(entry)
     if not entries:
         raise RosterError(f"roster {str(path)!r} lists no students, only a header")
@@ -180,52 +251,84 @@ def notebook_columns(exercises):
 
 
 def notebook_scores(grades, exercises):
-    """``{student: {notebook stem: exact score}}``: each notebook's exercise scores added."""
+    """``{student: {notebook stem: exact score}}``: each notebook's scores in *exercises* added.
+
+    Rows of other ids, and rows with no score yet (awaiting the instructor), add nothing.
+    """
     notebook_of = {i: Path(e.notebook).stem for i, e in exercises.items()}
+    stems = [stem for stem, _, _ in notebook_columns(exercises)]
     scores = {}
     for grade in grades:
-        row = scores.setdefault(grade.student, dict.fromkeys(
-            (stem for stem, _, _ in notebook_columns(exercises)), Fraction(0)))
+        row = scores.setdefault(grade.student, dict.fromkeys(stems, Fraction(0)))
         if grade.score is None or grade.exercise not in notebook_of:
-            continue  # a written answer awaiting the instructor: not in the export
+            continue
         row[notebook_of[grade.exercise]] += Fraction(grade.score)
     return scores
 
 
-def gradebook_rows(grades, roster, exercises, export_format):
-    """``(rows, without_folder, not_on_roster)``: the CSV rows (header first) and the mismatches."""
+def scored_items(grades, exercises, written=None):
+    """``(items, awaiting)``: what the export counts, and the written task ids it leaves out.
+
+    *items* are the *exercises* and the *written* tasks that no student's
+    answer still awaits the instructor for: a column holds the same tasks
+    for everyone, so its Points Possible is true for every row.
+    """
+    written = dict(written or {})
+    waiting = {g.exercise for g in grades if g.exercise in written and g.score is None}
+    items = {**exercises, **{i: t for i, t in written.items() if i not in waiting}}
+    return items, tuple(i for i in written if i in waiting)
+
+
+def gradebook_rows(grades, roster, exercises, export_format, written=None):
+    """``(rows, without_folder, not_on_roster, awaiting, not_graded)``: CSV rows, header first.
+
+    Roster students without a folder (no grade), and those whose grading was
+    interrupted (``not_graded``: some of their zeros were never earned), get no row.
+    """
     _check_format(export_format)
-    columns = notebook_columns(exercises)
-    scores = notebook_scores(grades, exercises)
-    zero = dict.fromkeys((stem for stem, _, _ in columns), Fraction(0))
+    items, awaiting = scored_items(grades, exercises, written)
+    columns = notebook_columns(items)
+    scores = notebook_scores(grades, items)
+    unfinished = {g.student for g in grades if g.status == GRADE_INTERRUPTED}
     if export_format == EXPORT_CANVAS:
         rows = [[*CANVAS_HEADER, *(stem for stem, _, _ in columns)],
                 [CANVAS_POINTS_ROW, "", "", "", "", *(str(points) for _, _, points in columns)]]
     else:
         rows = [[*MOODLE_HEADER, *(stem for stem, _, _ in columns)]]
     for entry in roster:
+        if entry.folder not in scores or entry.folder in unfinished:
+            continue  # no folder or not fully graded: a 0 here would overwrite a real grade
         if export_format == EXPORT_CANVAS:
             identity = [entry.name, entry.id, entry.sis_user_id, entry.sis_login_id, entry.section]
         else:
             identity = [entry.email, entry.sis_user_id, entry.name]
-        row = scores.get(entry.folder, zero)
-        rows.append(identity + [format_score(row[stem]) for stem, _, _ in columns])
+        rows.append(identity + [format_score(scores[entry.folder][stem])
+                                for stem, _, _ in columns])
     on_roster = {entry.folder for entry in roster}
     without_folder = tuple(e.folder for e in roster if e.folder not in scores)
     not_on_roster = tuple(sorted(set(scores) - on_roster))
-    return rows, without_folder, not_on_roster
+    not_graded = tuple(e.folder for e in roster if e.folder in unfinished)
+    return rows, without_folder, not_on_roster, awaiting, not_graded
 
 
-def write_gradebook(grades, roster, exercises, export_format, out):
+def write_gradebook(grades, roster, exercises, export_format, out, written=None):
     """Write the *export_format* gradebook CSV to *out* atomically; return a :class:`GradebookExport`.
 
-    Rows follow the roster's order; the file depends only on the arguments.
+    *written* maps written task ids to their tasks (``notebook``,
+    ``points``); see :func:`scored_items` for when they count. Rows follow
+    the roster's order; the file depends only on the arguments.
     """
-    rows, without_folder, not_on_roster = gradebook_rows(grades, roster, exercises, export_format)
+    rows, without_folder, not_on_roster, awaiting, not_graded = gradebook_rows(
+        grades, roster, exercises, export_format, written)
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerows(
+        [[printable(cell) for cell in row] for row in rows])
     write_atomically(out, buffer.getvalue())
-    return GradebookExport(Path(out), len(roster), without_folder, not_on_roster)
+    exported = len(roster) - len(without_folder) - len(not_graded)
+    items, _ = scored_items(grades, exercises, written)
+    points = tuple((stem, total) for stem, _, total in notebook_columns(items))
+    return GradebookExport(Path(out), exported, without_folder, not_on_roster, awaiting,
+                           not_graded, points)
 
 
 def default_export_path(grades_out, export_format):

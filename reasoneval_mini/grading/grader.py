@@ -43,7 +43,9 @@ from reasoneval_mini.support.interrupts import on_first_interrupt
 from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import cells_defining, explain_missing_answer
-from reasoneval_mini.grading.submissions import discover_students, display_name, read_student
+from reasoneval_mini.grading.submissions import (
+    UNANSWERED_TEXT, discover_students, display_name, is_unanswered, note_copies, read_student,
+    with_copy_note, written_answer)
 from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR, GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING,
     GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
@@ -54,8 +56,6 @@ from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hid
 
 DEFAULT_TIMEOUT = 10.0
 INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
-#: The learner copy's text in a written answer cell (nbgrader's text stub).
-UNANSWERED_TEXT = "YOUR ANSWER HERE"
 
 
 @dataclass(frozen=True)
@@ -97,24 +97,33 @@ def unscored(student, exercise, status, message):
 def written_grade(student, task, submission):
     """The :class:`Grade` of written task *task*: nothing runs, the instructor grades it.
 
-    ``awaiting_instructor`` with a blank score when its notebook was read;
-    ``missing`` or ``error`` (score 0) when the notebook is absent or
-    unreadable, as for the exercises of that notebook.
+    ``awaiting_instructor`` with a blank score when its answer cell holds an
+    answer (or cannot be found: the instructor reads the notebook);
+    ``failed`` with 0 when the answer cell is empty or still reads ``YOUR
+    ANSWER HERE``; ``missing`` or ``error`` (score 0) when the notebook is
+    absent or unreadable, as for the exercises of that notebook. Each message
+    is about this task's own answer cell.
     """
     name = Path(task.notebook).name
-    notebook = next((n for n in submission.notebooks if n.name == name), None)
+    notebook = submission.notebook(name)
     if notebook is None:
         message = next((m for m in submission.missing.values() if name in m),
                        f"no notebook {name}")
         return unscored(student, task, GRADE_MISSING, shorten(message))
     if notebook.error:
         return unscored(student, task, GRADE_ERROR, notebook.error)
-    stubs = sum(source.strip() == UNANSWERED_TEXT for _, source in notebook.text_cells)
-    note = (f"; {name} still has {stubs} answer cell{'s' if stubs > 1 else ''} reading "
-            f"{UNANSWERED_TEXT!r}" if stubs else "")
+    found = written_answer(notebook, task.id)
+    if found is not None and is_unanswered(found[1]):
+        grade = unscored(student, task, GRADE_FAILED, shorten(
+            f"not answered: the answer cell of {task.title!r} (cell {found[0]} of {name}) "
+            f"still reads {UNANSWERED_TEXT!r}"))
+        return with_copy_note(grade, submission, name, untouched=True)
+    where = (f"cell {found[0]} of {name}" if found is not None else
+             f"its answer cell was not found in {name} (deleted or moved?), so your "
+             "instructor reads the whole notebook")
     return Grade(student, task.id, None, task.points, GRADE_AWAITING_INSTRUCTOR, shorten(
-        f"written answer ({task.title}): awaits your instructor, who grades it by hand "
-        f"with the rubric ({task.points} points){note}"))
+        f"written answer ({task.title}; {where}): awaits your instructor, who grades it "
+        f"by hand with the rubric ({task.points} points)"))
 
 
 def _graded(student, exercise, expected_checks, result):
@@ -289,9 +298,9 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     *cancel* a :class:`threading.Event`: once set, what is not graded yet is
     ``interrupted``.
     """
-    if submission is None:
-        submission = read_student(student_dir, exercises)
     checker = checker or Checker(job)
+    if submission is None:
+        submission = read_student(student_dir, exercises, checker.written.values())
     student = submission.student
     grades = _without_running(submission, exercises)
     notebooks = {n.name: n for n in submission.notebooks if not n.error}
@@ -300,7 +309,7 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     for exercise_id in exercises:
         grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
                                                 GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
-    return [grades[i] for i in exercises] + [
+    return note_copies([grades[i] for i in exercises], submission, exercises) + [
         written_grade(student, task, submission) for task in checker.written.values()]
 
 
@@ -414,16 +423,19 @@ def _stop_grading(cancel):
           file=sys.stderr, flush=True)
 
 
-def _grade_all(root, students, exercises, job, counts, checker, workers, cancel, progress):
+def _grade_all(root, students, exercises, job, counts, checker, workers, cancel, progress,
+               submissions_out):
     """Read every student's folder, then grade them on *workers* threads; the per-student outcomes."""
     submissions = []
     for name in students:  # all of them, before any student code runs
         if cancel.is_set():
             break
         try:
-            submissions.append(read_student(root / name, exercises))
+            submissions.append(read_student(root / name, exercises, checker.written.values()))
         except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
             submissions.append(error)
+    if submissions_out is not None:
+        submissions_out.extend(s for s in submissions if not isinstance(s, Exception))
 
     def work(index):
         submission = submissions[index]
@@ -443,7 +455,8 @@ def _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
 
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
-                workers=None, timeout=DEFAULT_TIMEOUT, progress=True, isolation=None):
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=True, isolation=None,
+                submissions_out=None):
     """Grade every student folder; return grades sorted by student, then course order.
 
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
@@ -461,6 +474,11 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     grading process applies (``None``: ``plan_isolation("auto")``). A student
     whose grading process is killed from outside twice, or whose process the
     grader cannot run, gets ``interrupted`` rows saying "not graded".
+
+    *submissions_out*, a list, receives each student's
+    :class:`~reasoneval_mini.grading.submissions.Submission` as read before
+    grading: the reports that read answers use these, never the disk after
+    student code ran.
     """
     students = discover_students(submissions_dir)
     timeout = positive_seconds(timeout, "timeout")
@@ -475,7 +493,7 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     try:
         with on_first_interrupt(lambda: _stop_grading(cancel)):
             done = _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
-                              progress)
+                              progress, submissions_out)
     except Interrupted as stop:
         cancel.set()
         done = stop.results

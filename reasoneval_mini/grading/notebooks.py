@@ -25,7 +25,7 @@ from reasoneval_mini.support.notebook_json import NotebookError, load_notebook_j
 from reasoneval_mini.support.text import shorten
 
 __all__ = ["NotebookError", "cells_defining", "explain_missing_answer", "is_feedback_cell",
-           "parse_cells", "prepare_cells", "python_source"]
+           "parse_cells", "parse_notebook", "prepare_cells", "python_source"]
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
@@ -40,8 +40,18 @@ def parse_cells(data, name):
     the file. Raises :class:`NotebookError` naming *name* for anything that
     is not notebook JSON, however the parser fails.
     """
+    code_cells, text_cells, _ = parse_notebook(data, name)
+    return code_cells, text_cells
+
+
+def parse_notebook(data, name):
+    """:func:`parse_cells`, plus ``{cell_number: grade_id}`` of the text cells that carry one.
+
+    The grade ids (nbgrader metadata) only help find a written answer's
+    cell, which holds text the instructor reads; no code cell is chosen by them.
+    """
     cells = load_notebook_json(data, name)["cells"]
-    code_cells, text_cells = [], []
+    code_cells, text_cells, grade_ids = [], [], {}
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
             continue
@@ -52,7 +62,12 @@ def parse_cells(data, name):
             continue
         kind = code_cells if cell.get("cell_type") == "code" else text_cells
         kind.append((number, source))
-    return code_cells, text_cells
+        metadata = cell.get("metadata")
+        nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+        grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
+        if kind is text_cells and isinstance(grade_id, str):
+            grade_ids[number] = grade_id
+    return code_cells, text_cells, grade_ids
 
 
 def _parse(source):
@@ -157,6 +172,15 @@ def _defined_names(tree):
     return names
 
 
+# A cell with a syntax error has no tree; these still say what it meant to define,
+# so that its error (naming the line) is blamed on the answer it was meant to hold.
+_BROKEN_DEFINITION = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+def _names_in_broken(source):
+    return set(_BROKEN_DEFINITION.findall(source))
+
+
 def prepare_cells(code_cells):
     """The cells to run, ``[(cell_number, python_source, defined_names)]``, feedback cells dropped."""
     prepared = []
@@ -165,7 +189,7 @@ def prepare_cells(code_cells):
         if is_feedback_cell(tree):
             continue
         try:
-            names = _defined_names(tree) if tree is not None else set()
+            names = _defined_names(tree) if tree is not None else _names_in_broken(python)
         except RecursionError:
             names = set()
         prepared.append((number, python, names))

@@ -15,7 +15,8 @@ counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be
 
 * ``missing notebook`` -- no file of that name in *DIR* (or several copies in
   its subfolders);
-* ``invalid notebook`` -- the file is not notebook JSON;
+* ``invalid notebook`` -- the file is not notebook JSON, or not a regular file
+  (a named pipe is refused, never waited on);
 * ``missing answer`` -- the notebook ran but no cell defines the function
   (the message names the cells that failed, if any);
 * ``timeout`` -- this exercise's checks, or the cell that defines its

@@ -9,21 +9,29 @@ an interrupted run leaves the previous file intact.
 
 A written answer that awaits the instructor (score ``None``) has a blank
 score in grades.csv, not 0; it is left out of every automatic total, and
-when there are such rows the totals file adds the columns
-:data:`AWAITING_COLUMNS`: how many answers and how many points await
-manual grading.
+when the grades hold written answers the totals file adds the columns
+:data:`WRITTEN_COLUMNS`: how many answers were graded by hand, how many and
+how many points still await it. A written answer the instructor scored
+(``graded_by_instructor``) counts in the totals like any other score.
+
+Every text cell goes through :func:`.escaping.printable` (no control
+character reaches a file) and the feedback's student values through
+:func:`.escaping.code_span` or :func:`.escaping.markdown_text`.
 """
 
 import contextlib
 import csv
 import io
+import math
 import signal
 import threading
+from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
+from reasoneval_mini.grading.escaping import code_span, markdown_text, printable
 from reasoneval_mini.grading.statuses import (
-    GRADE_AWAITING_INSTRUCTOR, GRADE_PASSED, GRADE_STATUSES)
+    GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED, GRADE_PASSED, GRADE_STATUSES)
 
 @contextlib.contextmanager
 def interrupts_deferred():
@@ -44,29 +52,20 @@ def interrupts_deferred():
         previous(signal.SIGINT, None)
 
 
-def readable(text):
-    """*text* as valid UTF-8 text: undecodable file-name bytes as ``\\xNN``, other surrogates escaped.
-
-    >>> readable(b"caf\\xe9".decode("utf-8", "surrogateescape"))
-    'caf\\\\xe9'
-    """
-    text = str(text)
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
 TOTAL_COLUMNS = ("student", "score", "max_score") + GRADE_STATUSES
-#: Added to the totals when some answers await the instructor (written tasks).
-AWAITING_COLUMNS = (GRADE_AWAITING_INSTRUCTOR, "points_awaiting_instructor")
+#: Added to the totals when the grades hold written answers (graded by hand or awaiting it).
+WRITTEN_COLUMNS = (GRADE_INSTRUCTOR_GRADED, GRADE_AWAITING_INSTRUCTOR,
+                   "points_awaiting_instructor")
 
 
 def format_score(value):
-    """A score as text: whole numbers bare, others with at most two decimals.
+    """A score as text: whole numbers bare, others rounded half up to at most two decimals.
 
-    >>> format_score(2), format_score(1.5), format_score(2 / 3)
+    The value is taken exactly (a ``Fraction``, an ``int``, or a float's
+    exact binary value) and rounded once, in integer arithmetic.
+
+    >>> format_score(2), format_score(1.5), format_score(Fraction(2, 3))
     ('2', '1.5', '0.67')
 
     ``None`` (a written answer awaiting the instructor) is blank, not 0:
@@ -74,16 +73,21 @@ def format_score(value):
     >>> format_score(None)
     ''
 
-    Surprising: a score just below a whole number rounds to it.
+    Surprising: an eighth is ``0.13``, not float rounding's ``0.12`` (half
+    to even), and a score just below a whole number rounds to it.
 
-    >>> format_score(1.999)
-    '2'
+    >>> format_score(Fraction(1, 8)), format_score(Fraction(1999, 1000))
+    ('0.13', '2')
     """
     if value is None:
         return ""
-    if value == int(value):
-        return str(int(value))
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    exact = Fraction(value)
+    sign = "-" if exact < 0 else ""
+    hundredths = math.floor(abs(exact) * 100 + Fraction(1, 2))
+    whole, cents = divmod(hundredths, 100)
+    if not cents:
+        return f"{sign}{whole}" if whole else "0"
+    return f"{sign}{whole}.{cents:02d}".rstrip("0")
 
 
 def totals_path(out):
@@ -109,7 +113,7 @@ def _csv_text(columns, rows):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows([[readable(v) if isinstance(v, str) else v for v in row] for row in rows])
+    writer.writerows([[printable(v) if isinstance(v, str) else v for v in row] for row in rows])
     return buffer.getvalue()
 
 
@@ -130,36 +134,34 @@ def _write_grades(grades, out):
     for g in grades:
         row = totals.setdefault(g.student, {"score": 0, "max_score": 0, "awaiting_points": 0,
                                             **dict.fromkeys(GRADE_STATUSES, 0),
-                                            GRADE_AWAITING_INSTRUCTOR: 0})
+                                            GRADE_AWAITING_INSTRUCTOR: 0,
+                                            GRADE_INSTRUCTOR_GRADED: 0})
         row[g.status] += 1
         if g.score is None:  # a written answer: the instructor's, not the automatic total
             row["awaiting_points"] += g.max_score
             continue
         row["score"] += g.score
         row["max_score"] += g.max_score
-    awaiting = any(g.score is None for g in grades)
-    columns = TOTAL_COLUMNS + (AWAITING_COLUMNS if awaiting else ())
+    written = any(g.status in (GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED)
+                  for g in grades)
+    columns = TOTAL_COLUMNS + (WRITTEN_COLUMNS if written else ())
     total_rows = [(student, format_score(row["score"]), row["max_score"],
                    *(row[s] for s in GRADE_STATUSES),
-                   *((row[GRADE_AWAITING_INSTRUCTOR], row["awaiting_points"]) if awaiting else ()))
+                   *((row[GRADE_INSTRUCTOR_GRADED], row[GRADE_AWAITING_INSTRUCTOR],
+                      row["awaiting_points"]) if written else ()))
                   for student, row in totals.items()]
     write_atomically(totals_path(out), _csv_text(columns, total_rows))
     return out, totals_path(out)
 
 
-def _code(text):
-    # A double-backtick span with spaces holds any single backticks in *text*.
-    return f"`` {text} ``" if "`" in str(text) else f"`{text}`"
-
-
 def _check_line(check):
     mark = "x" if check.get("passed") else " "
-    line = (f"- [{mark}] {_code(check.get('call', ''))}: expected "
-            f"{_code(check.get('expected', ''))}, got {_code(check.get('actual', ''))}")
+    line = (f"- [{mark}] {code_span(check.get('call', ''))}: expected "
+            f"{code_span(check.get('expected', ''))}, got {code_span(check.get('actual', ''))}")
     message = check.get("message", "")
     # "the call raised X (...)" only repeats what the actual value already shows.
     if not check.get("passed") and message and not message.startswith("the call raised"):
-        line += f" ({message})"
+        line += f" ({markdown_text(message)})"
     return line
 
 
@@ -176,7 +178,7 @@ def feedback_markdown(student, grades, exercises, reveal_hidden=False):
     if waiting:
         total += (f" Another {sum(g.max_score for g in waiting)} points (written answers) "
                   "await your instructor.")
-    lines = [f"# Feedback for {student}", "", total, "",
+    lines = [f"# Feedback for {markdown_text(student)}", "", total, "",
              "| exercise | status | score |", "|---|---|---|"]
     lines += [f"| {g.exercise} | {g.status} | {format_score(g.score) or '–'} / {g.max_score} |"
               for g in grades]
@@ -187,12 +189,12 @@ def feedback_markdown(student, grades, exercises, reveal_hidden=False):
                       f"Status: **{g.status}**"
                       + (f", {g.max_score} points: this answer awaits your instructor."
                          if g.score is None else f", score {format_score(g.score)} / {g.max_score}."),
-                      "", g.message]
+                      "", markdown_text(g.message)]
             continue
         lines += ["", f"## {g.exercise}: {exercise.title}", "",
                   f"Status: **{g.status}**, score {format_score(g.score)} / {g.max_score}."]
         if g.message:
-            lines += ["", g.message]
+            lines += ["", markdown_text(g.message)]
         attempted = any(check.get("attempted", True) for check in g.checks)
         if g.checks and attempted:
             lines.append("")
@@ -225,8 +227,8 @@ def _write_feedback(grades, exercises, feedback_dir, reveal_hidden):
         by_student.setdefault(g.student, []).append(g)
     paths = []
     for student, rows in by_student.items():
-        path = feedback_dir / f"{readable(student)}.md"
-        write_atomically(path, readable(feedback_markdown(student, rows, exercises,
+        path = feedback_dir / f"{printable(student)}.md"
+        write_atomically(path, printable(feedback_markdown(student, rows, exercises,
                                                           reveal_hidden)))
         paths.append(path)
     return paths

@@ -17,10 +17,14 @@ those describe one planned code sample, these one row of ``grades.csv``.
   student's grading process was killed from outside twice (the message says which);
 * ``awaiting_instructor``: a written answer (a manually graded markdown cell),
   which no check can score: the instructor grades it with the rubric. Its
-  score is blank, not zero, and it is left out of the automatic total.
+  score is blank, not zero, and it is left out of the automatic total;
+* ``graded_by_instructor``: a written answer the instructor has scored
+  (``reasoneval-course grade --manual scores.csv``); its score counts in
+  every total and export like any other.
 
 The first six (:data:`GRADE_STATUSES`) are those of an exercise with checks;
-:data:`ALL_GRADE_STATUSES` adds the written answers' one.
+:data:`WRITTEN_STATUSES` are a written answer's own two, and
+:data:`ALL_GRADE_STATUSES` is both.
 """
 
 GRADE_PASSED = "passed"
@@ -30,10 +34,14 @@ GRADE_ERROR = "error"
 GRADE_MISSING = "missing"
 GRADE_INTERRUPTED = "interrupted"
 GRADE_AWAITING_INSTRUCTOR = "awaiting_instructor"
+GRADE_INSTRUCTOR_GRADED = "graded_by_instructor"
 
 #: Every row of an exercise with checks has exactly one of these, in this order.
 GRADE_STATUSES = (GRADE_PASSED, GRADE_FAILED, GRADE_TIMEOUT, GRADE_ERROR, GRADE_MISSING,
                   GRADE_INTERRUPTED)
+#: A written task's row before and after the instructor scores it by hand.
+WRITTEN_STATUSES = (GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED)
 #: Every row of grades.csv has exactly one of these: a written task's row is
-#: ``awaiting_instructor`` (or ``missing``, ``error``, ``interrupted`` when its notebook is).
-ALL_GRADE_STATUSES = GRADE_STATUSES + (GRADE_AWAITING_INSTRUCTOR,)
+#: ``awaiting_instructor`` or ``graded_by_instructor`` (or ``failed`` for an
+#: untouched answer cell, ``missing``, ``error``, ``interrupted`` when its notebook is).
+ALL_GRADE_STATUSES = GRADE_STATUSES + WRITTEN_STATUSES

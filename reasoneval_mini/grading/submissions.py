@@ -28,11 +28,21 @@ do that), while a missing one is recorded, not raised.
 """
 
 import os
-from dataclasses import dataclass, field
+import re
+import stat
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.notebooks import NotebookError, parse_cells, prepare_cells
+from reasoneval_mini.grading.notebooks import NotebookError, parse_notebook, prepare_cells
+from reasoneval_mini.grading.statuses import GRADE_FAILED
+
+#: The learner copy's text in a written answer cell (nbgrader's text stub).
+UNANSWERED_TEXT = "YOUR ANSWER HERE"
+# What Jupyter, Colab and file managers add to a copy's name: "-Copy1", " copy",
+# "Copy of ", " (2)"; the case may differ too.
+_COPY_SUFFIX = re.compile(r"(?:[-_ ]copy\d*| \(\d+\))+$")
+_COPY_PREFIX = re.compile(r"^(?:copy of |copy_of_)+")
 
 
 def display_name(name):
@@ -86,7 +96,36 @@ def _outside(path, student_dir):
     return None if target.is_relative_to(student_dir.resolve()) else target
 
 
-def plan_notebooks(student_dir, exercises):
+def copy_of(name):
+    """The notebook name that *name* looks like a copy of (lower case), or ``None``.
+
+    >>> copy_of("ex01_answer_equivalence-Copy1.ipynb"), copy_of("Copy of EX01.ipynb")
+    ('ex01_answer_equivalence.ipynb', 'ex01.ipynb')
+
+    Surprising: the same name in another letter case counts as a copy.
+
+    >>> copy_of("EX01.ipynb"), copy_of("ex01.ipynb")
+    ('ex01.ipynb', 'ex01.ipynb')
+    """
+    stem = Path(name).stem.casefold()
+    original = _COPY_PREFIX.sub("", _COPY_SUFFIX.sub("", stem))
+    return f"{original}.ipynb" if original else None
+
+
+def find_copies(student_dir, notebook_names):
+    """``{notebook name: (relative paths of look-alike copies, ...)}`` in *student_dir*."""
+    student_dir = Path(student_dir)
+    wanted = {name.casefold(): name for name in notebook_names}
+    copies = {}
+    for path in _notebook_files(student_dir):
+        original = wanted.get(copy_of(path.name))
+        if original is not None and path.name != original:
+            copies.setdefault(original, []).append(
+                display_name(path.relative_to(student_dir).as_posix()))
+    return {name: tuple(paths) for name, paths in copies.items()}
+
+
+def plan_notebooks(student_dir, exercises, written=()):
     """``(tasks, missing)`` for one student folder.
 
     *tasks*: ``[{"notebook": absolute path, "exercises": [id, ...]}]``, with an
@@ -95,13 +134,17 @@ def plan_notebooks(student_dir, exercises):
     name. A notebook is found at the top of *student_dir* or, if only one
     copy exists, in a subfolder. Exercises whose notebook is absent, or
     present more than once, are in *missing* instead, ``{exercise_id:
-    message}`` (the grader records them as ``missing``).
+    message}`` (the grader records them as ``missing``). *written* (objects
+    with a ``notebook`` file name: the written tasks) adds the notebooks that
+    hold only written answers, as tasks with no exercises (read, never run).
     """
     student_dir = Path(student_dir)
     folder = display_name(student_dir.name)
     by_notebook = {}
     for exercise in exercises.values():
         by_notebook.setdefault(Path(exercise.notebook).name, []).append(exercise.id)
+    for task in written:
+        by_notebook.setdefault(Path(task.notebook).name, [])
     found = {}  # file name -> paths; a folder nested by a download tool is fine
     for path in _notebook_files(student_dir):
         found.setdefault(path.name, []).append(path)
@@ -136,8 +179,9 @@ class Notebook:
     """One notebook of a student, read into memory.
 
     *cells*: ``[(cell_number, python_source, defined_names)]`` to run;
-    *text_cells*: ``[(cell_number, source)]``; *error*: why it cannot be
-    graded (then no cells), else ``""``.
+    *text_cells*: ``[(cell_number, source)]``; *grade_ids*: ``((cell_number,
+    grade_id), ...)`` of the text cells that carry an nbgrader id; *error*:
+    why it cannot be graded (then no cells), else ``""``.
     """
 
     name: str
@@ -145,16 +189,47 @@ class Notebook:
     cells: tuple = ()
     text_cells: tuple = ()
     error: str = ""
+    grade_ids: tuple = ()
 
 
 @dataclass(frozen=True)
 class Submission:
-    """One student's work, read before any student code runs."""
+    """One student's work, read before any student code runs.
+
+    *copies* maps a notebook's name to the look-alike copies beside it
+    (``ex01-Copy1.ipynb``), which are never graded but named in messages.
+    """
 
     folder: Path
     student: str  # the display name (see display_name)
     notebooks: tuple = ()
     missing: dict = field(default_factory=dict)
+    copies: dict = field(default_factory=dict)
+
+    def notebook(self, name):
+        """The :class:`Notebook` called *name*, or ``None`` if it was not found."""
+        return next((n for n in self.notebooks if n.name == name), None)
+
+
+def _read_regular_file(path):
+    """The bytes of *path*; :class:`NotebookError` if it is not a regular file.
+
+    Opened without blocking and checked on the open file: a named pipe or a
+    device in place of a notebook is refused and named, never waited on.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a named pipe" if stat.S_ISFIFO(mode) else "a device" if
+                    stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if
+                    stat.S_ISSOCK(mode) else "not a regular file")
+            raise NotebookError(f"{display_name(path.name)} refused: it is {kind}, "
+                                "not a notebook file")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
 
 
 def read_notebook(task):
@@ -164,8 +239,8 @@ def read_notebook(task):
     if task.get("error"):
         return Notebook(name, tuple(task["exercises"]), error=task["error"])
     try:
-        data = path.read_bytes()
-        code_cells, text_cells = parse_cells(data, name)
+        data = _read_regular_file(path)
+        code_cells, text_cells, grade_ids = parse_notebook(data, name)
         del data
         cells = prepare_cells(code_cells)
     except NotebookError as error:
@@ -173,12 +248,75 @@ def read_notebook(task):
     except (OSError, MemoryError, RecursionError) as error:
         return Notebook(name, tuple(task["exercises"]),
                         error=shorten(f"{name} cannot be read: {type(error).__name__}: {error}"))
-    return Notebook(name, tuple(task["exercises"]), tuple(cells), tuple(text_cells))
+    return Notebook(name, tuple(task["exercises"]), tuple(cells), tuple(text_cells),
+                    grade_ids=tuple(sorted(grade_ids.items())))
 
 
-def read_student(student_dir, exercises):
-    """The :class:`Submission` of *student_dir*: every notebook it needs, in memory."""
+def read_student(student_dir, exercises, written=()):
+    """The :class:`Submission` of *student_dir*: every notebook it needs, in memory.
+
+    *written* as for :func:`plan_notebooks`.
+    """
     student_dir = Path(student_dir)
-    tasks, missing = plan_notebooks(student_dir, exercises)
+    tasks, missing = plan_notebooks(student_dir, exercises, written)
+    names = {Path(e.notebook).name for e in exercises.values()}
+    names |= {Path(task.notebook).name for task in written}
     return Submission(student_dir, display_name(student_dir.name),
-                      tuple(read_notebook(task) for task in tasks), missing)
+                      tuple(read_notebook(task) for task in tasks), missing,
+                      find_copies(student_dir, names))
+
+
+def written_answer(notebook, task_id):
+    """``(cell_number, text)`` of written task *task_id*'s answer cell in *notebook*, or ``None``.
+
+    The text cell whose nbgrader ``grade_id`` is *task_id*; failing that
+    (metadata lost by another editor), the first text cell after the task
+    cell, which names the task ("Written task id: `ID`").
+    """
+    by_number = dict(notebook.text_cells)
+    for number, grade_id in notebook.grade_ids:
+        if grade_id == task_id and number in by_number:
+            return number, by_number[number]
+    marker = f"Written task id: `{task_id}`"
+    numbers = [n for n, _ in notebook.text_cells]
+    for index, (number, source) in enumerate(notebook.text_cells):
+        if marker in source and index + 1 < len(numbers):
+            following = notebook.text_cells[index + 1]
+            return following if "Written task id:" not in following[1] else None
+    return None
+
+
+def is_unanswered(text):
+    """True if a written answer is empty or still the stub (``YOUR ANSWER HERE``, any emphasis).
+
+    >>> is_unanswered("*YOUR ANSWER HERE*"), is_unanswered("  "), is_unanswered("Because")
+    (True, True, False)
+    """
+    return text.strip().strip("*_ \n").strip() in ("", UNANSWERED_TEXT)
+
+
+def with_copy_note(grade, submission, notebook_name, untouched):
+    """*grade* with its message naming the look-alike copies of *notebook_name*, if *untouched*.
+
+    A learner who worked in ``ex01-Copy1.ipynb`` left ``ex01.ipynb``
+    untouched; only the original is graded, so the message says where the
+    work probably is.
+    """
+    copies = submission.copies.get(notebook_name, ())
+    if not untouched or not copies:
+        return grade
+    note = (f"; {notebook_name} is untouched, but {', '.join(copies)} "
+            f"{'is a copy' if len(copies) == 1 else 'are copies'} of it: only {notebook_name} "
+            "is graded, so save your work under that name")
+    return replace(grade, message=shorten(grade.message + note))
+
+
+def note_copies(grades, submission, exercises):
+    """*grades* (of *exercises*) with a copy named where the notebook's answer is an untouched stub."""
+    noted = []
+    for grade in grades:
+        untouched = grade.status == GRADE_FAILED and not any(
+            check.get("attempted", True) for check in grade.checks)
+        noted.append(with_copy_note(grade, submission,
+                                    Path(exercises[grade.exercise].notebook).name, untouched))
+    return noted

@@ -9,7 +9,8 @@ show where they disagree:
   *first* ``#### `` followed by an optional minus and a run of digits, dots
   and commas, commas removed, compared *as strings* like its ``is_correct``;
 * ``course_marker``: the course's :func:`extract_final_answer` (the rest of
-  the line after the *last* ``####``, commas removed), compared as strings;
+  the line after the *last* ``####``, commas of valid thousands groups
+  removed), compared as strings;
 * ``exact_rational``: :func:`numeric_equivalence` on the raw answers, which
   says ``None`` for anything outside the declared answer space.
 

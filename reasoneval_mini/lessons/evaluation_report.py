@@ -140,15 +140,22 @@ def _percent(value):
 def build_hand_in_report(records, ks, budget, verdict_counts=None):
     """A short plain-text report a learner could hand in.
 
-    It states the budget first, then the execution summary (all five
-    counts, coverage, success and attempted success), the per-problem
-    pass@k table, the mean pass@k with its standard error and 95% interval
-    over problems (from two problems on), optionally the final-answer verdict counts (as returned
-    by :func:`reasoneval_mini.lessons.answer_pipelines.count_verdicts`), and the
+    It states the budget first, then what the run cost (samples generated,
+    programs run), the execution summary (all five counts, coverage, success
+    and attempted success), the per-problem pass@k table, the mean pass@k
+    with its standard error and 95% t interval over problems (from two
+    problems on; a bound moved to 0 or 1 is marked ``clipped``), optionally
+    the final-answer verdict counts (as returned by
+    :func:`reasoneval_mini.lessons.answer_pipelines.count_verdicts`), and the
     caveats that bound what the numbers claim.
     """
     summary = execution_summary(records)
-    lines = ["# Mini evaluation report", "", format_budget(budget), "", "## Execution"]
+    counts = count_passes(records)
+    lines = ["# Mini evaluation report", "", format_budget(budget),
+             f"cost: {summary['planned']} samples planned over {len(counts)} problems, "
+             f"{summary['attempted']} programs run; every sample counts in pass@k "
+             "(no selector picked among them)",
+             "", "## Execution"]
     lines += [f"- {status}: {summary['counts'][status]}" for status in STATUSES]
     lines += [
         f"- planned {summary['planned']}, attempted {summary['attempted']}",
@@ -157,13 +164,14 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
         "", "## pass@k (estimated per problem, then averaged)",
         format_pass_at_k_table(pass_at_k_table(records, ks)),
     ]
-    counts = count_passes(records)
     if len(counts) >= 2:  # a standard error over problems needs two of them
-        lines += ["", f"## How sure (95% normal interval over {len(counts)} problems)"]
+        lines += ["", f"## How sure (95% t interval over {len(counts)} problems, "
+                      f"{len(counts) - 1} degrees of freedom)"]
         for k in ks:
-            interval = pass_at_k_interval(counts, k)
+            interval = pass_at_k_interval(counts, k, distribution="t")
+            clipped = " (clipped to [0, 1])" if interval.clipped else ""
             lines.append(f"- pass@{k} = {interval.estimate:.3f}, SE {interval.standard_error:.3f}, "
-                         f"[{interval.low:.3f}, {interval.high:.3f}]")
+                         f"[{interval.low:.3f}, {interval.high:.3f}]{clipped}")
     if verdict_counts is not None:
         total = sum(verdict_counts.values())
         lines += ["", f"## Final answers ({total} outputs, exact rational comparison)"]
@@ -173,7 +181,8 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
         f"- Samples: {budget.get('samples', 'not stated')}; another source, n, k or timeout "
         "gives another number.",
         "- not_run samples count as failures in n; coverage above says how many ran.",
-        "- The interval covers the choice of problems only; with few problems it is wide.",
+        "- The interval covers redrawn problems and samples under this budget, not another "
+        "prompt, temperature, test suite or harness; with few problems it is wide.",
         "- Passing the given tests is not full functional correctness.",
         "- A local run under this budget is not an official benchmark result.",
     ]

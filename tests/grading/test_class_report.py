@@ -19,6 +19,12 @@ pytest.importorskip("matplotlib")
 EXERCISES = REGISTRY.EXERCISES  # add: 2 checks, 2 points; count_words: 3 checks; shout: 1
 
 
+def read_class(root):
+    """The class as the grader reads it into memory before any student code runs."""
+    from reasoneval_mini.grading.submissions import discover_students, read_student
+    return [read_student(root / name, EXERCISES) for name in discover_students(root)]
+
+
 def checks(*outcomes):
     """outcomes: True (passed), a str (the wrong value returned), None (the untouched stub)."""
     return tuple({"name": f"c{i}", "passed": outcome is True, "attempted": outcome is not None,
@@ -125,9 +131,9 @@ def test_similar_answers_pair_a_renamed_copy_and_not_a_different_solution(tmp_pa
         write_notebook(tmp_path / student / "ex02_words.ipynb", words_notebook(source))
     grades = [Grade(s, "count_words", Fraction(3), 3, GRADE_PASSED, "", checks(True, True, True))
               for s in ("ann", "bob", "cy")]
-    pairs = similar_answers(tmp_path, grades, EXERCISES)
+    pairs, skipped = similar_answers(read_class(tmp_path), grades, EXERCISES)
     assert [(p.exercise, p.first, p.second, p.ratio) for p in pairs] == [
-        ("count_words", "ann", "bob", 1.0)]
+        ("count_words", "ann", "bob", 1.0)] and skipped == ()
 
 
 def test_untouched_stubs_are_never_listed_as_similar(tmp_path):
@@ -138,7 +144,7 @@ def test_untouched_stubs_are_never_listed_as_similar(tmp_path):
         write_notebook(tmp_path / student / "ex02_words.ipynb", words_notebook(stub))
     grades = [Grade(s, "count_words", Fraction(0), 3, GRADE_FAILED, "", checks(None, None, None))
               for s in ("ann", "bob")]
-    assert similar_answers(tmp_path, grades, EXERCISES) == []
+    assert similar_answers(read_class(tmp_path), grades, EXERCISES) == ([], ())
 
 
 def test_grade_with_class_report_writes_the_report_marking_similarity_as_a_hint(tmp_path, capsys):
@@ -168,3 +174,71 @@ def test_every_grade_status_has_its_own_colour():
 
     assert set(STATUS_COLOURS) == set(GRADE_STATUSES)
     assert len(set(STATUS_COLOURS.values())) == len(GRADE_STATUSES)
+
+
+# -- the similarity pass: fingerprints, then a close comparison ---------------------------------
+
+def _variant(seed):
+    """A count_words answer: one of 6 independent designs, with its names renamed per student."""
+    import random
+    rng = random.Random(seed)
+    names = [f"n{seed}_{i}" for i in range(4)]
+    designs = [LONG_WORDS, RENAMED, DIFFERENT,
+               "def count_words(text):\n    import re\n    found = re.findall(r'\\S+', text)\n"
+               "    if not found:\n        return 0\n    return len([w for w in found if w])\n",
+               "def count_words(text):\n    n = 0\n    prev = ' '\n    for c in text:\n"
+               "        if prev == ' ' and c != ' ':\n            n += 1\n        prev = c\n    return n\n",
+               "def count_words(text):\n    parts = text.replace('\\t', ' ').split(' ')\n"
+               "    kept = list(filter(None, parts))\n    total = 0\n    for _ in kept:\n"
+               "        total += 1\n    return total\n"]
+    source = designs[rng.randrange(len(designs))]
+    for old, new in zip(("text", "words", "total", "found"), names):
+        source = re.sub(rf"\b{old}\b", new, source) if old != "text" else source
+    if rng.random() < 0.5:  # a small edit: an extra statement
+        source = source.replace("\n    ", "\n    unused = 0\n    ", 1)
+    return source
+
+
+import re  # noqa: E402 - used by _variant above
+
+
+def test_fingerprint_buckets_find_the_same_pairs_as_comparing_every_pair():
+    import difflib
+    import itertools
+    from reasoneval_mini.grading.similarity import (
+        MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, normalised_tokens, similar_in_exercise)
+    by_student = {f"s{i:03d}": _variant(i) for i in range(120)}
+    tokens = {s: normalised_tokens(src) for s, src in by_student.items()}
+    reference = sorted(
+        (a, b) for a, b in itertools.combinations(sorted(tokens), 2)
+        if len(tokens[a]) >= MIN_ANSWER_TOKENS and len(tokens[b]) >= MIN_ANSWER_TOKENS
+        and difflib.SequenceMatcher(None, tokens[a], tokens[b], autojunk=False).ratio()
+        >= SIMILARITY_THRESHOLD)
+    found = sorted((p.first, p.second) for p in similar_in_exercise("count_words", by_student))
+    assert len(reference) > 100 and found == reference
+
+
+def test_exercises_with_a_single_right_answer_are_skipped_and_named(tmp_path):
+    from types import SimpleNamespace as NS
+    from reasoneval_mini.grading.submissions import discover_students, read_student
+    exercises = {"choose": NS(id="choose", notebook="ex01_add.ipynb", answer_name="choice",
+                              points=1)}
+    choice = ("def choice():\n    return {'python_version', 'time_limit', 'memory_limit', "
+              "'network_access', 'fresh_process', 'clean_workdir'}\n")
+    for student in ("ann", "bob"):
+        (tmp_path / student).mkdir()
+        write_notebook(tmp_path / student / "ex01_add.ipynb", [
+            {"cell_type": "code", "metadata": {}, "source": choice, "outputs": [],
+             "execution_count": None}])
+    submissions = [read_student(tmp_path / s, exercises) for s in discover_students(tmp_path)]
+    grades = [Grade(s, "choose", Fraction(1), 1, GRADE_PASSED, "", checks(True))
+              for s in ("ann", "bob")]
+    assert similar_answers(submissions, grades, exercises) == ([], ("choose",))
+    text = write_class_report(grades, exercises, tmp_path / "r", submissions).read_text(
+        encoding="utf-8")
+    assert "Skipped, because they have a single right answer" in text and "`choose`" in text
+
+
+def test_the_hardest_checks_are_spread_one_per_exercise():
+    hardest = hardest_checks(check_stats(GRADES, EXERCISES))
+    assert [h.exercise for h in hardest] == ["add", "count_words", "shout"]

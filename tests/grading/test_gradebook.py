@@ -53,8 +53,7 @@ def test_canvas_export_has_the_gradebook_columns_a_points_row_and_one_column_per
         "Student,ID,SIS User ID,SIS Login ID,Section,ex01_add,ex02_words\n"
         "    Points Possible,,,,,2,4\n"
         '"Lovelace, Ada",1001,S001,ada,Group A,2,4\n'
-        '"Żółć, Zoë",1002,S002,zoe,Group B,1,0.67\n'
-        '"Nobody, Jo",1003,,,Group B,0,0\n')
+        '"Żółć, Zoë",1002,S002,zoe,Group B,1,0.67\n')
 
 
 def test_moodle_export_has_an_email_identifier_then_one_column_per_grade_item(tmp_path):
@@ -62,20 +61,21 @@ def test_moodle_export_has_an_email_identifier_then_one_column_per_grade_item(tm
     assert text == (
         "Email address,ID number,Full name,ex01_add,ex02_words\n"
         'ada@example.org,S001,"Lovelace, Ada",2,4\n'
-        'zoe@example.org,S002,"Żółć, Zoë",1,0.67\n'
-        'jo@example.org,,"Nobody, Jo",0,0\n')
+        'zoe@example.org,S002,"Żółć, Zoë",1,0.67\n')
 
 
-def test_a_roster_student_without_a_folder_is_exported_with_zero_and_listed(tmp_path):
-    result, text = export(tmp_path, EXPORT_CANVAS)
-    assert result.without_folder == ("ghost",)
-    assert text.splitlines()[-1].endswith(",0,0")
+def test_a_roster_student_without_a_folder_is_never_exported_as_zero_and_is_listed(tmp_path):
+    # Both importers write a 0 over an existing grade: a typo in 'folder' would zero a student.
+    for export_format in EXPORT_FORMATS:
+        result, text = export(tmp_path, export_format)
+        assert result.without_folder == ("ghost",) and result.exported == 2
+        assert "Nobody" not in text and "jo@example.org" not in text
 
 
 def test_a_folder_not_on_the_roster_is_listed_and_not_exported(tmp_path):
     result, text = export(tmp_path, EXPORT_MOODLE)
     assert result.not_on_roster == ("stranger",)
-    assert "stranger" not in text and len(text.splitlines()) == 1 + 3
+    assert "stranger" not in text and len(text.splitlines()) == 1 + 2
 
 
 def test_thirds_add_up_exactly_and_scores_show_at_most_two_decimals(tmp_path):
@@ -85,6 +85,46 @@ def test_thirds_add_up_exactly_and_scores_show_at_most_two_decimals(tmp_path):
     roster = HEADER + "ada,Ada,1,,,,ada@example.org\n"
     _, text = export(tmp_path, EXPORT_CANVAS, roster, thirds)
     assert text.splitlines()[2] == "Ada,1,,,,1,1.33"
+
+
+@pytest.mark.parametrize("score, shown", [
+    (Fraction(1, 8), "0.13"), (Fraction(3, 8), "0.38"), (Fraction(5, 8), "0.63"),
+    (Fraction(1, 200), "0.01"), (Fraction(2, 3), "0.67"), (Fraction(199, 200), "1")])
+def test_scores_are_rounded_half_up_exactly_not_with_float_rounding(tmp_path, score, shown):
+    # The reference: decimal arithmetic with ROUND_HALF_UP on the exact fraction.
+    from decimal import ROUND_HALF_UP, Decimal
+    reference = (Decimal(score.numerator) / Decimal(score.denominator)).quantize(
+        Decimal("0.01"), rounding=ROUND_HALF_UP).normalize()
+    assert shown == format(reference, "f")
+    grades = [Grade("ada", "shout", score, 1, GRADE_FAILED, "")]
+    _, text = export(tmp_path, EXPORT_CANVAS, HEADER + "ada,Ada,1,,,,\n", grades)
+    assert text.splitlines()[2].split(",")[-1] == shown
+
+
+WITH_WRITTEN = {"essay": __import__("types").SimpleNamespace(
+    id="essay", notebook="ex02_words.ipynb", points=5)}
+
+
+def test_points_possible_leaves_written_tasks_out_while_some_answer_awaits_and_says_which(tmp_path):
+    from reasoneval_mini.grading.statuses import GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED
+    grades = (grades_of("ada", 2, 3, 1, GRADE_PASSED) + grades_of("zoe", 1, 1, 1)
+              + [Grade("ada", "essay", Fraction(4), 5, GRADE_INSTRUCTOR_GRADED, ""),
+                 Grade("zoe", "essay", None, 5, GRADE_AWAITING_INSTRUCTOR, "")])
+    roster = tmp_path / "roster.csv"
+    roster.write_text(ROSTER, encoding="utf-8")
+    result = write_gradebook(grades, read_roster(roster, EXPORT_CANVAS), EXERCISES,
+                             EXPORT_CANVAS, tmp_path / "c.csv", WITH_WRITTEN)
+    lines = (tmp_path / "c.csv").read_text(encoding="utf-8").splitlines()
+    assert result.awaiting == ("essay",)
+    assert lines[1] == "    Points Possible,,,,,2,4" and lines[2].endswith(",2,4")
+    # Once zoe's answer is scored, the column holds every task and its full points.
+    scored = grades[:-1] + [Grade("zoe", "essay", Fraction(5, 2), 5, GRADE_INSTRUCTOR_GRADED, "")]
+    result = write_gradebook(scored, read_roster(roster, EXPORT_CANVAS), EXERCISES,
+                             EXPORT_CANVAS, tmp_path / "c.csv", WITH_WRITTEN)
+    lines = (tmp_path / "c.csv").read_text(encoding="utf-8").splitlines()
+    assert result.awaiting == ()
+    assert lines[1] == "    Points Possible,,,,,2,9"  # 3 + 1 + 5
+    assert lines[2].endswith(",2,8") and lines[3].endswith(",1,4.5")
 
 
 def test_a_byte_order_mark_and_blank_lines_in_the_roster_are_accepted(tmp_path):
@@ -104,6 +144,25 @@ def test_a_byte_order_mark_and_blank_lines_in_the_roster_are_accepted(tmp_path):
     (HEADER + "ada,Ada,1,,,,\n", EXPORT_MOODLE, "line 2, column 'email': empty; Moodle finds 'Ada' by e-mail"),
     (HEADER + "ada,Ada,1,,,,ada.example.org\n", EXPORT_MOODLE, "column 'email': 'ada.example.org' is not an e-mail address"),
     (HEADER, EXPORT_CANVAS, "lists no students"),
+    (HEADER + "ada,Ada,1001,,,,a@x\nbob,Bob,1001,,,,b@x\n", EXPORT_CANVAS,
+     "line 3, column 'id': '1001' is already on line 2 ('Ada')"),
+    (HEADER + "ada,Ada,1,S1,,,a@x\nbob,Bob,2,S1,,,b@x\n", EXPORT_CANVAS,
+     "line 3, column 'sis_user_id': 'S1' is already on line 2"),
+    (HEADER + "ada,Ada,1,,ada,,a@x\nbob,Bob,2,,ada,,b@x\n", EXPORT_CANVAS,
+     "line 3, column 'sis_login_id': 'ada' is already on line 2"),
+    (HEADER + "ada,Ada,1,,,,Ada@X.org\nbob,Bob,2,,,,ada@x.ORG\n", EXPORT_MOODLE,
+     "line 3, column 'email': 'ada@x.ORG' is already on line 2 ('Ada') (e-mail addresses are "
+     "compared in any letter case)"),
+    (HEADER + "ada,Ada,\u0661\u0660\u0660\u0661,,,,a@x\n", EXPORT_CANVAS,
+     "line 2, column 'id': '\u0661\u0660\u0660\u0661' is not a Canvas user ID (ASCII digits"),
+    ("folder,name\nada,Ada\n", EXPORT_MOODLE,
+     "line 1: no column 'email'; Moodle finds each student by e-mail address"),
+    ("folder,name,section\nada,Ada,A\n", EXPORT_CANVAS,
+     "line 1: no column id, sis_user_id or sis_login_id; Canvas finds each student"),
+    ("folder;name;email\nada;Ada;a@x\n", EXPORT_MOODLE,
+     "line 1: the columns are separated by ';', not commas; save the roster with commas"),
+    ("folder\tname\temail\nada\tAda\ta@x\n", EXPORT_MOODLE,
+     "line 1: the columns are separated by tab, not commas"),
 ])
 def test_a_bad_roster_is_refused_naming_the_line_and_the_column(tmp_path, text, export_format, words):
     path = tmp_path / "roster.csv"
@@ -111,6 +170,14 @@ def test_a_bad_roster_is_refused_naming_the_line_and_the_column(tmp_path, text, 
     with pytest.raises(RosterError) as raised:
         read_roster(path, export_format)
     assert words in str(raised.value)
+
+
+def test_a_latin1_roster_names_the_line_and_says_save_as_utf8(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_bytes("folder,name,email\nada,Ada,a@x\nzoe,Zoé,z@x\n".encode("latin-1"))
+    with pytest.raises(RosterError, match=r"roster.csv line 3: byte 0xe9 is not UTF-8 .*"
+                                          r"save the roster as UTF-8"):
+        read_roster(path, EXPORT_MOODLE)
 
 
 def test_an_unknown_export_format_is_a_value_error_naming_it(tmp_path):
@@ -138,7 +205,8 @@ def test_grade_with_export_writes_the_csv_and_lists_both_kinds_of_mismatch(tmp_p
     assert grade(submissions, tmp_path, "--roster", str(tmp_path / "roster.csv"),
                  "--export", "canvas") == 0
     output = capsys.readouterr().out
-    assert "on the roster but no folder (exported with 0): zoe, ghost" in output
+    assert ("on the roster but no folder (left out of the export, no 0 written): zoe, ghost"
+            in output)
     assert "folders not on the roster (not exported): stranger" in output
     rows = (tmp_path / "grades_canvas.csv").read_text(encoding="utf-8").splitlines()
     assert rows[2] == '"Lovelace, Ada",1001,S001,ada,Group A,2,4'
@@ -164,3 +232,14 @@ def test_a_bad_roster_line_stops_grade_before_grading(tmp_path, capsys):
     error = capsys.readouterr().err
     assert error.startswith("reasoneval-course grade: error: roster roster.csv line 2: 6 fields")
     assert not (tmp_path / "grades.csv").exists()
+
+
+def test_a_student_whose_grading_was_interrupted_is_left_out_not_zeroed(tmp_path):
+    from reasoneval_mini.grading.statuses import GRADE_INTERRUPTED
+    grades = (grades_of("ada", 2, 3, 1, GRADE_PASSED)
+              + [Grade("zoe", "add", Fraction(2), 2, GRADE_PASSED, ""),
+                 Grade("zoe", "count_words", Fraction(0), 3, GRADE_INTERRUPTED, ""),
+                 Grade("zoe", "shout", Fraction(0), 1, GRADE_INTERRUPTED, "")])
+    result, text = export(tmp_path, EXPORT_CANVAS, grades=grades)
+    assert result.not_graded == ("zoe",) and result.exported == 1
+    assert "Zoë" not in text

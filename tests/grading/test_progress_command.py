@@ -96,6 +96,10 @@ def test_an_endless_loop_in_a_cell_costs_only_its_exercise(tmp_path, capsys):
     assert main(["progress", str(folder), "--timeout", "1", "--sandbox", "off"]) == 0
     out = capsys.readouterr().out
     states = _table_states(out)
+    from reasoneval_mini.exercises.registry import WRITTEN_TASKS
+    written = sum(task.points for task in WRITTEN_TASKS.values())
+    assert states.pop("written") == (f"{len(WRITTEN_TASKS)} written answers, {written} points, "
+                                     "graded by your instructor")
     assert set(states) == set(EXERCISES)
     assert {i for i, state in states.items() if state != "passed"} == {"kp3_rates", "kp2_exact_pass_at_k"}
     # The cells that define both answers timed out: the state says so.

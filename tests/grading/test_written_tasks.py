@@ -16,7 +16,8 @@ from submission_class import (
 
 from reasoneval_mini.exercises.registry import NOTEBOOKS, WRITTEN_TASKS
 from reasoneval_mini.grading.statuses import (
-    ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES)
+    ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_FAILED, GRADE_INSTRUCTOR_GRADED,
+    GRADE_MISSING, GRADE_PASSED, GRADE_STATUSES)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,10 +78,17 @@ def test_a_written_answer_is_listed_as_awaiting_the_instructor_with_a_blank_scor
     assert "awaits your instructor" in row["message"]
 
 
-def test_an_untouched_answer_cell_still_awaits_the_instructor_and_says_so(graded):
+def test_an_untouched_answer_cell_is_failed_with_zero_and_names_its_own_cell(graded):
     row = _row(graded, "unanswered")
-    assert row["status"] == GRADE_AWAITING_INSTRUCTOR and row["score"] == ""
-    assert "YOUR ANSWER HERE" in row["message"]
+    assert row["status"] == GRADE_FAILED and row["score"] == "0"
+    # The answer cell is the 6th: words_notebook has five cells before it.
+    assert row["message"] == ("not answered: the answer cell of 'Why split?' (cell 6 of "
+                              "ex02_words.ipynb) still reads 'YOUR ANSWER HERE'")
+
+
+def test_an_answered_cell_awaits_the_instructor_naming_its_cell(graded):
+    assert "(Why split?; cell 6 of ex02_words.ipynb): awaits your instructor" in _row(
+        graded, "answered")["message"]
 
 
 def test_a_written_answer_in_a_missing_notebook_is_missing_with_zero(graded):
@@ -109,9 +117,11 @@ def test_the_checked_exercises_are_graded_as_before(graded):
     assert [r["status"] for r in rows if r["exercise"] != "explain_words"] == [GRADE_PASSED] * 3
 
 
-def test_awaiting_instructor_is_in_the_closed_set_of_row_statuses_only():
-    assert ALL_GRADE_STATUSES == GRADE_STATUSES + (GRADE_AWAITING_INSTRUCTOR,)
+def test_the_written_statuses_are_in_the_closed_set_of_row_statuses_only():
+    assert ALL_GRADE_STATUSES == GRADE_STATUSES + (GRADE_AWAITING_INSTRUCTOR,
+                                                   GRADE_INSTRUCTOR_GRADED)
     assert GRADE_AWAITING_INSTRUCTOR not in GRADE_STATUSES  # no check can give it
+    assert GRADE_INSTRUCTOR_GRADED not in GRADE_STATUSES
 
 
 def test_the_course_registry_has_the_three_written_tasks_of_issue_11():

@@ -125,20 +125,37 @@ def test_report_gives_each_mean_with_its_interval_over_problems():
     records = records_from(WORKED)
     report = build_hand_in_report(records, [1, 2], evaluation_budget(n=5, ks=[1, 2], timeout=1.0,
                                                                       workers=2))
-    # Independent: the three problems' estimates, their sample sd / sqrt(3), z for 95%.
+    # Independent: the three problems' estimates, their sample sd / sqrt(3), and t with 2
+    # degrees of freedom, whose CDF is 1/2 + t / (2 sqrt(2 + t^2)): solved for 0.975 by hand.
     import math
     import statistics
 
     from reasoneval_mini.lessons.evaluation_report import count_passes
 
+    t = math.sqrt(2 * 0.95**2 / (1 - 0.95**2))
+    assert round(t, 3) == 4.303  # the printed t table
     for k in (1, 2):
         values = [1 - math.comb(n - c, k) / math.comb(n, k) for n, c in count_passes(records).values()]
         mean = sum(values) / len(values)
         se = statistics.stdev(values) / math.sqrt(len(values))
-        z = statistics.NormalDist().inv_cdf(0.975)
-        low, high = max(0.0, mean - z * se), min(1.0, mean + z * se)
-        assert f"- pass@{k} = {mean:.3f}, SE {se:.3f}, [{low:.3f}, {high:.3f}]" in report
-    assert "95% normal interval over 3 problems" in report
+        low, high = max(0.0, mean - t * se), min(1.0, mean + t * se)
+        clipped = " (clipped to [0, 1])" if (low, high) != (mean - t * se, mean + t * se) else ""
+        assert f"- pass@{k} = {mean:.3f}, SE {se:.3f}, [{low:.3f}, {high:.3f}]{clipped}" in report
+    assert "95% t interval over 3 problems, 2 degrees of freedom" in report
+
+
+def test_report_states_what_the_run_cost():
+    records = records_from(WORKED)
+    report = build_hand_in_report(records, [1], evaluation_budget(n=5, ks=[1], timeout=1.0, workers=2))
+    assert "cost: 15 samples planned over 3 problems, 13 programs run" in report
+    assert report.index("cost:") < report.index("## Execution")
+
+
+def test_report_says_what_the_interval_does_not_cover():
+    records = records_from(WORKED)
+    report = build_hand_in_report(records, [1], evaluation_budget(n=5, ks=[1], timeout=1.0, workers=2))
+    assert "covers the choice of problems only" not in report
+    assert "not another prompt, temperature, test suite or harness" in report
 
 
 def test_report_with_one_problem_has_no_interval():

@@ -197,3 +197,18 @@ def test_explorer_draws_the_curve_as_image_data_without_pyplot():
     assert first.startswith(b"\x89PNG") and second.startswith(b"\x89PNG")
     assert second != first  # the marked k moved
     assert plt.get_fignums() == []  # nothing left for pyplot to show later
+
+
+def test_explorer_removes_the_figure_while_it_refuses_and_draws_it_again_after():
+    box = make_pass_at_k_explorer(n=6, correct=1, k=3, draw=True)
+    box.k_slider.value = 7  # k > n: refused
+    assert box.result is None and box.figure.value == b"" and box.figure.layout.display == "none"
+    box.k_slider.value = 2
+    assert bytes(box.figure.value).startswith(b"\x89PNG") and box.figure.layout.display is None
+    plt.close("all")
+
+
+def test_explorer_says_one_sample_not_one_samples():
+    box = make_pass_at_k_explorer(n=3, correct=1, k=2, draw=False)
+    box.n_slider.value = 1
+    assert "with only 1 sample there" in box.summary.value and "1 samples" not in box.summary.value

@@ -1,0 +1,81 @@
+"""The capstone's exercise (ex04): a report of a run with one setting changed.
+
+No check runs here: the capstone is judged by its report, and a report is
+read by a person. The task asks for something the capstone's printed report
+cannot hold: a second run with **one** setting changed (n, k, the time
+limit, the seed, the problems), the numbers of both runs, and what the
+difference means next to the uncertainty of each. Pasting the printed report
+can meet the first two criteria only: half the points at most.
+"""
+
+from reasoneval_mini.course_map import exercise_notebook_for
+from reasoneval_mini.exercises.checks import Criterion, WrittenTask
+
+#: This exercise set's notebook, as the course map names it.
+NOTEBOOK = exercise_notebook_for(__name__).notebook
+
+#: The capstone's settings a learner may change (the names of its parameter cell).
+CAPSTONE_SETTINGS = ("N_SAMPLES", "KS", "SEED", "TIMEOUT_S", "PROBLEM_IDS")
+
+#: No checked exercise: the capstone is graded from the written report below.
+EXERCISES = ()
+
+#: The capstone's written report, graded by the instructor with the rubric.
+WRITTEN_TASKS = (
+    WrittenTask(
+        id="kp4_capstone_report", notebook=NOTEBOOK, points=8,
+        title="The capstone's report, with one setting changed",
+        statement=(
+            "Run the capstone lesson as it is, then change **one** setting in its parameter "
+            "cell (" + ", ".join(f"`{name}`" for name in CAPSTONE_SETTINGS) + "), run it "
+            "again and write, in at most fifteen lines, the report you would hand to someone "
+            "who must trust the numbers: (1) the pass@k values with k, n and their 95% "
+            "intervals, and the budget (samples generated, programs executed, time limit); "
+            "(2) the counts of all five states and the denominator you used (what happens to "
+            "not_run samples); (3) the setting you changed, its old and new value, and the "
+            "numbers of both runs side by side; (4) your interpretation: why the numbers "
+            "moved (or did not), whether the change is larger than the intervals, and one "
+            "limitation of the result. The printed report of one run holds (1) and (2) "
+            "only: (3) and (4) are yours."),
+        rubric=(
+            Criterion(
+                "Numbers and budget",
+                "pass@k with k and n, an interval over problems, and the budget of the run",
+                ("a bare pass@k figure, without k, n or an interval",
+                 "pass@k with k and n and an interval, but no budget (or the budget without "
+                 "intervals)",
+                 "\"pass@1 = 0.375 [0.185, 0.565] (95%, 6 problems, n = 8 per problem, "
+                 "k = 1); 48 samples planned, 46 executed, time limit 1 s, seed 0\"")),
+            Criterion(
+                "States and denominator",
+                "all five state counts, with not_run kept in the full denominator (or re-run), "
+                "never dropped",
+                ("no state counts, or only passed/failed",
+                 "all five counts, but the denominator is not stated (or not_run is dropped)",
+                 "\"passed 18, assertion_failed 11, timeout 6, runtime_error 11, not_run 2 "
+                 "of 48 planned; success 18/48: the 2 not_run samples stay in n as "
+                 "failures, and coverage 46/48 says so\"")),
+            Criterion(
+                "The changed setting",
+                "one setting named with its old and new value, and the numbers of both runs "
+                "side by side",
+                ("no setting changed, or several at once (the effect of each cannot be told "
+                 "apart)",
+                 "the setting is named, but the old value or the second run's numbers are "
+                 "missing",
+                 "\"TIMEOUT_S 1.0 -> 0.05, all else equal: timeout 6 -> (new count), "
+                 "pass@1 0.375 [0.185, 0.565] -> (new value and interval)\"")),
+            Criterion(
+                "Interpretation and limit",
+                "why the numbers moved, whether the change exceeds the uncertainty, and one "
+                "honest limitation",
+                ("no interpretation, or a claim the numbers do not support (\"the model got "
+                 "worse\")",
+                 "why the numbers moved, but not compared with the intervals (or no limit)",
+                 "\"The shorter limit turns slow but correct programs into timeouts: the "
+                 "harness, not the model, changed. The drop is inside both intervals at 6 "
+                 "problems, so it is not established; the completions are synthetic, not a "
+                 "real model's.\"")),
+        ),
+    ),
+)

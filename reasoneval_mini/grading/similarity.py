@@ -1,0 +1,267 @@
+"""Answers that look alike: fingerprints find candidate pairs, then a close comparison checks them.
+
+Comparing every pair of students grows with the square of the class (2,000
+students: two million pairs per exercise). As MOSS does (Schleimer, Wilkerson
+and Aiken, "Winnowing", SIGMOD 2003), each answer is reduced to a few
+*fingerprints*: its code is normalised (:func:`normalised_tokens`: comments
+and layout dropped, local names numbered), every run of :data:`KGRAM` tokens
+is hashed, and in every window of :data:`WINDOW` hashes the smallest is kept.
+Two answers that share a run of ``KGRAM + WINDOW - 1`` tokens are guaranteed
+to share a fingerprint. Each fingerprint is a *bucket* of the answers that
+hold it; only answers that share at least :data:`SHARED_SHARE` of their
+fingerprints are compared closely (``difflib`` on the tokens), so the work
+grows about linearly with the class. A fingerprint held by more than
+:data:`COMMON_BUCKET` answers is shared code (a given signature, a textbook
+idiom) and opens no comparison, as in MOSS; exactly identical answers are
+grouped by a hash of their whole code first, so no bucket limit hides them.
+
+Exercises with a single right answer, where every correct answer is the
+same code, say nothing when they look alike: an answer function that takes
+no parameters returns one fixed value (a prediction, a choice), and such
+exercises are skipped (:func:`fixed_value_exercises`) and named.
+
+>>> normalised_tokens("def f(x):  # mine\\n    return len(x) + 1")
+['def', 'v0', '(', 'v1', ')', ':', 'INDENT', 'return', 'len', '(', 'v1', ')', '+', '1', 'DEDENT']
+
+Surprising: renaming every variable does not change the normalised code.
+
+>>> mine, theirs = "def f(x):\\n    return x + 1", "def g(y):\\n    return y + 1"
+>>> normalised_tokens(mine) == normalised_tokens(theirs)
+True
+"""
+
+import builtins
+import difflib
+import keyword
+import re
+import sys
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+from reasoneval_mini.grading.notebooks import cells_defining
+
+#: Answers this alike (difflib ratio on normalised tokens) are listed as similar.
+SIMILARITY_THRESHOLD = 0.9
+#: Shorter answers are alike by necessity (``return a + b``) and are not compared.
+MIN_ANSWER_TOKENS = 25
+#: Tokens per hashed run, and hashes per winnowing window.
+KGRAM = 5
+WINDOW = 4
+#: Two answers are compared closely when they share this share of the smaller one's fingerprints.
+SHARED_SHARE = 0.5
+#: A fingerprint held by more answers than this is shared code: it opens no comparison.
+COMMON_BUCKET = 40
+
+
+@dataclass(frozen=True)
+class SimilarPair:
+    """Two students whose answer to *exercise* is *ratio* alike (0 to 1) after normalising."""
+
+    exercise: str
+    first: str
+    second: str
+    ratio: float
+
+
+# One pass of one regular expression: the standard tokenize module is pure
+# Python before 3.12 and took most of the time of a 2,000-student report.
+_TOKEN = re.compile(r"""
+  (?P<comment>\#[^\n]*)
+| (?P<string>[rRbBuUfF]{0,2}(?:'''[\s\S]*?'''|\"\"\"[\s\S]*?\"\"\"
+                          |'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))
+| (?P<name>[^\W\d]\w*)
+| (?P<number>(?:0[xXoObB][\da-fA-F_]+|\d[\d_]*\.?[\d_]*(?:[eE][+-]?\d+)?
+              |\.\d[\d_]*(?:[eE][+-]?\d+)?)[jJ]?)
+| (?P<newline>\r?\n)
+| (?P<space>[ \t\f]+|\\\r?\n)
+| (?P<op>\*\*=?|//=?|>>=?|<<=?|->|:=|\.\.\.|[-+*/%&|^@=!<>]=|[-+*/%&|^@=<>~.,:;()\[\]{}])
+| (?P<other>.)
+""", re.VERBOSE)
+_KEPT_NAMES = {}
+
+
+def _kept(name):
+    # Keywords and anything the builtins module has (dunders such as __init__ included).
+    kept = _KEPT_NAMES.get(name)
+    if kept is None:
+        kept = _KEPT_NAMES[name] = keyword.iskeyword(name) or hasattr(builtins, name)
+    return kept
+_OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
+
+
+def normalised_tokens(source):
+    """The tokens of *source* with comments and layout dropped and local names numbered.
+
+    Names that are keywords, builtins or attributes (after ``.``) are kept;
+    every other name becomes ``v0``, ``v1``, ... in order of first use.
+    A change of indentation is one ``INDENT`` or ``DEDENT`` token, as in
+    :mod:`tokenize`. Raises ``SyntaxError`` when a line dedents to a level
+    that was never opened.
+    """
+    names, tokens, previous = {}, [], None
+    levels, depth, line_start = [0], 0, True
+    for match in _TOKEN.finditer(source):
+        kind, text = match.lastgroup, match.group()
+        if kind in ("comment", "space"):
+            continue
+        if kind == "newline":
+            line_start = line_start or depth == 0
+            continue
+        if line_start:  # the first token of a logical line: compare its indentation
+            begin = source.rfind("\n", 0, match.start()) + 1
+            width = len(source[begin:match.start()].expandtabs(8))
+            if width > levels[-1]:
+                levels.append(width)
+                tokens.append("INDENT")
+            while width < levels[-1]:
+                levels.pop()
+                tokens.append("DEDENT")
+            if width != levels[-1]:
+                raise SyntaxError(f"unindent does not match any outer indentation level "
+                                  f"(line {source.count(chr(10), 0, match.start()) + 1})")
+            line_start = False
+        if kind == "op":
+            depth += text in _OPENING
+            depth -= depth > 0 and text in _CLOSING
+        elif kind == "name" and previous != "." and not _kept(text):
+            text = names.setdefault(text, f"v{len(names)}")
+        tokens.append(sys.intern(text))  # one object per distinct token: memory stays small
+        previous = match.group()
+    tokens += ["DEDENT"] * (len(levels) - 1)
+    return tokens
+
+
+def _token_id(token, cache={}):  # noqa: B006 - a deliberate cache of stable token hashes
+    found = cache.get(token)
+    if found is None:
+        found = cache[token] = zlib.crc32(token.encode("utf-8", "surrogatepass"))
+    return found
+
+
+def fingerprints(tokens, kgram=KGRAM, window=WINDOW):
+    """The winnowed fingerprints of *tokens*: the smallest hash of every window of k-gram hashes.
+
+    Hashes are the same on every run (CRC-32 of each token, then the hash of
+    a tuple of ints, which Python does not randomise), so the report is too.
+
+    >>> mine, longer = list("abcdefgh"), list("xyabcdefgh")
+    >>> fingerprints(mine, kgram=3, window=2) <= fingerprints(longer, kgram=3, window=2)
+    True
+    """
+    ids = [_token_id(token) for token in tokens]
+    # zip and map(min, ...) over shifted copies: the k-grams and the windows, at C speed.
+    hashes = list(map(hash, zip(*(ids[i:] for i in range(kgram)))))
+    if len(hashes) <= window:
+        return frozenset(hashes[:1] and [min(hashes)])
+    return frozenset(map(min, *(hashes[i:] for i in range(window))))
+
+
+def _takes_no_parameters(source, name):
+    # "def name():" at the start of a line; a regular expression, since parsing
+    # every answer of a large class took seconds.
+    return re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\([ \t]*\)",
+                     source, re.MULTILINE) is not None
+
+
+def answer_sources(submissions, grades, exercises):
+    """``{exercise id: {student: source of the last cell defining the answer}}``.
+
+    *submissions* are :class:`~reasoneval_mini.grading.submissions.Submission`
+    objects read before any student code ran (never the disk afterwards).
+    Only answers the learner attempted (some check ran and was not a stub's).
+    """
+    attempted = {(g.student, g.exercise) for g in grades
+                 if any(c.get("attempted", True) for c in g.checks)}
+    sources = {i: {} for i in exercises}
+    for submission in submissions:
+        for notebook in submission.notebooks:
+            code = {number: source for number, source, _ in notebook.cells}
+            for exercise_id in notebook.exercises:
+                if exercise_id not in exercises:
+                    continue
+                numbers = cells_defining(notebook.cells, exercises[exercise_id].answer_name)
+                if numbers and (submission.student, exercise_id) in attempted:
+                    sources[exercise_id][submission.student] = code[numbers[-1]]
+    return sources
+
+
+def fixed_value_exercises(sources, exercises):
+    """Ids of exercises whose answer function (in most answers) takes no parameters.
+
+    Such a function returns one fixed value: there is a single right answer,
+    and correct answers look alike by necessity.
+    """
+    fixed = []
+    for exercise_id, by_student in sources.items():
+        name = exercises[exercise_id].answer_name
+        votes = Counter(_takes_no_parameters(source, name) for source in by_student.values())
+        if votes[True] > votes[False]:
+            fixed.append(exercise_id)
+    return fixed
+
+
+def _candidates(prints):
+    """Pairs of students sharing at least :data:`SHARED_SHARE` of the smaller one's fingerprints."""
+    buckets = {}
+    for student, found in prints.items():
+        for fingerprint in found:
+            buckets.setdefault(fingerprint, []).append(student)
+    shared = Counter()
+    for members in buckets.values():
+        if len(members) > COMMON_BUCKET:
+            continue
+        members.sort()
+        for i, first in enumerate(members):
+            for second in members[i + 1:]:
+                shared[first, second] += 1
+    return sorted(pair for pair, count in shared.items()
+                  if count >= SHARED_SHARE * min(len(prints[pair[0]]), len(prints[pair[1]])))
+
+
+def similar_in_exercise(exercise_id, by_student, threshold=SIMILARITY_THRESHOLD):
+    """The :class:`SimilarPair` list of one exercise (``{student: source}``), in student order."""
+    tokens = {}
+    for student, source in by_student.items():
+        try:
+            found = normalised_tokens(source)
+        except SyntaxError:
+            continue
+        if len(found) >= MIN_ANSWER_TOKENS:
+            tokens[student] = found
+    pairs, identical = [], {}
+    for student in sorted(tokens):  # identical code: grouped whatever the group's size
+        identical.setdefault(tuple(tokens[student]), []).append(student)
+    representatives = {}
+    for group in identical.values():
+        pairs += [SimilarPair(exercise_id, a, b, 1.0)
+                  for i, a in enumerate(group) for b in group[i + 1:]]
+        representatives[group[0]] = group
+    prints = {student: fingerprints(tokens[student]) for student in representatives}
+    for first, second in _candidates(prints):
+        matcher = difflib.SequenceMatcher(None, tokens[first], tokens[second], autojunk=False)
+        if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
+            continue
+        ratio = matcher.ratio()
+        if ratio >= threshold:  # every member of both identical groups is this alike
+            pairs += [SimilarPair(exercise_id, *sorted((a, b)), ratio)
+                      for a in representatives[first] for b in representatives[second]]
+    return pairs
+
+
+def similar_answers(submissions, grades, exercises, threshold=SIMILARITY_THRESHOLD):
+    """``(pairs, skipped)``: alike attempted answers, most alike first; fixed-value exercises skipped.
+
+    Reads the answer cells of the *submissions* already in memory (never
+    runs them); answers shorter than :data:`MIN_ANSWER_TOKENS` tokens, or
+    that do not tokenise, are skipped.
+    """
+    sources = answer_sources(submissions, grades, exercises)
+    skipped = fixed_value_exercises(sources, exercises)
+    pairs = []
+    for exercise_id, by_student in sources.items():
+        if exercise_id not in skipped:
+            pairs += similar_in_exercise(exercise_id, by_student, threshold)
+    order = list(exercises)
+    pairs.sort(key=lambda p: (-p.ratio, order.index(p.exercise), p.first, p.second))
+    return pairs, tuple(skipped)

@@ -1,0 +1,67 @@
+"""What the grader says to a new instructor (issue 17): each message names the real cause.
+
+Each case is a student built to have exactly that cause; the expected status
+and the words come from the cause (the line of the syntax error, the name of
+the copy), not from running the grader first.
+"""
+
+import csv
+
+import pytest
+from submission_class import ADD, SHOUT, WORDS, WORDS_STUB, cell, grade, write_notebook
+
+from reasoneval_mini.grading.submissions import copy_of
+
+
+def _rows(out):
+    with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
+        return {(r["student"], r["exercise"]): r for r in csv.DictReader(handle)}
+
+
+def test_a_syntax_error_in_the_defining_cell_is_error_naming_the_cell_and_the_line(tmp_path):
+    subs = tmp_path / "subs"
+    (subs / "ann").mkdir(parents=True)
+    broken = "def add_numbers(a, b):\n    total = 0\n    return (a + b\n"  # line 3 never closes
+    write_notebook(subs / "ann" / "ex01_add.ipynb", [cell("code", "import math"),
+                                                     cell("code", broken, "add")])
+    write_notebook(subs / "ann" / "ex02_words.ipynb", [cell("code", WORDS), cell("code", SHOUT)])
+    assert grade(subs, tmp_path) == 0
+    row = _rows(tmp_path)["ann", "add"]
+    assert row["status"] == "error"
+    assert "cell 2 of ex01_add.ipynb" in row["message"] and "SyntaxError" in row["message"]
+    assert "line 3" in row["message"]
+
+
+@pytest.mark.parametrize("copy_name", [
+    "ex02_words-Copy1.ipynb", "Copy of ex02_words.ipynb", "EX02_Words.ipynb",
+    "ex02_words copy.ipynb", "ex02_words (2).ipynb"])
+def test_work_saved_in_a_copy_next_to_an_untouched_original_is_named(tmp_path, copy_name):
+    subs = tmp_path / "subs"
+    (subs / "ann").mkdir(parents=True)
+    write_notebook(subs / "ann" / "ex01_add.ipynb", [cell("code", ADD)])
+    write_notebook(subs / "ann" / "ex02_words.ipynb", [cell("code", WORDS_STUB),
+                                                       cell("code", SHOUT)])
+    write_notebook(subs / "ann" / copy_name, [cell("code", WORDS), cell("code", SHOUT)])
+    assert grade(subs, tmp_path) == 0
+    rows = _rows(tmp_path)
+    words = rows["ann", "count_words"]
+    assert words["status"] == "failed" and words["message"].startswith("not attempted yet")
+    assert f"{copy_name} is a copy of it: only ex02_words.ipynb is graded" in words["message"]
+    assert "copy" not in rows["ann", "shout"]["message"]  # attempted: nothing to point at
+
+
+def test_a_copy_is_not_named_when_the_original_holds_the_work(tmp_path):
+    subs = tmp_path / "subs"
+    (subs / "ann").mkdir(parents=True)
+    write_notebook(subs / "ann" / "ex01_add.ipynb", [cell("code", ADD)])
+    write_notebook(subs / "ann" / "ex02_words.ipynb", [cell("code", WORDS), cell("code", SHOUT)])
+    write_notebook(subs / "ann" / "ex02_words-Copy1.ipynb", [cell("code", WORDS_STUB)])
+    assert grade(subs, tmp_path) == 0
+    assert _rows(tmp_path)["ann", "count_words"]["message"] == "3 of 3 checks passed"
+
+
+@pytest.mark.parametrize("name, original", [
+    ("ex01-Copy3.ipynb", "ex01.ipynb"), ("copy of ex01-Copy1.ipynb", "ex01.ipynb"),
+    ("ex01.ipynb", "ex01.ipynb"), ("my_ex01.ipynb", "my_ex01.ipynb")])
+def test_copy_of_recognises_what_jupyter_colab_and_file_managers_add(name, original):
+    assert copy_of(name) == original

