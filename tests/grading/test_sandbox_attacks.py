@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from process_checks import process_alive
+from process_checks import assert_gone_soon, process_alive
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
 import reasoneval_mini.executor
@@ -234,6 +234,35 @@ def test_a_student_cell_cannot_connect_to_a_local_port(tmp_path):
         with pytest.raises(socket.timeout):
             listener.accept()
     assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
+SETSID_LEFTOVER = """\
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    time.sleep(60)
+    os._exit(0)
+time.sleep(1)  # long enough for the test to see the leftover
+"""
+
+
+@LINUX
+def test_a_setsid_leftover_of_a_sandboxed_student_does_not_outlive_grading(tmp_path):
+    student(tmp_path / "subs", "ann", add=(SETSID_LEFTOVER, ADD))
+    grader = grader_process(tmp_path / "subs", tmp_path, timeout="10")
+    seen = set()
+    try:
+        while grader.poll() is None:
+            for pids in grading_folders(grader.pid).values():
+                seen.update(pids)
+            time.sleep(0.02)
+    finally:
+        grader.kill()
+    assert grader.returncode == 0, grader.stderr.read()
+    assert len(seen) >= 3, seen  # the keeper, the worker and the leftover
+    for pid in seen:
+        assert_gone_soon(pid)
+    assert statuses(tmp_path, "ann")["add"] == "passed"
 
 
 # -- a grading process killed from outside ---------------------------------------------------
