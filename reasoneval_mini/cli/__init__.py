@@ -102,6 +102,13 @@ def build_parser():
     grade.add_argument("--registry", default=None, help=argparse.SUPPRESS)
     grade.add_argument("--no-progress", action="store_true", help="no progress bar")
     # Spelled here, not imported, so that --help loads nothing of the library;
+    # tests/cli checks they are sandbox.MODES.
+    grade.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                       help="the kernel's sandbox for student code (Landlock, Linux): auto uses "
+                            "what this kernel offers and warns about the rest; required refuses "
+                            "to grade without all of it; off runs student code with your rights "
+                            "(default: %(default)s)")
+    # Spelled here, not imported, so that --help loads nothing of the library;
     # tests/grading/test_gradebook.py checks they are gradebook.EXPORT_FORMATS.
     grade.add_argument("--export", choices=("canvas", "moodle"),
                        help="also write the scores per exercise notebook as a CSV that this "
@@ -144,6 +151,9 @@ def build_parser():
                           help="folder with your exercise notebooks (default: %(default)s)")
     progress.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_STEP_TIMEOUT,
                           help="seconds per step: one code cell, or one exercise's checks "
+                               "(default: %(default)s)")
+    progress.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                          help="the kernel's sandbox for the notebooks' code, as for grade "
                                "(default: %(default)s)")
     return parser
 
