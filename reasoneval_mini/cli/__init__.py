@@ -69,9 +69,9 @@ def build_parser():
 
     _add_command(
         commands, "doctor", "check Python, packages and isolation support",
-        "Report the Python version, the course's packages and whether this system "
-        "isolates programs (resource limits, process groups). Exit 1 if a required "
-        "package is missing.",
+        "Report the Python version, the course's packages and how this system isolates "
+        "programs: resource limits, process groups, and what the kernel sandbox enforces "
+        "(files, network, signals). Exit 1 if a required package is missing.",
         ["doctor"])
 
     grade = _add_command(
