@@ -40,13 +40,49 @@ def make_workdir(base=None):
 
 
 def remove_tree(path):
-    """Remove *path*, even where the child took away its own permissions; never raises."""
+    """Remove *path*, even where the child took away its own permissions; never raises.
+
+    The second pass gives back the owner's rights to every folder left, and
+    never through a symbolic link: the child may have left one to any folder
+    of ours (a fork server without root's powers must unlock what the child
+    locked, and would otherwise unlock that folder).
+    """
     shutil.rmtree(path, ignore_errors=True)
     if os.path.exists(path):
-        for root, dirs, _ in os.walk(path):
-            for name in [root] + [os.path.join(root, d) for d in dirs]:
-                try:
-                    os.chmod(name, 0o700)
-                except OSError:
-                    pass
+        if hasattr(os, "fwalk") and os.chmod in os.supports_dir_fd:
+            # fwalk opens each folder it enters without following a link.
+            for _, dirs, _, root_fd in os.fwalk(path):
+                for name in dirs:
+                    _unlock(name, root_fd)
+        else:  # pragma: no cover - Windows: no mode bits to give back
+            for root, dirs, _ in os.walk(path):
+                for name in dirs:
+                    if not os.path.islink(os.path.join(root, name)):
+                        _unlock(os.path.join(root, name), None)
         shutil.rmtree(path, ignore_errors=True)
+
+
+def _unlock(name, dir_fd):
+    """``chmod 0700`` the folder *name* (in *dir_fd*), never the target of a link in its place."""
+    if dir_fd is None:
+        try:
+            os.chmod(name, 0o700)
+        except OSError:
+            pass
+        return
+    try:
+        # O_PATH needs no permission on the folder; O_NOFOLLOW refuses a
+        # link, O_DIRECTORY anything else; the fd then names that very folder.
+        fd = os.open(name, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW,
+                     dir_fd=dir_fd)
+    except OSError:
+        return
+    try:
+        if hasattr(os, "O_PATH"):  # Linux: fchmod refuses an O_PATH fd; its /proc name does not
+            os.chmod(f"/proc/self/fd/{fd}", 0o700)
+        else:
+            os.fchmod(fd, 0o700)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

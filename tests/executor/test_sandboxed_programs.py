@@ -417,3 +417,48 @@ def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_sa
         result = run("assert 1 + 1 == 2")
     assert (result.status, result.isolation) == (
         PASSED, "none (Landlock is Linux-only, this is darwin)")
+
+
+# --- The review round: the kernel keyring, the working folder's removal ---------
+
+@needs_socket_filter()
+def test_a_program_cannot_read_the_callers_keyring_or_plant_a_key_in_it():
+    from keyring_checks import Keyring
+
+    keyring = Keyring()
+    secret = keyring.add(b"instructor-token", b"sk-secret-KEYRING")
+    try:
+        result = run(f"""
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.syscall.restype = ctypes.c_long
+            key = libc.syscall({keyring.keyctl}, 10, -4, b"user", b"instructor-token", 0)
+            buffer = ctypes.create_string_buffer(100)
+            size = libc.syscall({keyring.keyctl}, 11, key, buffer, 100) if key > 0 else -1
+            libc.syscall({keyring.add_key}, b"user", b"planted-by-a-program", b"x", 1, -4)
+            assert size < 0, buffer.raw[:size]
+            """)
+        planted = keyring.find(b"planted-by-a-program")
+        if planted is not None:
+            keyring.unlink(planted)
+    finally:
+        keyring.unlink(secret)
+    assert result.status == PASSED, result.detail  # its own assert: it read nothing
+    assert planted is None, "the program planted a key in the caller's keyring"
+
+
+@needs(1, "file rules")
+def test_removing_a_working_folder_never_follows_a_link_the_program_left(tmp_path):
+    # A folder the program locked keeps its link from the first removal; the
+    # second pass unlocks what it finds, and must not unlock through the link.
+    victim = tmp_path / "instructor-folder"
+    victim.mkdir()
+    victim.chmod(0o755)
+    result = run(f"""
+        import os
+        os.mkdir("locked")
+        os.symlink({str(victim)!r}, "locked/link")
+        os.chmod("locked", 0o500)
+        """)
+    assert result.status == PASSED, result.detail
+    assert victim.stat().st_mode & 0o777 == 0o755

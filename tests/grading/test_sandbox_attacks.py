@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from keyring_checks import Keyring
 from process_checks import assert_gone_soon, process_alive
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
@@ -447,3 +448,75 @@ def test_a_time_line_magic_runs_its_statement(tmp_path):
     student(tmp_path / "subs", "ann", add=("%time add_numbers = lambda a, b: a + b\n",))
     assert grade(tmp_path / "subs", tmp_path) == 0
     assert statuses(tmp_path, "ann")["add"] == "passed"
+
+
+# -- the review round's attacks (the grading child's own seccomp filter, the keyring) -------
+
+def needs_socket_filter():
+    from reasoneval_mini.sandbox import seccomp
+    if not seccomp.supported():
+        return pytest.mark.skip(reason="the socket filter needs seccomp on x86_64 or aarch64 Linux")
+    return needs_landlock(4, "the network rules")
+
+
+@needs_socket_filter()
+def test_a_student_cell_cannot_send_a_udp_datagram_or_reach_a_unix_socket_file(tmp_path):
+    # The filter was built only after Landlock had closed /proc/self/status,
+    # where it looks whether seccomp exists: the grading child never installed it.
+    import socket
+
+    path = str(tmp_path / "daemon.sock")  # stands for a session bus or a Docker daemon
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver, \
+            socket.socket(socket.AF_UNIX) as listener:
+        receiver.bind(("127.0.0.1", 0))
+        listener.bind(path)
+        listener.listen(1)
+        port = receiver.getsockname()[1]
+        leak = ("import socket\n"
+                "try:\n"
+                "    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(\n"
+                f"        b'answers', ('127.0.0.1', {port}))\n"
+                "except OSError:\n    pass\n"
+                "try:\n"
+                f"    socket.socket(socket.AF_UNIX).connect({path!r})\n"
+                "except OSError:\n    pass\n")
+        student(tmp_path / "subs", "eve", add=(leak, ADD))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        receiver.settimeout(0.2)
+        listener.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            receiver.recvfrom(10)  # nothing arrived
+        with pytest.raises(socket.timeout):
+            listener.accept()  # nobody connected
+    assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
+KEYRING_THIEF = """\
+import ctypes
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_key = _libc.syscall({keyctl}, 10, -4, b"user", b"instructor-token", 0)
+_buffer = ctypes.create_string_buffer(100)
+STOLEN = _buffer.raw[:max(0, _libc.syscall({keyctl}, 11, _key, _buffer, 100))] if _key > 0 else b""
+_libc.syscall({add_key}, b"user", b"planted-by-a-student", b"x", 1, -4)
+
+def shout(text):
+    return STOLEN.decode() or text.upper()
+"""
+
+
+@needs_socket_filter()
+def test_a_student_cannot_read_the_instructors_keyring_or_plant_a_key_in_it(tmp_path):
+    keyring = Keyring()
+    secret = keyring.add(b"instructor-token", b"sk-secret-KEYRING")
+    try:
+        thief = KEYRING_THIEF.format(keyctl=keyring.keyctl, add_key=keyring.add_key)
+        student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, thief))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        planted = keyring.find(b"planted-by-a-student")
+        if planted is not None:
+            keyring.unlink(planted)
+    finally:
+        keyring.unlink(secret)
+    assert statuses(tmp_path, "eve")["shout"] == "passed", "the student read the instructor's key"
+    assert planted is None, "the student planted a key in the instructor's keyring"
