@@ -1,11 +1,12 @@
-"""What Landlock does not rule, refused by a seccomp filter: new sockets, the kernel keyring, namespaces.
+"""What Landlock does not rule, refused by a seccomp filter: sockets, keyring, System V IPC, namespaces.
 
 Landlock (ABI 7 and before) rules TCP bind and connect and abstract Unix
 sockets, but not UDP datagrams, and not a ``connect`` to a Unix socket file
 the program can name (a session bus, a Docker daemon's socket). A program
 that cannot *create* a socket can do neither. Nor does Landlock rule the
 kernel keyring, which every process of a user shares (an instructor's
-tokens may live there, and a key planted there outlives the run), or new
+tokens may live there, and a key planted there outlives the run), System V
+IPC (kernel objects shared the same way), or new
 user namespaces (root's powers inside one: the usual first step of a kernel
 exploit, and of no use to a program under test).
 
@@ -16,6 +17,10 @@ seccomp filter that makes these fail with ``EACCES``:
   sockets on its own); ``socketpair(2)`` stays allowed (a connected pair
   reaches nobody: ``asyncio`` needs it);
 * ``add_key(2)``, ``request_key(2)``, ``keyctl(2)``;
+* System V IPC (``shmget(2)``, ``msgget(2)``, ``semget(2)`` and the calls
+  on their ids): a shared memory segment outlives every process of the run
+  (the kernel's default size limits are unlimited), and a message queue
+  carries data from one run to the next;
 * ``unshare(2)``, and ``clone(2)`` asking for any new namespace;
   ``clone3(2)`` says ``ENOSYS`` (its flags sit in memory a filter cannot
   read), so that the C library falls back to ``clone``.
@@ -62,17 +67,26 @@ CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x10000000
 NAMESPACE_FLAGS = (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER
                    | CLONE_NEWPID | CLONE_NEWNET)
 
+#: System V IPC: shared memory, semaphores, message queues (kernel objects, not files).
+SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl",
+            "msgget", "msgsnd", "msgrcv", "msgctl")
 #: The calls refused outright, in the order the filter tests them.
-DENIED = ("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
+DENIED = ("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare") + SYSTEM_V
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
     "x86_64": (0xC000003E, {"socket": 41, "io_uring_setup": 425, "add_key": 248,
                             "request_key": 249, "keyctl": 250, "unshare": 272,
-                            "clone": 56, "clone3": 435}, True),
+                            "clone": 56, "clone3": 435,
+                            "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65,
+                            "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69,
+                            "msgrcv": 70, "msgctl": 71}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
-                             "clone": 220, "clone3": 435}, False),
+                             "clone": 220, "clone3": 435,
+                             "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189,
+                             "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
+                             "shmget": 194, "shmctl": 195, "shmat": 196}, False),
 }
 
 

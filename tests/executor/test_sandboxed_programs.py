@@ -423,7 +423,7 @@ def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_sa
 
 @needs_socket_filter()
 def test_a_program_cannot_read_the_callers_keyring_or_plant_a_key_in_it():
-    from keyring_checks import Keyring
+    from kernel_objects import Keyring
 
     keyring = Keyring()
     secret = keyring.add(b"instructor-token", b"sk-secret-KEYRING")
@@ -462,3 +462,41 @@ def test_removing_a_working_folder_never_follows_a_link_the_program_left(tmp_pat
         """)
     assert result.status == PASSED, result.detail
     assert victim.stat().st_mode & 0o777 == 0o755
+
+
+@needs_socket_filter()
+def test_the_fresh_interpreter_fallback_installs_the_socket_filter_too(monkeypatch):
+    # It too asked /proc/self/status whether seccomp exists after Landlock had closed it.
+    monkeypatch.delattr(os, "fork")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver:
+        receiver.bind(("127.0.0.1", 0))
+        port = receiver.getsockname()[1]
+        result = run(f"""
+            import socket
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", {port}))
+            """)
+        receiver.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            receiver.recvfrom(10)  # nothing arrived
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs_socket_filter()
+def test_a_program_cannot_leave_system_v_memory_behind():
+    from kernel_objects import SystemV
+
+    system_v = SystemV()
+    key = 0x5F000000 | os.getpid() & 0xFFFFFF
+    try:
+        result = run(f"""
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            assert libc.shmget({key}, 8 << 20, 0o1600) < 0, "a segment that outlives the run"
+            assert libc.msgget({key}, 0o1600) < 0, "a queue that outlives the run"
+            """)
+        left = system_v.segment(key), system_v.queue(key)
+    finally:
+        system_v.remove(key)
+    assert left == (None, None)
+    assert result.status == PASSED, result.detail

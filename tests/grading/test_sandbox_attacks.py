@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from keyring_checks import Keyring
+from kernel_objects import Keyring, SystemV
 from process_checks import assert_gone_soon, process_alive
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
@@ -520,3 +520,32 @@ def test_a_student_cannot_read_the_instructors_keyring_or_plant_a_key_in_it(tmp_
         keyring.unlink(secret)
     assert statuses(tmp_path, "eve")["shout"] == "passed", "the student read the instructor's key"
     assert planted is None, "the student planted a key in the instructor's keyring"
+
+
+SYSTEM_V_HOARD = """\
+import ctypes
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.shmat.restype = ctypes.c_void_p
+_segment = _libc.shmget({key}, 8 << 20, 0o1600)  # IPC_CREAT: 8 MB that outlive the run
+if _segment >= 0:
+    _address = _libc.shmat(_segment, None, 0)
+    ctypes.memset(_address, 1, 8 << 20)
+    _libc.shmdt(ctypes.c_void_p(_address))
+_libc.msgget({key}, 0o1600)  # a message queue a classmate graded later could read
+"""
+
+
+@needs_socket_filter()
+def test_a_student_cannot_leave_system_v_memory_or_a_message_queue_behind(tmp_path):
+    # Not files, so not Landlock's: a segment stays after every process is
+    # gone (shmmax is unlimited here), and a queue carries answers to a classmate.
+    system_v = SystemV()
+    key = 0x5E000000 | os.getpid() & 0xFFFFFF
+    try:
+        student(tmp_path / "subs", "eve", add=(SYSTEM_V_HOARD.format(key=key), ADD))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        left = system_v.segment(key), system_v.queue(key)
+    finally:
+        system_v.remove(key)
+    assert left == (None, None)
+    assert statuses(tmp_path, "eve")["add"] == "passed"

@@ -1,7 +1,7 @@
-"""The caller's kernel keyring (keyctl(2), add_key(2)) through ctypes, for the keyring attacks.
+"""Kernel objects that are not files (the keyring, System V IPC), through ctypes, for the attack tests.
 
-The kernel keyring is not a file: Landlock does not rule it, and every
-process of a user shares that user's keyring. The attack tests put a secret
+The kernel keyring and System V IPC are not files: Landlock does not rule them, and every
+process of a user shares them, beyond the life of any run. The attack tests put a secret
 there as an instructor would, and look for a key planted by untrusted code.
 """
 
@@ -39,3 +39,32 @@ class Keyring:
 
     def unlink(self, key):
         self.libc.syscall(self.keyctl, KEYCTL_UNLINK, key, KEY_SPEC_USER_KEYRING)
+
+
+class SystemV:
+    """System V shared memory and message queues (shmget(2), msgget(2)): kernel objects, not files."""
+
+    IPC_RMID = 0
+
+    def __init__(self):
+        if not sys.platform.startswith("linux"):
+            pytest.skip("System V IPC is checked on Linux")
+        self.libc = ctypes.CDLL(None, use_errno=True)
+
+    def segment(self, key):
+        """The id of the shared memory segment under *key*, or None."""
+        found = self.libc.shmget(key, 0, 0)
+        return found if found >= 0 else None
+
+    def queue(self, key):
+        """The id of the message queue under *key*, or None."""
+        found = self.libc.msgget(key, 0)
+        return found if found >= 0 else None
+
+    def remove(self, key):
+        """Remove whatever segment or queue a test left under *key*."""
+        segment, queue = self.segment(key), self.queue(key)
+        if segment is not None:
+            self.libc.shmctl(segment, self.IPC_RMID, None)
+        if queue is not None:
+            self.libc.msgctl(queue, self.IPC_RMID, None)
