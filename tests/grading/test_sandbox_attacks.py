@@ -201,9 +201,14 @@ def test_a_student_cannot_sigkill_a_classmates_grading_process(tmp_path):
     grader = grader_process(tmp_path / "subs", tmp_path, "--workers", "2", timeout="20")
     try:
         def both():
+            # The worker's folder is its own file system (capped in size):
+            # seen from here through its /proc/<pid>/cwd only.
             folders = grading_folders(grader.pid)
-            attacker = [f for f in folders if os.path.exists(os.path.join(f, "i-am-the-attacker"))]
-            return (attacker[0], [p for f, pids in folders.items() if f != attacker[0]
+            attacker = [Path(f"/proc/{p}/cwd") for f, pids in folders.items() for p in pids
+                        if os.path.exists(f"/proc/{p}/cwd/i-am-the-attacker")]
+            found = [f for f, pids in folders.items()
+                     if any(Path(f"/proc/{p}/cwd") in attacker for p in pids)]
+            return (attacker[0], [p for f, pids in folders.items() if f not in found
                                   for p in pids]) if attacker and len(folders) == 2 else None
 
         attacker, victims = wait_for(both)
@@ -549,3 +554,46 @@ def test_a_student_cannot_leave_system_v_memory_or_a_message_queue_behind(tmp_pa
         system_v.remove(key)
     assert left == (None, None)
     assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
+FILL_THE_FOLDER = """\
+import os
+open("notes.txt", "w").write("an honest file")
+assert open("notes.txt").read() == "an honest file"
+WRITTEN = 0
+try:
+    for number in range(40):  # 640 MB, well past the cap, in files of 16 MB
+        with open(f"fill-{{number}}", "wb") as handle:
+            for _ in range(16):
+                handle.write(b"x" * (1 << 20))
+                WRITTEN += 1
+except OSError:
+    pass
+
+def shout(text):
+    return text.upper() if WRITTEN <= {cap} else f"wrote {{WRITTEN}} MB"
+"""
+
+
+def _workdir_cap_works():
+    """Whether this kernel lets a process mount its own capped folder (user namespaces may be off)."""
+    probe = ("import os, tempfile\n"
+             "from reasoneval_mini.runner.workdir import cap_workdir\n"
+             "print(cap_workdir(tempfile.mkdtemp(), 1))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return done.stdout.strip() == "True"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not _workdir_cap_works(),
+                    reason="capping the folder needs Linux with user (or root's) mount namespaces")
+def test_a_student_cannot_fill_the_machines_memory_through_the_working_folder(tmp_path):
+    # The folder is in /dev/shm (here as large as the machine's memory), where
+    # no address-space limit counts what it holds.
+    from reasoneval_mini.grading.child import WORKDIR_LIMIT_MB
+
+    student(tmp_path / "subs", "eve", add=(ADD,),
+            words=(WORDS, FILL_THE_FOLDER.format(cap=WORKDIR_LIMIT_MB)))
+    assert grade(tmp_path / "subs", tmp_path, timeout="20") == 0
+    assert statuses(tmp_path, "eve") == {"add": "passed", "count_words": "passed",
+                                         "shout": "passed"}
