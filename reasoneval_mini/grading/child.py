@@ -12,7 +12,9 @@ The first is the job::
 
 The cells are plain Python already (the grader converted IPython syntax) and
 come from the grader's memory: the child gets no path to any notebook, to the
-checkout, the registry or the hidden tests. Before the first cell it confines
+checkout, the registry or the hidden tests. Before the first cell its working
+folder becomes a private memory file system of :data:`WORKDIR_LIMIT_MB`
+(:func:`~reasoneval_mini.runner.cap_workdir`, where the kernel lets it), and it confines
 itself (:func:`reasoneval_mini.sandbox.confine`): it may read only the
 interpreter's installation and the package, write only its own empty working
 folder, open no TCP connection, and signal or inspect (``/proc/<pid>``)
