@@ -21,6 +21,8 @@ seccomp filter that makes these fail with ``EACCES``:
   on their ids): a shared memory segment outlives every process of the run
   (the kernel's default size limits are unlimited), and a message queue
   carries data from one run to the next;
+* ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
+  sysctls may open to anyone (large attack surfaces, no use to a test);
 * ``unshare(2)``, and ``clone(2)`` asking for any new namespace;
   ``clone3(2)`` says ``ENOSYS`` (its flags sit in memory a filter cannot
   read), so that the C library falls back to ``clone``.
@@ -71,7 +73,11 @@ NAMESPACE_FLAGS = (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |
 SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl",
             "msgget", "msgsnd", "msgrcv", "msgctl")
 #: The calls refused outright, in the order the filter tests them.
-DENIED = ("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare") + SYSTEM_V
+#: Kernel interfaces that some machines open to unprivileged users (by their
+#: sysctls): large attack surfaces, of no use to a program under test.
+KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
+DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
+          + SYSTEM_V + KERNEL_SURFACE)
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
@@ -80,13 +86,15 @@ _ARCHITECTURES = {
                             "clone": 56, "clone3": 435,
                             "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65,
                             "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69,
-                            "msgrcv": 70, "msgctl": 71}, True),
+                            "msgrcv": 70, "msgctl": 71,
+                            "bpf": 321, "perf_event_open": 298, "userfaultfd": 323}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
                              "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189,
                              "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
-                             "shmget": 194, "shmctl": 195, "shmat": 196}, False),
+                             "shmget": 194, "shmctl": 195, "shmat": 196,
+                             "bpf": 280, "perf_event_open": 241, "userfaultfd": 282}, False),
 }
 
 

@@ -12,6 +12,7 @@ X86_64, I386 = 0xC000003E, 0x40000003
 SOCKET, SOCKETPAIR, IO_URING_SETUP, READ = 41, 53, 425, 0  # x86_64 numbers
 ADD_KEY, REQUEST_KEY, KEYCTL, UNSHARE, CLONE, CLONE3, FORK = 248, 249, 250, 272, 56, 435, 57
 SHMGET, SHMAT, MSGGET, SHMDT = 29, 30, 68, 67
+BPF, PERF_EVENT_OPEN, USERFAULTFD = 321, 298, 323
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
 NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
 # What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
@@ -49,6 +50,9 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, SHMAT, DENY),
     (X86_64, MSGGET, DENY),
     (X86_64, SHMDT, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, BPF, DENY),
+    (X86_64, PERF_EVENT_OPEN, DENY),
+    (X86_64, USERFAULTFD, DENY),
     (X86_64, CLONE3, NO_SUCH_CALL),
     (X86_64, FORK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, IO_URING_SETUP, DENY),
@@ -58,7 +62,7 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
     program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
