@@ -386,8 +386,10 @@ def main(grader):
 
     try:
         job = read_message(requests)
-        cap_workdir(os.getcwd(), WORKDIR_LIMIT_MB)  # where the kernel lets us; before the sandbox
-        confine_child(isolation_from_fields(job["isolation"]), os.getcwd())
+        isolation = isolation_from_fields(job["isolation"])
+        if isolation.enforced:  # where the kernel lets us, before the sandbox ("off" is off)
+            cap_workdir(os.getcwd(), WORKDIR_LIMIT_MB)
+        confine_child(isolation, os.getcwd())
     except BaseException as error:  # no sandbox, no student code: the grader says why
         emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
         os._exit(0)

@@ -94,35 +94,52 @@ def _unlock(name, dir_fd):
 # Named as in include/uapi/linux/sched.h and mount.h.
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 1 << 18
+MNT_DETACH = 2
 
 
 def cap_workdir(path, size_mb):
     """In a child about to be confined: give *path* a private memory file system of *size_mb* MB.
 
     Linux only, in a single-threaded process, before the sandbox (which
-    forbids mounting). The process moves to its own mount namespace (and,
-    unless it is root with its powers, its own user namespace, where its
-    user is root), and mounts there a ``tmpfs`` of that size over *path*:
-    a write past the size fails with ``ENOSPC``, and the memory goes back to
-    the system with the last process of the run. Nobody else sees the new
-    files (the caller's folder stays empty; it still removes it as usual).
-    The process's working directory moves onto the new file system.
+    forbids mounting): :func:`enter_private_mounts`, then
+    :func:`mount_capped`. A write past the size fails with ``ENOSPC``, and
+    the memory goes back to the system with the last process of the run.
+    Nobody else sees the new files (the caller's folder stays empty; it
+    still removes it as usual). The process's working directory moves onto
+    the new file system.
 
     Returns True when the folder is capped; False where the kernel refuses
     (not Linux, user namespaces switched off): the folder is then as before.
-    A refusal after the move to a new namespace leaves the process there,
-    harmlessly.
+    """
+    if not (enter_private_mounts() and mount_capped(path, size_mb)):
+        return False
+    os.chdir(path)
+    return True
+
+
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def enter_private_mounts():
+    """Move this (single-threaded) process to its own user and mount namespaces; True if it did.
+
+    In its own user namespace the process is root, its own user outside,
+    with powers over its own namespaces only: even root leaves its powers
+    over the machine behind (a sandbox applied later drops the rest). Where
+    the kernel has user namespaces switched off, root still gets a mount
+    namespace alone. Mounts made afterwards are seen by this process and
+    those it starts, by nobody else. False off Linux or where the kernel
+    refuses; a refusal halfway leaves the process in the new namespaces, harmlessly.
     """
     if not sys.platform.startswith("linux"):
         return False
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc()
     uid, gid = os.geteuid(), os.getegid()
-    if libc.unshare(CLONE_NEWNS) != 0:  # root may; anyone else needs a user namespace
-        if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
-            return False
-        try:  # root inside (so that the sandbox drops its powers there), our user outside
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
+        try:
             for name, text in (("setgroups", b"deny"), ("uid_map", b"0 %d 1" % uid),
                                ("gid_map", b"0 %d 1" % gid)):
                 fd = os.open(f"/proc/self/{name}", os.O_WRONLY)
@@ -132,11 +149,23 @@ def cap_workdir(path, size_mb):
                     os.close(fd)
         except OSError:
             return False
-    # Private: the mount must not show in (or propagate to) the caller's namespace.
-    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+    elif libc.unshare(CLONE_NEWNS) != 0:  # no user namespaces: root may still
         return False
-    options = f"size={int(size_mb)}m,mode=0700".encode()
-    if libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV, options) != 0:
-        return False
-    os.chdir(path)
-    return True
+    # Private: no mount of ours shows in (or propagates to) the caller's namespace.
+    return libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) == 0
+
+
+def mount_capped(path, size_mb):
+    """Mount a ``tmpfs`` of *size_mb* MB (mode 0700) over the folder *path*; True if it worked.
+
+    Only after :func:`enter_private_mounts`, by a process that still has
+    the powers to mount (in its own namespace).
+    """
+    options = b"size=%dm,mode=0700" % int(size_mb)
+    return _libc().mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV,
+                         options) == 0
+
+
+def unmount(path):
+    """Detach what is mounted on *path* (its memory goes back once its last user is gone)."""
+    _libc().umount2(os.fsencode(path), MNT_DETACH)
