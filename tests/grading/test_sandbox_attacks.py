@@ -597,3 +597,34 @@ def test_a_student_cannot_fill_the_machines_memory_through_the_working_folder(tm
     assert grade(tmp_path / "subs", tmp_path, timeout="20") == 0
     assert statuses(tmp_path, "eve") == {"add": "passed", "count_words": "passed",
                                          "shout": "passed"}
+
+
+CAPABILITIES = """\
+import ctypes
+
+class _Header(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+class _Data(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+_sets = (_Data * 2)()
+ctypes.CDLL(None).capget(ctypes.byref(_Header(0x20080522, 0)), _sets)  # _LINUX_CAPABILITY_VERSION_3
+HELD = [hex(s.effective | s.permitted) for s in _sets if s.effective | s.permitted]
+
+def shout(text):
+    return f"capabilities {HELD}" if HELD else text.upper()
+"""
+
+
+@needs_landlock(1, "file rules")
+def test_a_student_keeps_no_capability_in_its_own_namespaces_even_when_the_grader_is_root(tmp_path):
+    # The folder cap puts the grading process in a user namespace of its own,
+    # where it starts with every capability: the sandbox must drop those too.
+    student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, CAPABILITIES))
+    if os.geteuid() == 0:  # unsandboxed, root's student holds root's powers: the check sees them
+        assert grade(tmp_path / "subs", tmp_path / "off", "--sandbox", "off") == 0
+        assert statuses(tmp_path / "off", "eve")["shout"] == "failed"
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    assert statuses(tmp_path, "eve")["shout"] == "passed"
