@@ -260,16 +260,42 @@ def format_progress(states):
     return "\n".join(lines)
 
 
+#: The last line of a folder's progress report when some exercise failed a check.
+FAILED_CHECK_ADVICE = ("Each test's call, expected and actual value: run the exercise's check "
+                       "cell in its notebook.")
+
+
+def format_folder_progress(rows):
+    """The progress report of a folder of notebooks: the table, then what is wrong, grouped.
+
+    *rows* are :class:`~reasoneval_mini.grading.progress.ProgressRow` objects
+    (``exercise_id``, ``notebook``, ``state``, ``message``). Each exercise
+    neither passed nor untouched gets its reason, one line per notebook and
+    reason (a missing notebook is one problem, not six).
+    """
+    lines = [format_progress({row.exercise_id: row.state for row in rows})]
+    grouped = {}
+    for row in rows:
+        if row.state not in (STATE_PASSED, STATE_NOT_ATTEMPTED):
+            grouped.setdefault((row.notebook, row.message), []).append(row.exercise_id)
+    lines += [f"  {', '.join(ids)} ({notebook}): {message}"
+              for (notebook, message), ids in grouped.items()]
+    if any(row.state == STATE_FAILED for row in rows):
+        lines.append(FAILED_CHECK_ADVICE)
+    return "\n".join(lines)
+
+
 def progress(directory=None):
     """Print the progress table.
 
     With no *directory*: the state of each exercise's last :func:`check` in
-    this session. With a folder of notebooks: check them as the grader does, in a
-    separate process (see :mod:`reasoneval_mini.grading.progress`).
+    this session. With a folder of notebooks: check them as the grader does,
+    in a separate, sandboxed process (see :mod:`reasoneval_mini.grading.progress`),
+    and print the same report as ``reasoneval-course progress``
+    (:func:`format_folder_progress`).
     """
     if directory is None:
-        states = dict(_SESSION_STATES)
-    else:
-        from reasoneval_mini.grading.progress import evaluate_folder
-        states = {row.exercise_id: row.state for row in evaluate_folder(directory)}
-    print(format_progress(states))
+        print(format_progress(dict(_SESSION_STATES)))
+        return
+    from reasoneval_mini.grading.progress import evaluate_folder
+    print(format_folder_progress(evaluate_folder(directory)))

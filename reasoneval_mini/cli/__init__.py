@@ -69,9 +69,9 @@ def build_parser():
 
     _add_command(
         commands, "doctor", "check Python, packages and isolation support",
-        "Report the Python version, the course's packages and whether this system "
-        "isolates programs (resource limits, process groups). Exit 1 if a required "
-        "package is missing.",
+        "Report the Python version, the course's packages and how this system isolates "
+        "programs: resource limits, process groups, and what the kernel sandbox enforces "
+        "(files, network, signals). Exit 1 if a required package is missing.",
         ["doctor"])
 
     grade = _add_command(
@@ -101,6 +101,13 @@ def build_parser():
     # Undocumented: the tests grade against a small fake registry.
     grade.add_argument("--registry", default=None, help=argparse.SUPPRESS)
     grade.add_argument("--no-progress", action="store_true", help="no progress bar")
+    # Spelled here, not imported, so that --help loads nothing of the library;
+    # tests/cli checks they are sandbox.MODES.
+    grade.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                       help="the kernel's sandbox for student code (Landlock, Linux): auto uses "
+                            "what this kernel offers and warns about the rest; required refuses "
+                            "to grade without all of it; off runs student code with your rights "
+                            "(default: %(default)s)")
     # Spelled here, not imported, so that --help loads nothing of the library;
     # tests/grading/test_gradebook.py checks they are gradebook.EXPORT_FORMATS.
     grade.add_argument("--export", choices=("canvas", "moodle"),
@@ -144,6 +151,9 @@ def build_parser():
                           help="folder with your exercise notebooks (default: %(default)s)")
     progress.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_STEP_TIMEOUT,
                           help="seconds per step: one code cell, or one exercise's checks "
+                               "(default: %(default)s)")
+    progress.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                          help="the kernel's sandbox for the notebooks' code, as for grade "
                                "(default: %(default)s)")
     _add_evaluate(commands)
     return parser

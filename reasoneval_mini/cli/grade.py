@@ -5,24 +5,34 @@ error (2) naming the bad value when the arguments are unusable (no such
 folder, no student folders, a broken hidden tests file, ``--out`` a folder,
 ``--export`` without ``--roster`` or the reverse, a roster or a ``--manual``
 scores sheet with a bad line). Every argument is checked, the roster and
-the scores sheet read, before any grading. 130 after a Ctrl-C, once complete
-files are written (unfinished grades ``interrupted``; further Ctrl-Cs are
-ignored while they are written).
+the scores sheet read, before any grading; so is the sandbox: ``--sandbox
+required`` on a kernel that lacks part of it is a usage error naming the
+missing feature. 1 when some student could not be graded (their rows are
+``interrupted``, "not graded: ...", and the export leaves them out). 130
+after a Ctrl-C, once complete files are written (unfinished grades
+``interrupted``; further Ctrl-Cs are ignored while they are written).
 
 With written tasks in the registry, ``<out>_written/`` gets one review page
 per task and a pre-filled ``scores.csv`` (see
 :mod:`reasoneval_mini.grading.manual`); ``--manual`` merges the scores.
+
+The isolation level (e.g. ``landlock ABI 7: files, network, signals``) is
+printed with the summary and written under the class report's title; a
+warning on stderr says what is not enforced.
 """
 
 import importlib.util
 import signal
+import sys
 from pathlib import Path
 
 from reasoneval_mini.cli import UsageError
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
-from reasoneval_mini.grading.statuses import ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR
+from reasoneval_mini.grading.statuses import (
+    ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_INTERRUPTED)
+from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
 
 
 def _export_plan(args):
@@ -104,6 +114,18 @@ def run(args):
     registry_spec = args.registry or DEFAULT_REGISTRY
     roster, export_out = _export_plan(args)
     _check_folders(args)
+    try:
+        isolation = plan_isolation(args.sandbox)
+    except SandboxUnavailable as error:
+        raise UsageError(error) from None
+    if isolation.warning():
+        print(f"warning: {isolation.warning()}", file=sys.stderr)
+    # Everything the reports need is imported before any student code runs.
+    if roster is not None:
+        from reasoneval_mini.grading.gradebook import write_gradebook
+    if args.class_report:
+        from reasoneval_mini.grading.class_report import write_class_report
+    from reasoneval_mini.grading.manual import apply_manual_scores, write_review
     interrupted = False
     submissions = []
     try:
@@ -114,15 +136,13 @@ def run(args):
         grades = grade_class(args.submissions_dir, registry=registry_spec,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress,
-                             submissions_out=submissions)
+                             submissions_out=submissions, isolation=isolation)
     except GradingInterrupted as stop:
         grades, interrupted = stop.grades, True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the files must be written now
     except (ValueError, OSError) as error:
         raise UsageError(error) from None
     if manual:
-        from reasoneval_mini.grading.manual import apply_manual_scores
-
         grades = apply_manual_scores(grades, manual)
     out, totals = write_grades(grades, args.out)
     written_files = [str(out), str(totals)]
@@ -134,27 +154,26 @@ def run(args):
     students = len({g.student for g in grades})
     counts = ", ".join(f"{s} {sum(g.status == s for g in grades)}" for s in ALL_GRADE_STATUSES)
     print(f"graded {students} students, {len(grades)} exercise grades ({counts})")
+    print(f"isolation: {isolation}")
+    not_graded = sorted({g.student for g in grades if g.status == GRADE_INTERRUPTED})
+    if not_graded and not interrupted:
+        print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
+              file=sys.stderr)
     if manual:
         print(f"merged {len(manual)} hand scores from {args.manual}")
     if written:
-        from reasoneval_mini.grading.manual import write_review
-
         review = write_review(grades, submissions, written, args.out, registry)
         sheet = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
                  else f"a pre-filled scores sheet {review.sheet}")
         written_files.append(f"{len(review.pages)} written-task review pages in "
                              f"{review.folder} and {sheet}")
     if roster is not None:
-        from reasoneval_mini.grading.gradebook import write_gradebook
-
         export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
         written_files.append(f"{export.path} ({args.export}, {export.exported} students)")
         _print_export(export, written, grades)
     if args.class_report:
-        from reasoneval_mini.grading.class_report import write_class_report
-
         report = write_class_report(grades, exercises, args.class_report, submissions,
-                                    written=written)
+                                    written=written, isolation=isolation)
         written_files.append(f"{report} and its figures")
     print("wrote " + "; ".join(written_files))
-    return 130 if interrupted else 0
+    return 130 if interrupted else 1 if not_graded else 0

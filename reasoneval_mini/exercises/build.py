@@ -50,6 +50,8 @@ reasoneval_mini.exercises.build.MarkerError: ex.ipynb, cell 3: BEGIN SOLUTION on
 import re
 from pathlib import Path
 
+from reasoneval_mini.support.notebook_json import load_notebook_json
+
 BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
@@ -203,20 +205,20 @@ def _validated(notebook, name):
 
 
 def read_notebook(path):
-    """Read and validate the nbformat 4 notebook at *path*; ``ValueError`` names the file."""
+    """Read and validate the nbformat 4 notebook at *path*; ``ValueError`` names the file.
+
+    The JSON is read as every notebook of the package is
+    (:func:`~reasoneval_mini.support.notebook_json.load_notebook_json`), then
+    nbformat validates it: a master must be a well-formed notebook.
+    """
     nbformat, path = _nbformat(), Path(path)
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = nbformat.reader.parse_json(text)
-    except nbformat.reader.NotJSONError as error:
-        raise ValueError(f"{path.name} is not valid notebook JSON: {error}") from None
+    data = path.read_bytes()
     # nbformat's reader trips over other JSON with AttributeErrors: say what is expected first.
-    if not (isinstance(data, dict) and data.get("nbformat") == 4
-            and isinstance(data.get("cells"), list)):
+    if load_notebook_json(data, path.name).get("nbformat") != 4:
         raise ValueError(f"{path.name} is JSON but not a notebook: expected an object with "
                          "'nbformat': 4 and a 'cells' list of cell objects")
     try:
-        notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+        notebook = nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
     except nbformat.ValidationError as error:  # e.g. a cell that is not an object
         raise ValueError(f"{path.name} is not a valid nbformat 4 notebook: {error.message}") from None
     return _validated(notebook, path.name)

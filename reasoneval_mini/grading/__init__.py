@@ -4,8 +4,9 @@ In the order a grading run goes:
 
 * ``submissions``: which students there are and which notebook is whose;
 * ``grader``: the class loop (students in parallel, one grade per exercise);
-* ``process`` (parent) and ``child``: one grading process per student,
-  talking over :mod:`reasoneval_mini.support.messages`;
+* ``process`` (parent) and ``child``: one sandboxed grading process per
+  student, talking over :mod:`reasoneval_mini.support.messages`;
+* ``plain_values``: what an answer may return across that boundary;
 * ``notebooks``: reading a notebook and running its code cells in the child;
 * ``instructor_checks``: the registry and the hidden tests, loaded before any
   student code runs;

@@ -1,71 +1,92 @@
-"""The grading child process: run one student's code cells, then call the answers on request.
+"""The grading child process: run one student's code cells in the sandbox, then call the answers.
 
-``python -m reasoneval_mini.grading.child GRADER_PID`` reads framed messages
-(:mod:`reasoneval_mini.support.messages`) on stdin. The first is the job::
+Started by :mod:`reasoneval_mini.grading.process` as ``python -s -c BOOT``
+(:data:`BOOT`: the package is imported from the folder that holds it, and
+that folder leaves ``sys.path`` again before any student code runs). It
+reads framed messages (:mod:`reasoneval_mini.support.messages`) on stdin.
+The first is the job::
 
-    {"step_timeout": seconds, "nonce": "...",
+    {"step_timeout": seconds, "isolation": {"mode": ..., "abi": ..., "enforced": [...], "missing": [...]},
      "tasks": [{"notebook": "ex01.ipynb", "cells": [[cell_number, python_source], ...],
                 "answers": {"exercise_id": "answer_name", ...}}, ...]}
 
-The cells are plain Python already (the parent converted IPython syntax) and
-come from the parent's memory: the child is given no path to any notebook,
-registry or hidden-tests file. For each task it runs the cells in one fresh
+The cells are plain Python already (the grader converted IPython syntax) and
+come from the grader's memory: the child gets no path to any notebook, to the
+checkout, the registry or the hidden tests. Before the first cell its working
+folder becomes a private memory file system of :data:`WORKDIR_LIMIT_MB`
+(:func:`~reasoneval_mini.runner.cap_workdir`, where the kernel lets it), and it confines
+itself (:func:`reasoneval_mini.sandbox.confine`): it may read only the
+interpreter's installation and the package, write only its own empty working
+folder, open no TCP connection, and signal or inspect (``/proc/<pid>``)
+nothing outside its sandbox. For each task it runs the cells in one fresh
 namespace, emitting ``notebook``, ``cell`` and ``cell_failed`` events, then
-``ready`` with which answers are callable, and serves the parent's requests
+``ready`` with which answers are callable, and serves the grader's requests
 until ``{"op": "next"}``::
 
     {"op": "call", "seq": n, "exercise": id, "args": base64 pickle of (args, kwargs)}
     -> {"event": "reply", "seq": n, "outcome": {"returned": plain} | {"raised": {...}}
-                                              | {"stopped": "why"}}
+                                              | {"not_plain": "what"} | {"stopped": "why"}}
 
-The child never sees an expected value, a check or a comparison: it only
-calls the answer and sends back what it returned, as *plain data*
-(:func:`encode_plain`: exact ``int``, ``float``, ``Fraction``, ``str``,
-``bool``, ``None`` and lists, tuples, dicts, sets and frozensets of them;
-anything else is sent as its type name only), or the exception's type and
-message. Whatever student code does in this process (patch classes, read
-stack frames, call the emitter) can therefore only change what its own
-answer returns.
+The child never sees an expected value, a check or a comparison: it calls the
+answer and sends back what it returned as *plain data*
+(:func:`~reasoneval_mini.grading.plain_values.encode_plain`),
+or the exception's type and message. So whatever student code does in this
+process (patch classes, read stack frames, write its own messages on the
+channel) can only change what its own answers return, which the grader then
+judges in its own process. That is why the channel carries no secret: the only
+channel student code can reach is its own (the sandbox keeps it away from a
+classmate's ``/proc/<pid>/fd``).
 
 Processes (Linux): the process the grader starts is a *keeper*. It dies with
 the grader (``PR_SET_PDEATHSIG``), makes itself a child subreaper
-(``PR_SET_CHILD_SUBREAPER``) and forks the *worker* that runs the student's
-code. Every process the student starts stays below the keeper, ``setsid`` or
-double ``fork`` included, so :func:`kill_descendants` finds and kills all of
-them; the keeper does that when the worker ends and when the grader dies.
-Elsewhere the worker is the process itself, in its own process group.
+(``PR_SET_CHILD_SUBREAPER``) and forks the *worker*, which confines itself
+and runs the student's code. Every process the student starts stays below the
+keeper, ``setsid`` or double ``fork`` included, so :func:`kill_descendants`
+finds and kills all of them (Landlock bounds what a process may touch, not how
+long it lives); the keeper, outside the sandbox, does that when the worker
+ends and when the grader dies. Elsewhere the worker is the process itself, in
+its own process group.
 
 A watchdog (``SIGALRM``, POSIX only) stops each cell after ``step_timeout``
-seconds, and each exercise's calls after ``step_timeout`` seconds in total;
-the parent's hard limits cover the rest.
+seconds, and each exercise's calls after ``step_timeout`` seconds in total, so
+that one endless loop costs one step, not the process; the grader's own step
+limit stops what swallows the alarms.
 """
 
+import ast
 import base64
 import builtins
 import json
-import math
 import os
 import pickle
+import re
 import signal
 import sys
 import threading
 import time
-from fractions import Fraction
 
+from reasoneval_mini.runner import apply_limits, cap_workdir, confine_child, isolation_from_fields
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
+from reasoneval_mini.grading.plain_values import NotPlain, encode_plain
 
 #: Longest error text kept per failed cell, in characters (a message names up to three).
 CELL_ERROR_CHARS = 150
-#: Modules :func:`write_message` calls into, put back before each event: a
-#: notebook that mocks ``json.dumps`` must not break the grader's events.
+#: Modules :func:`write_message` calls into, put back before each event: an
+#: honest notebook that mocks ``json.dumps`` must not break its own grading.
 _PROTOCOL_MODULES = ("json", "struct", "reasoneval_mini.support.messages")
-#: Address-space ceiling of a grading process (POSIX); a runaway list gets MemoryError.
-MEMORY_LIMIT_BYTES = 4 * 2**30
-#: Deepest nesting of a returned value that is sent back (deeper: "too deeply nested").
-MAX_VALUE_DEPTH = 200
-#: Largest encoded returned value, in characters (the parent accepts a few MB per event).
+#: Address-space ceiling of a grading process, in MB (POSIX).
+MEMORY_LIMIT_MB = 4096
+#: Size of the grading process's working folder, in MB (Linux): it lives in
+#: memory (``/dev/shm``), where no address-space limit counts what it holds.
+WORKDIR_LIMIT_MB = 256
+#: Largest encoded returned value, in characters.
 MAX_VALUE_CHARS = 2 << 20
+#: ``python -s -c BOOT.format(parent=...)`` starts a grading child. The folder
+#: holding the package is on ``sys.path`` only while the child imports it.
+BOOT = ("import sys; sys.path[0] = {parent!r}; "
+        "from reasoneval_mini.grading import child; "
+        "del sys.path[0]; child.main({grader})")
 
 # Linux prctl options (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
@@ -73,14 +94,12 @@ PR_SET_CHILD_SUBREAPER = 36
 
 # Bound before any student code runs.
 _loads, _b64decode, _monotonic, _dumps = pickle.loads, base64.b64decode, time.monotonic, json.dumps
+_TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+_CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect in every child
 
 
 class StepTimeout(BaseException):
     """Raised by the watchdog; a BaseException so that ``except Exception`` misses it."""
-
-
-class NotPlain(Exception):
-    """A returned value that is not plain data; the message says what it was."""
 
 
 class Watchdog:
@@ -119,43 +138,6 @@ class Watchdog:
         return error
 
 
-def encode_plain(value, depth=0):
-    """*value* as tagged JSON, if it is plain data of exact built-in types; else :class:`NotPlain`.
-
-    >>> encode_plain([1, "a", None])
-    {'l': [{'i': '0x1'}, 'a', None]}
-
-    Surprising: a subclass of ``int`` is not plain, whatever it compares equal to.
-
-    >>> class Anything(int): pass
-    >>> encode_plain(Anything(3))
-    Traceback (most recent call last):
-    ...
-    reasoneval_mini.grading.child.NotPlain: Anything
-    """
-    kind = type(value)
-    if depth > MAX_VALUE_DEPTH:
-        raise NotPlain("a value nested too deeply")
-    if kind.__module__ == "numpy" and depth == 0 and hasattr(value, "item"):
-        value = value.item()  # a numpy scalar holds a Python number; its type is checked below
-        kind = type(value)
-    if value is None or kind is bool or kind is str:
-        return value
-    if kind is int:
-        return {"i": hex(value)}
-    if kind is float:
-        return {"f": value.hex() if math.isfinite(value) else repr(value)}
-    if kind is Fraction:
-        return {"q": [hex(value.numerator), hex(value.denominator)]}
-    tag = {list: "l", tuple: "t", set: "s", frozenset: "fs"}.get(kind)
-    if tag is not None:
-        return {tag: [encode_plain(item, depth + 1) for item in value]}
-    if kind is dict:
-        return {"d": [[encode_plain(k, depth + 1), encode_plain(v, depth + 1)]
-                      for k, v in value.items()]}
-    raise NotPlain(kind.__name__)
-
-
 def _outcome(answer, args, kwargs):
     try:
         value = answer(*args, **kwargs)
@@ -178,7 +160,7 @@ def _outcome(answer, args, kwargs):
 
 
 def _serve_calls(task, namespace, watchdog, emit, requests):
-    """Answer the parent's call requests for *task* until it says ``next``."""
+    """Answer the grader's call requests for *task* until it says ``next``."""
     spent = {}  # exercise id -> seconds its calls have taken
     while True:
         request = read_message(requests)
@@ -202,29 +184,58 @@ def _serve_calls(task, namespace, watchdog, emit, requests):
         emit({"event": "reply", "seq": request["seq"], "outcome": outcome})
 
 
+# ``%timeit -n 10 -r 3 f()``: the options IPython's timing magics take before the statement.
+_MAGIC_OPTIONS = re.compile(r"^(?:\s*-[a-z](?:\s*\d+)?)*\s*")
+
+
 class _Shell:
-    """``get_ipython()`` for converted magics and shell lines: each does nothing, returns None."""
+    """``get_ipython()`` for the magics IPython's converter leaves as calls.
+
+    ``%time`` and ``%timeit`` run their statement once, as Jupyter would run
+    it (timing aside); every other magic and shell line does nothing.
+    """
+
+    def __init__(self, namespace):
+        self.namespace = namespace
+
+    def run_line_magic(self, name, line, *args, **kwargs):
+        if name in ("time", "timeit"):
+            _execute(_MAGIC_OPTIONS.sub("", line, count=1), f"<%{name}>", self.namespace, None)
 
     def __getattr__(self, name):
         return lambda *args, **kwargs: None
 
 
+def _execute(source, filename, namespace, loops):
+    """Run *source* in *namespace*; a top-level ``await`` runs on the notebook's event loop.
+
+    *loops* holds that loop once a cell needs one (IPython, too, runs every
+    cell of a notebook on one loop); ``None``: a new loop for this source.
+    """
+    code = compile(source, filename, "exec", flags=_TOP_LEVEL_AWAIT)
+    if not code.co_flags & _CO_COROUTINE:
+        exec(code, namespace)  # noqa: S102 - running learner code is the point
+        return
+    import asyncio  # only a notebook with a top-level await pays for it
+    loops = [] if loops is None else loops
+    if not loops:
+        loops.append(asyncio.new_event_loop())
+    loops[0].run_until_complete(eval(code, namespace))  # noqa: S307
+
+
 def run_job(job, emit, requests):
-    """Run every task of *job*: cells, then calls; return when the parent is done."""
+    """Run every task of *job*: cells, then calls; return when the grader is done."""
     watchdog = Watchdog(job["step_timeout"])
     for task in job["tasks"]:
         emit({"event": "notebook", "notebook": task["notebook"]})
-        shell = _Shell()
-        namespace = {"__name__": "__main__", "__builtins__": builtins, "display": print,
-                     "get_ipython": lambda: shell}
+        namespace = {"__name__": "__main__", "__builtins__": builtins, "display": print}
+        shell = _Shell(namespace)
+        namespace["get_ipython"] = lambda: shell
+        loops = []  # the notebook's event loop, made by its first top-level await
         for number, source in task["cells"]:
             emit({"event": "cell", "cell": number})  # progress: the time limit is per step
-
-            def execute(number=number, source=source):
-                code = compile(source, f"<{task['notebook']} cell {number}>", "exec")
-                exec(code, namespace)  # noqa: S102 - running learner code is the point
-
-            error = watchdog.run(execute)
+            error = watchdog.run(lambda: _execute(source, f"<{task['notebook']} cell {number}>",
+                                                  namespace, loops))
             if error is not None:
                 emit({"event": "cell_failed", "cell": number,
                       "kind": "timeout" if watchdog.fired else "error",
@@ -314,7 +325,6 @@ def _keep(worker):
         os._exit(1)
 
     signal.signal(signal.SIGTERM, grader_died)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
     status = 0
     while True:
         try:
@@ -338,7 +348,7 @@ def _become_worker(grader_pid):
     """On Linux, split into keeper and worker; return in the worker (everywhere else at once)."""
     if not _prctl(PR_SET_PDEATHSIG, signal.SIGTERM):
         return
-    if grader_pid and os.getppid() != grader_pid:  # the grader died before prctl took effect
+    if os.getppid() != grader_pid:  # the grader died before prctl took effect
         os._exit(1)
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
     keeper = os.getpid()
@@ -353,30 +363,17 @@ def _become_worker(grader_pid):
         os._exit(1)
 
 
-def _limit_resources():
-    """POSIX only: no core files from crashes, a memory ceiling for runaway lists."""
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT_BYTES:
-            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, hard))
-    except (ImportError, ValueError, OSError):
-        pass  # Windows: time limits only (doctor says so)
-
-
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+def main(grader):
+    """The child's life (*grader*: the grader's pid): keeper and worker, job, sandbox, cells, exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
-    _limit_resources()
-    _become_worker(int(argv[0]) if argv and argv[0].isdigit() else 0)
+    apply_limits(memory_mb=MEMORY_LIMIT_MB)  # a runaway list gets MemoryError; no core files
+    _become_worker(grader)
     channel, requests = os.dup(1), os.dup(0)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
+    os.close(null)
     sys.stdin = open(os.devnull, encoding="utf-8")
-    job = read_message(requests)
-    nonce = job["nonce"]
     protocol = {name: dict(vars(sys.modules[name])) for name in _PROTOCOL_MODULES
                 if name in sys.modules}
     os_write = os.write
@@ -385,15 +382,20 @@ def main(argv=None):
         for name, saved in protocol.items():
             vars(sys.modules[name]).update(saved)
         os.write = os_write
-        write_message(channel, {**event, "nonce": nonce})
+        write_message(channel, event)
 
+    try:
+        job = read_message(requests)
+        isolation = isolation_from_fields(job["isolation"])
+        if isolation.enforced:  # where the kernel lets us, before the sandbox ("off" is off)
+            cap_workdir(os.getcwd(), WORKDIR_LIMIT_MB)
+        confine_child(isolation, os.getcwd())
+    except BaseException as error:  # no sandbox, no student code: the grader says why
+        emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
+        os._exit(0)
     try:
         run_job(job, emit, requests)
     except BaseException as error:  # report the grader's own failure, then stop
         emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
     os.close(channel)
     os._exit(0)  # skip learner atexit handlers and non-daemon threads
-
-
-if __name__ == "__main__":
-    main()

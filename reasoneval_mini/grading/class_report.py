@@ -194,12 +194,13 @@ def _similar_section(similar, skipped):
     return lines
 
 
-def report_markdown(grades, exercises, similar=None, written=None, skipped=()):
+def report_markdown(grades, exercises, similar=None, written=None, skipped=(), isolation=None):
     """The Markdown of the class report (figures referenced by their file names).
 
     *grades* may hold written tasks' rows (*written* maps their ids to
     tasks); *similar* is a list of :class:`SimilarPair` (``None``: no
-    similarity section) and *skipped* the exercises it left out.
+    similarity section) and *skipped* the exercises it left out;
+    *isolation* the grading run's isolation level, shown under the title.
     """
     written = dict(written or {})
     totals = student_totals(grades)
@@ -212,6 +213,7 @@ def report_markdown(grades, exercises, similar=None, written=None, skipped=()):
     parts = f"{len(exercises)} exercises" + (f" and {len(written)} written tasks" if written else "")
     lines = ["# Class report", "",
              f"{n} students, {parts}, {maximum} points in all.", "",
+             *([f"Student code ran with isolation: {isolation}.", ""] if isolation else []),
              "## Scores", "",
              f"Total score: mean {format_score(mean)}, median {format_score(median)}, "
              f"lowest {format_score(values[0]) if n else '-'}, "
@@ -301,7 +303,8 @@ def _figures(grades, exercises, out_dir, written):
         _write_png(figure, out_dir / STATUS_FIGURE)
 
 
-def write_class_report(grades, exercises, out_dir, submissions=None, written=None):
+def write_class_report(grades, exercises, out_dir, submissions=None, written=None,
+                       isolation=None):
     """Write the report and its figures into *out_dir* (made if needed); return the report's path.
 
     *exercises* maps ids to the registry's exercises (``points``,
@@ -309,7 +312,8 @@ def write_class_report(grades, exercises, out_dir, submissions=None, written=Non
     count once scored). With *submissions* (the
     :class:`~reasoneval_mini.grading.submissions.Submission` objects the
     grader read before running any student code), the report lists similar
-    answers.
+    answers. *isolation*: the grading run's
+    :class:`~reasoneval_mini.sandbox.Isolation`, named in the report.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -320,5 +324,6 @@ def write_class_report(grades, exercises, out_dir, submissions=None, written=Non
                         if submissions is not None else (None, ()))
     _figures(grades, exercises, out_dir, written)
     path = out_dir / REPORT_NAME
-    write_atomically(path, report_markdown(grades, exercises, similar, written, skipped))
+    write_atomically(path, report_markdown(grades, exercises, similar, written, skipped,
+                                           isolation))
     return path

@@ -5,12 +5,16 @@ the exercise notebooks, under the same file names as in ``exercises/``. Every
 student's notebooks are read into memory first
 (:func:`~reasoneval_mini.grading.submissions.read_student`), before any
 student code runs. Each student is then graded by child processes
-(:mod:`reasoneval_mini.grading.child`) with a time limit per step; students
+(:mod:`reasoneval_mini.grading.child`), each in the kernel's sandbox (the
+run's :class:`~reasoneval_mini.sandbox.Isolation`), with a time limit per step; students
 run in parallel on threads, each of which only waits for its own child. The
 child runs the cells and calls the answers; the checks themselves run here
 (:class:`Checker`), on the plain values the child sends back. When a child is
 stopped or dies, the exercises already judged keep their results and a fresh
-child continues with the rest: if it was calling an exercise's answer, that
+child continues with the rest. A child killed from outside (SIGKILL, SIGTERM:
+another user, an administrator, the kernel) is run again once, at no cost;
+killed again, the rest of that student is not graded (``interrupted``). A
+child that stops by itself costs the step it was on: if it was calling an exercise's answer, that
 exercise gets ``timeout`` or ``error``; if it was running a notebook cell (a
 loop that swallows the watchdog's alarms, an ``os._exit``), the fresh child
 skips that cell and records it as failed, so one bad cell costs only the
@@ -30,12 +34,12 @@ import os
 import signal
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
+from reasoneval_mini.support.interrupts import on_first_interrupt
 from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.notebooks import cells_defining, explain_missing_answer
@@ -46,13 +50,11 @@ from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR, GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING,
     GRADE_PASSED, GRADE_STATUSES, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import (
-    ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, KILL_GRACE_SECONDS, GradingJob,
+    ENDING_DIED, ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, CellFailure, GradingJob, Task,
     run_grading_process)
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 
 DEFAULT_TIMEOUT = 10.0
-#: Seconds a child run may take past every step at its limit (the grader's own checks).
-RUN_SLACK_SECONDS = 30.0
 INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
 
 
@@ -159,25 +161,12 @@ def _graded(student, exercise, expected_checks, result):
     return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
 
 
-def _last_step(events):
-    """``(notebook, exercise, cell)``: the step a stopped child was on (None if unknown)."""
-    notebook = exercise = cell = None
-    for event in events:
-        if event["event"] == "notebook":
-            notebook, exercise, cell = event.get("notebook"), None, None
-        elif event["event"] == "cell":
-            cell = event.get("cell")
-        elif event["event"] == "exercise":
-            exercise, cell = event.get("exercise"), None
-    return notebook, exercise, cell
-
-
 @dataclass(frozen=True)
 class Blame:
     """What a stopped child costs, decided by :func:`blame`; the caller applies it.
 
     *exercises* get ``(status, message)``; or, when the child was running a
-    notebook cell, *skip_cell* is ``(notebook path, cell number)``: the next
+    notebook cell, *skip_cell* is ``(notebook name, cell number)``: the next
     child skips that cell and records *message* as its failure. Neither when
     the step is unknown.
     """
@@ -189,34 +178,50 @@ class Blame:
 
 
 def blame(run, tasks, step_timeout):
-    """The :class:`Blame` for the step the stopped child of *run* was on (pure)."""
-    notebook, current, cell = _last_step(run.events)
+    """The :class:`Blame` for the step the stopped child of *run* was on (pure).
+
+    *tasks*: the :class:`~reasoneval_mini.grading.process.Task` list it ran.
+    """
+    step = run.step
     if run.ending == ENDING_TIMEOUT:
         status, how = GRADE_TIMEOUT, f"made no progress for over {step_timeout:g} s and was stopped"
     else:
         status, how = GRADE_ERROR, f"crashed ({run.how}; os._exit or a crash in learner code?)"
-    if current is not None:
-        return Blame(status, f"the grading process {how} while checking this exercise", (current,))
-    for task in tasks:
-        if Path(task["notebook"]).name != notebook:
-            continue
-        skipped = [number for number, *_ in task.get("skip_cells", ())]
-        if isinstance(cell, int) and cell not in skipped:
-            return Blame(status, f"not run: the grading process {how} while running it",
-                         skip_cell=(task["notebook"], cell))
-        return Blame(status, f"the grading process {how} while running the cells of {notebook}",
-                     tuple(task["exercises"]))
-    return Blame(status, f"the grading process {how}")
+    if step.exercise is not None:
+        return Blame(status, f"the grading process {how} while checking this exercise",
+                     (step.exercise,))
+    task = next((task for task in tasks if task.notebook == step.notebook), None)
+    if task is None:
+        return Blame(status, f"the grading process {how}")
+    if step.cell is not None:
+        return Blame(status, f"not run: the grading process {how} while running it",
+                     skip_cell=(task.notebook, step.cell))
+    return Blame(status, f"the grading process {how} while running the cells of {task.notebook}",
+                 tuple(task.answers))
 
 
-def _skipping(tasks, notebook, cell, kind, reason):
-    """New tasks in which *notebook*'s task also skips *cell* (recorded as *kind*, *reason*)."""
-    return [{**task, "skip_cells": [*task.get("skip_cells", ()), [cell, kind, reason]]}
-            if task["notebook"] == notebook else task for task in tasks]
+#: Signals that stop a process from outside (another user, an administrator, the
+#: kernel's out-of-memory killer); a crash in learner code shows as SIGSEGV, SIGABRT...
+OUTSIDE_SIGNALS = frozenset({signal.SIGKILL, signal.SIGTERM} if hasattr(signal, "SIGKILL")
+                            else ())
+#: How many times a student's grading process may be killed from outside before
+#: the student is reported as not graded.
+OUTSIDE_KILLS_TOLERATED = 1
 
 
-def _progress_mark(grades, tasks):
-    return len(grades), sum(len(task.get("skip_cells", ())) for task in tasks)
+def killed_from_outside(run):
+    """True if *run*'s child died by a signal that stops processes from outside.
+
+    Nobody can tell who sent a SIGKILL; learner code seldom sends one to
+    itself, so the grader retries rather than blame a step for it.
+    """
+    return run.ending == ENDING_DIED and run.signal in OUTSIDE_SIGNALS
+
+
+def not_graded(student, exercise, why):
+    """The :class:`Grade` of an exercise the grader could not grade: ``interrupted``, says why."""
+    return unscored(student, exercise, GRADE_INTERRUPTED, shorten(
+        f"not graded: {why}; grade this student again"))
 
 
 class Checker:
@@ -240,9 +245,10 @@ class Checker:
     def judge(self, exercise, notebook, defined, answer, failures):
         """The result dict of *exercise*: its checks run here, on the child's *answer*.
 
-        *failures*: ``cell_failed`` events (and skipped cells) of *notebook*.
-        An answer that is not defined is ``timeout`` or ``error`` when a cell
-        that defines it timed out or crashed (the message names it), else ``missing``.
+        *failures*: the :class:`~reasoneval_mini.grading.process.CellFailure`
+        list of *notebook* (skipped cells included). An answer that is not
+        defined is ``timeout`` or ``error`` when a cell that defines it timed
+        out or crashed (the message names it), else ``missing``.
         """
         if not defined:
             return _undefined(exercise, notebook, failures)
@@ -268,23 +274,17 @@ def _plain(value):
 def _undefined(exercise, notebook, failures):
     name = exercise.answer_name
     defining = set(cells_defining(notebook.cells, name))
-    bad = [f for f in failures if f.get("cell") in defining]
+    bad = [f for f in failures if f.cell in defining]
     if bad:
         last = bad[-1]
-        timed_out = last.get("kind") == GRADE_TIMEOUT
+        timed_out = last.kind == GRADE_TIMEOUT
         return {"status": GRADE_TIMEOUT if timed_out else GRADE_ERROR, "checks": [],
                 "message": shorten(
-                    f"{name}() is not defined: cell {last['cell']} of {notebook.name}, which "
-                    f"defines it, {'' if timed_out else 'failed: '}{last.get('message', '')}")}
-    texts = [f"cell {f.get('cell')}: {f.get('message', '')}" for f in failures]
+                    f"{name}() is not defined: cell {last.cell} of {notebook.name}, which "
+                    f"defines it, {'' if timed_out else 'failed: '}{last.message}")}
+    texts = [f"cell {f.cell}: {f.message}" for f in failures]
     return {"status": GRADE_MISSING, "checks": [],
             "message": explain_missing_answer(name, notebook.cells, notebook.text_cells, texts)}
-
-
-def _run_deadline(tasks, step_timeout):
-    """When a whole child run must be over: every cell and exercise at its limit, and some slack."""
-    steps = sum(len(task["cells"]) + len(task["answers"]) for task in tasks) + 2
-    return time.monotonic() + steps * (step_timeout + KILL_GRACE_SECONDS) + RUN_SLACK_SECONDS
 
 
 def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
@@ -302,63 +302,10 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     if submission is None:
         submission = read_student(student_dir, exercises, checker.written.values())
     student = submission.student
-    grades = {i: unscored(student, exercises[i], GRADE_MISSING, message)
-              for i, message in submission.missing.items()}
-    notebooks = {}
-    for notebook in submission.notebooks:
-        for exercise_id in notebook.exercises if notebook.error else ():
-            grades[exercise_id] = unscored(student, exercises[exercise_id], GRADE_ERROR,
-                                           notebook.error)
-        if not notebook.error:
-            notebooks[notebook.name] = notebook
-    # A notebook of written answers only is read for them, never run.
-    tasks = [{"notebook": n.name, "exercises": list(n.exercises),
-              "answers": {i: exercises[i].answer_name for i in n.exercises}}
-             for n in notebooks.values() if n.exercises]
-    run = None
-    while tasks and not (cancel is not None and cancel.is_set()):
-        before = _progress_mark(grades, tasks)
-        sent = [_with_cells(task, notebooks[task["notebook"]]) for task in tasks]
-
-        def judge(exercise_id, defined, answer, failures, sent=sent):
-            task = next(t for t in sent if exercise_id in t["answers"])
-            skipped = [{"cell": n, "kind": kind, "message": reason}
-                       for n, kind, reason in task.get("skip_cells", ())]
-            return checker.judge(exercises[exercise_id], notebooks[task["notebook"]], defined,
-                                 answer, sorted(skipped + failures, key=lambda f: f["cell"]))
-
-        run = run_grading_process(job, sent, judge, cancel=cancel,
-                                  deadline=_run_deadline(sent, job.step_timeout))
-        pending = {i for task in tasks for i in task["exercises"]}
-        for event in run.events:
-            if event["event"] == "result" and event.get("exercise") in pending:
-                exercise = exercises[event["exercise"]]
-                grades.setdefault(exercise.id, _graded(
-                    student, exercise, expected_checks[exercise.id], event))
-        fatal = next((e.get("message", "") for e in run.events if e["event"] == "fatal"), None)
-        if run.ending == ENDING_INTERRUPTED:
-            break
-        if run.ending != ENDING_DONE:
-            verdict = blame(run, tasks, job.step_timeout)
-            for exercise_id in verdict.exercises:
-                if exercise_id in pending:
-                    grades.setdefault(exercise_id, unscored(
-                        student, exercises[exercise_id], verdict.status, verdict.message))
-            if verdict.skip_cell is not None:
-                tasks = _skipping(tasks, *verdict.skip_cell, verdict.status, verdict.message)
-        tasks = [{**task, "exercises": [i for i in task["exercises"] if i not in grades],
-                  "answers": {i: n for i, n in task["answers"].items() if i not in grades}}
-                 for task in tasks]
-        tasks = [task for task in tasks if task["exercises"]]
-        if tasks and (run.ending == ENDING_DONE or _progress_mark(grades, tasks) == before):
-            # No further progress is possible: record why, never loop forever.
-            reason = shorten(f"the grader failed: {fatal}" if fatal
-                             else f"not graded: {run.how or run.ending}")
-            for task in tasks:
-                for exercise_id in task["exercises"]:
-                    grades[exercise_id] = unscored(student, exercises[exercise_id],
-                                                   GRADE_ERROR, reason)
-            break
+    grades = _without_running(submission, exercises)
+    notebooks = {n.name: n for n in submission.notebooks if not n.error}
+    grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel)
+    grades.update(grading.run())
     for exercise_id in exercises:
         grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
                                                 GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
@@ -366,10 +313,99 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
         written_grade(student, task, submission) for task in checker.written.values()]
 
 
-def _with_cells(task, notebook):
-    """*task* with the cells the child runs: the notebook's, minus those to skip."""
-    skipped = {number for number, *_ in task.get("skip_cells", ())}
-    return {**task, "cells": [[n, source] for n, source, _ in notebook.cells if n not in skipped]}
+def _without_running(submission, exercises):
+    """The grades known before any code runs: notebooks missing, or unreadable."""
+    student = submission.student
+    grades = {i: unscored(student, exercises[i], GRADE_MISSING, message)
+              for i, message in submission.missing.items()}
+    for notebook in submission.notebooks:
+        for exercise_id in notebook.exercises if notebook.error else ():
+            grades[exercise_id] = unscored(student, exercises[exercise_id], GRADE_ERROR,
+                                           notebook.error)
+    return grades
+
+
+class _StudentRun:
+    """One student's notebooks through as many child runs as it takes (:meth:`run`).
+
+    Each run resumes where the last stopped: the exercises already judged keep
+    their results; a cell that stopped a child is skipped (and recorded as
+    failed); an exercise whose checks stopped it is ``timeout`` or ``error``.
+    A child killed from outside (:func:`killed_from_outside`) costs nothing
+    and is run again; the second time, what is left is not graded.
+    """
+
+    def __init__(self, student, notebooks, exercises, job, expected_checks, checker, cancel):
+        self.student, self.notebooks, self.exercises = student, notebooks, exercises
+        self.job, self.expected_checks, self.checker, self.cancel = (
+            job, expected_checks, checker, cancel)
+        self.grades, self.skipped, self.outside_kills = {}, {}, 0  # skipped: name -> [CellFailure]
+
+    def tasks(self):
+        """The :class:`Task` list still to run: notebooks with exercises left, skipped cells left out."""
+        tasks = []
+        for name, notebook in self.notebooks.items():
+            answers = {i: self.exercises[i].answer_name for i in notebook.exercises
+                       if i not in self.grades}
+            skipped = {failure.cell for failure in self.skipped.get(name, ())}
+            if answers:
+                tasks.append(Task(name, tuple((n, source) for n, source, _ in notebook.cells
+                                              if n not in skipped), answers))
+        return tasks
+
+    def judge(self, exercise_id, defined, answer, failures):
+        notebook = self.notebooks[Path(self.exercises[exercise_id].notebook).name]
+        failures = sorted([*self.skipped.get(notebook.name, ()), *failures], key=lambda f: f.cell)
+        return self.checker.judge(self.exercises[exercise_id], notebook, defined, answer, failures)
+
+    def run(self):
+        """``{exercise_id: Grade}`` for every exercise of the notebooks (less on a Ctrl-C)."""
+        while not (self.cancel is not None and self.cancel.is_set()):
+            tasks = self.tasks()
+            if not tasks:
+                break
+            run = run_grading_process(self.job, tasks, self.judge, cancel=self.cancel)
+            for exercise_id, result in run.results.items():
+                exercise = self.exercises[exercise_id]
+                self.grades[exercise_id] = _graded(self.student, exercise,
+                                                   self.expected_checks[exercise_id], result)
+            if not self._go_on(run, tasks):
+                break
+        return self.grades
+
+    def _go_on(self, run, tasks):
+        """Apply what *run*'s ending costs; False when no further run can help."""
+        if run.ending == ENDING_INTERRUPTED:
+            return False
+        if run.fatal is not None:
+            return self._give_up(f"the grader failed: {run.fatal}", not_graded)
+        if run.ending == ENDING_DONE:
+            return self._give_up("the grading process ended early", not_graded)
+        if killed_from_outside(run):
+            self.outside_kills += 1
+            if self.outside_kills <= OUTSIDE_KILLS_TOLERATED:
+                return True
+            return self._give_up(f"its grading process was killed from outside "
+                                 f"{self.outside_kills} times ({run.how})", not_graded)
+        verdict = blame(run, tasks, self.job.step_timeout)
+        for exercise_id in verdict.exercises:
+            self.grades.setdefault(exercise_id, unscored(
+                self.student, self.exercises[exercise_id], verdict.status, verdict.message))
+        if verdict.skip_cell is not None:
+            name, cell = verdict.skip_cell
+            kind = GRADE_TIMEOUT if verdict.status == GRADE_TIMEOUT else GRADE_ERROR
+            self.skipped.setdefault(name, []).append(CellFailure(cell, kind, verdict.message))
+        elif not verdict.exercises:  # it stopped before any notebook: the grader's own trouble
+            return self._give_up(f"its grading process stopped before the first notebook "
+                                 f"({run.how or run.ending})", not_graded)
+        return True
+
+    def _give_up(self, why, grade):
+        """Record *why* for every exercise left (as ``grade(student, exercise, why)``); False."""
+        for task in self.tasks():
+            for exercise_id in task.answers:
+                self.grades[exercise_id] = grade(self.student, self.exercises[exercise_id], why)
+        return False
 
 
 class GradingInterrupted(KeyboardInterrupt):
@@ -380,18 +416,47 @@ class GradingInterrupted(KeyboardInterrupt):
         self.grades = grades
 
 
-def _on_interrupt(cancel):
-    """A SIGINT handler: the first Ctrl-C stops grading; later ones change nothing."""
-    def handler(signum, frame):
-        if not cancel.is_set():
-            cancel.set()
-            print("interrupted: stopping the running students, then writing what was graded",
-                  file=sys.stderr, flush=True)
-    return handler
+def _stop_grading(cancel):
+    """What the first Ctrl-C does: stop grading, and say so."""
+    cancel.set()
+    print("interrupted: stopping the running students, then writing what was graded",
+          file=sys.stderr, flush=True)
+
+
+def _grade_all(root, students, exercises, job, counts, checker, workers, cancel, progress,
+               submissions_out):
+    """Read every student's folder, then grade them on *workers* threads; the per-student outcomes."""
+    submissions = []
+    for name in students:  # all of them, before any student code runs
+        if cancel.is_set():
+            break
+        try:
+            submissions.append(read_student(root / name, exercises, checker.written.values()))
+        except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
+            submissions.append(error)
+    if submissions_out is not None:
+        submissions_out.extend(s for s in submissions if not isinstance(s, Exception))
+
+    def work(index):
+        submission = submissions[index]
+        if isinstance(submission, Exception):
+            raise submission
+        return grade_student(submission.folder, exercises, job, counts, checker=checker,
+                             submission=submission, cancel=cancel)
+
+    bar = progress_bar(len(students), "grading", "student", progress)
+    try:
+        return run_parallel(work, range(len(submissions)) if not cancel.is_set() else (),
+                            threads=workers, cancel=cancel.set,
+                            on_done=(lambda _: bar.update(1)) if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
-                workers=None, timeout=DEFAULT_TIMEOUT, progress=True, submissions_out=None):
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=True, isolation=None,
+                submissions_out=None):
     """Grade every student folder; return grades sorted by student, then course order.
 
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
@@ -405,6 +470,11 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     is raised, carrying every grade, the unfinished ones ``interrupted``.
     Further Ctrl-Cs change nothing.
 
+    *isolation*: the :class:`~reasoneval_mini.sandbox.Isolation` every
+    grading process applies (``None``: ``plan_isolation("auto")``). A student
+    whose grading process is killed from outside twice, or whose process the
+    grader cannot run, gets ``interrupted`` rows saying "not graded".
+
     *submissions_out*, a list, receives each student's
     :class:`~reasoneval_mini.grading.submissions.Submission` as read before
     grading: the reports that read answers use these, never the disk after
@@ -415,46 +485,18 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     workers = positive_int((os.cpu_count() or 1) if workers is None else workers, "workers")
     hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
-    job = GradingJob(spec, hidden_path, timeout)
+    job = GradingJob(spec, hidden_path, timeout, isolation)
     checker = Checker(job)
     exercises, counts = checker.exercises, checker.counts()
     root = Path(submissions_dir)
     cancel = threading.Event()
-    in_main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, _on_interrupt(cancel)) if in_main else None
-    bar = None
     try:
-        submissions = []
-        for name in students:  # all of them, before any student code runs
-            if cancel.is_set():
-                break
-            try:
-                submissions.append(read_student(root / name, exercises,
-                                                checker.written.values()))
-            except Exception as error:  # noqa: BLE001 - an unreadable folder: keep the student
-                submissions.append(error)
-        if submissions_out is not None:
-            submissions_out.extend(s for s in submissions if not isinstance(s, Exception))
-
-        def work(index):
-            submission = submissions[index]
-            if isinstance(submission, Exception):
-                raise submission
-            return grade_student(submission.folder, exercises, job, counts, checker=checker,
-                                 submission=submission, cancel=cancel)
-
-        bar = progress_bar(len(students), "grading", "student", progress)
-        done = run_parallel(work, range(len(submissions)) if not cancel.is_set() else (),
-                            threads=workers, cancel=cancel.set,
-                            on_done=(lambda _: bar.update(1)) if bar is not None else None)
+        with on_first_interrupt(lambda: _stop_grading(cancel)):
+            done = _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
+                              progress, submissions_out)
     except Interrupted as stop:
         cancel.set()
         done = stop.results
-    finally:
-        if in_main:
-            signal.signal(signal.SIGINT, previous)
-        if bar is not None:
-            bar.close()
     done = list(done) + [None] * (len(students) - len(done))
     grades = []
     for name, result in zip(students, done):

@@ -8,7 +8,9 @@ outputs forged. Only the *code cells that exist* are kept, in file order, as
 never trusted. Cells that only call ``check``/``hint``/``progress`` are
 dropped (the instructor runs the checks). IPython syntax (``%magic``,
 ``!shell``, ``x?``) is converted by IPython's own input transformer, so a
-cell means what it means under Jupyter.
+cell means what it means under Jupyter; a ``%%time``, ``%%timeit`` or
+``%%capture`` cell is its body (the child runs ``%time`` lines and top-level
+``await`` as IPython does).
 
 Anything that goes wrong reading one notebook (invalid JSON, nesting so deep
 that ``json`` gives up, ``MemoryError``) is a :class:`NotebookError` for that
@@ -17,18 +19,17 @@ child compiles it, costing only that cell.
 """
 
 import ast
-import json
 import re
 
+from reasoneval_mini.support.notebook_json import NotebookError, load_notebook_json
 from reasoneval_mini.support.text import shorten
+
+__all__ = ["NotebookError", "cells_defining", "explain_missing_answer", "is_feedback_cell",
+           "parse_cells", "parse_notebook", "prepare_cells", "python_source"]
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
 _TRANSFORMER = None
-
-
-class NotebookError(ValueError):
-    """The file is not a readable notebook; the message names it and why."""
 
 
 def parse_cells(data, name):
@@ -49,25 +50,7 @@ def parse_notebook(data, name):
     The grade ids (nbgrader metadata) only help find a written answer's
     cell, which holds text the instructor reads; no code cell is chosen by them.
     """
-    try:
-        notebook = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise NotebookError(f"{name} cannot be read: {shorten(error)}") from None
-    except json.JSONDecodeError as error:
-        raise NotebookError(
-            f"{name} is not valid notebook JSON (line {error.lineno}, "
-            f"column {error.colno}: {error.msg})") from None
-    except RecursionError:
-        raise NotebookError(f"{name} cannot be parsed: its JSON is nested too deeply "
-                            "(RecursionError)") from None
-    except MemoryError:
-        raise NotebookError(f"{name} cannot be parsed: out of memory (MemoryError)") from None
-    except Exception as error:  # noqa: BLE001 - any other parser failure costs this notebook only
-        raise NotebookError(f"{name} cannot be parsed: {type(error).__name__}: "
-                            f"{shorten(error)}") from None
-    cells = notebook.get("cells") if isinstance(notebook, dict) else None
-    if not isinstance(cells, list):
-        raise NotebookError(f"{name} is JSON but not a notebook: no 'cells' list")
+    cells = load_notebook_json(data, name)["cells"]
     code_cells, text_cells, grade_ids = [], [], {}
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
@@ -85,15 +68,6 @@ def parse_notebook(data, name):
         if kind is text_cells and isinstance(grade_id, str):
             grade_ids[number] = grade_id
     return code_cells, text_cells, grade_ids
-
-
-def read_cells(path):
-    """:func:`parse_cells` of the file at *path* (a :class:`pathlib.Path`)."""
-    try:
-        data = path.read_bytes()
-    except (OSError, MemoryError) as error:
-        raise NotebookError(f"{path.name} cannot be read: {shorten(error)}") from None
-    return parse_cells(data, path.name)
 
 
 def _parse(source):
@@ -123,6 +97,9 @@ def python_source(source):
     tree = _parse(source)
     if tree is not None:
         return source, tree
+    body = _cell_magic_body(source)
+    if body is not None:
+        return python_source(body)
     global _TRANSFORMER
     try:
         if _TRANSFORMER is None:
@@ -134,6 +111,22 @@ def python_source(source):
     except Exception:  # noqa: BLE001 - IPython cannot convert it: it fails as written
         return source, None
     return converted, _parse(converted)
+
+
+# A cell magic that only measures or hides its body: Jupyter runs the body in
+# the notebook's namespace, so the grader runs it too (IPython's converter
+# would turn the cell into one call that runs nothing here).
+_BODY_MAGIC = re.compile(r"\A\s*%%(?:time|timeit|capture)\b[^\n]*(?:\n|\Z)")
+
+
+def _cell_magic_body(source):
+    r"""The body of a ``%%time``, ``%%timeit`` or ``%%capture`` cell, else None.
+
+    >>> _cell_magic_body("%%capture out\nx = 1\n")
+    'x = 1\n'
+    """
+    match = _BODY_MAGIC.match(source)
+    return source[match.end():] if match else None
 
 
 def is_feedback_cell(tree):

@@ -1,27 +1,33 @@
-"""Start one grading child process, run its code cells, call its answers, enforce the limits.
+"""Start one sandboxed grading process, run its code cells, call its answers, enforce the limits.
 
-The parent side of :mod:`reasoneval_mini.grading.child`. The child only runs
-the student's cells and calls the answer functions on the inputs the parent
-sends; the parent runs the checks itself, on a stand-in function
-(:func:`remote_answer`) whose every call is a request to the child and
-whose return value is rebuilt from plain data (:func:`decode_plain`). So the
-expected values, hidden checks and comparisons never enter the child.
+The grader's side of :mod:`reasoneval_mini.grading.child`. The child runs the
+student's cells and calls the answer functions on the inputs sent to it; the
+checks run here, on a stand-in function (:func:`remote_answer`) whose every
+call is a request to the child and whose return value is rebuilt from plain
+data (:func:`decode_plain`, bounded in size and in the time exact arithmetic
+on it takes). The expected values, hidden checks and comparisons never enter
+the child.
 
-Processes: the child gets a minimal environment (:func:`child_environment`:
-no instructor variables), an empty temporary working folder, and no path to
-any notebook, registry or hidden-tests file. On Linux it is a keeper that
-holds every process the student starts (see the child's docstring); when the
-run ends, :func:`kill_descendants` kills them all, ``setsid`` ones included,
-then the keeper. Elsewhere on POSIX the child's process group is killed
-(a process that calls ``setsid`` escapes it); on Windows, its process tree.
-Reading never blocks on a pipe a leftover holds: each wait has a deadline,
-and the whole run has one too (*deadline*).
+Processes: the child gets a minimal environment (:func:`child_environment`),
+an empty temporary working folder, no path to any notebook, registry or
+hidden-tests file, and confines itself to the sandbox the job's
+:class:`~reasoneval_mini.sandbox.Isolation` describes. On Linux its keeper
+holds every process the student starts; when the run ends,
+:func:`~reasoneval_mini.grading.child.kill_descendants` kills them all,
+``setsid`` ones included. Elsewhere on POSIX the child's process group is
+killed; on Windows, its process tree.
 
-How a child run ends is one of :data:`ENDINGS`:
+What the child says is read as a protocol, never trusted: events of the
+wrong kind, for a notebook or cell it was not given, or out of turn are
+dropped, so student code writing on its own channel can only stall itself.
+Every wait has a deadline: a step (a notebook's start, a cell, a call) gets
+``step_timeout + KILL_GRACE_SECONDS`` seconds, and only progress starts the
+next step, so the whole run is bounded by the steps it has.
 
-* ``done``: the child reported it finished (or reported its own failure);
-* ``timeout``: it made no progress for ``step_timeout + KILL_GRACE_SECONDS``
-  seconds, or ran past its overall deadline, and was killed;
+How a run ends is one of :data:`ENDINGS`:
+
+* ``done``: the child reported it finished (or reported its own failure, ``fatal``);
+* ``timeout``: it made no progress within a step's limit and was killed;
 * ``died``: it stopped without saying so; :attr:`ChildRun.how` says how;
 * ``interrupted``: the grader was asked to stop (Ctrl-C) and killed it.
 """
@@ -30,24 +36,24 @@ import base64
 import builtins
 import os
 import pickle
-import queue
-import secrets
 import subprocess
 import sys
-import tempfile
-import threading
 import time
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from reasoneval_mini.runner.environment import MINIMAL_ENV
-from reasoneval_mini.support.messages import MessageTooLarge, read_message, write_message
+from reasoneval_mini.runner import (
+    child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
+    remove_tree)
+from reasoneval_mini.support.messages import (
+    MessageTooLarge, read_message, wait_until_readable, write_message)
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
-from reasoneval_mini.grading.child import kill_descendants
+from reasoneval_mini.support.text import shorten
+from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS, kill_descendants
+from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
-#: Extra seconds the parent waits past the child's own watchdog before killing it.
+#: Extra seconds the grader waits past the child's own watchdog before killing it.
 KILL_GRACE_SECONDS = 1.0
 ENDING_DONE = "done"
 ENDING_TIMEOUT = "timeout"
@@ -55,14 +61,12 @@ ENDING_DIED = "died"
 ENDING_INTERRUPTED = "interrupted"
 #: How a grading child run ends, defined once.
 ENDINGS = (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
-#: The events a child may send; anything else on its channel is dropped.
-CHILD_EVENTS = ("notebook", "cell", "cell_failed", "ready", "reply", "done", "fatal")
-#: Largest event the parent accepts; a real one (a returned value) is rarely over a few KB.
-MAX_EVENT_BYTES = 8 << 20
-#: How often a waiting parent looks at its cancel event.
+#: Largest event the grader reads; a real one (a returned value) is rarely over a few KB.
+MAX_EVENT_BYTES = 4 << 20
+#: How often a waiting grader looks at its cancel event.
 POLL_SECONDS = 0.1
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding the package
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # the folder holding the package
 
 
 @dataclass(frozen=True)
@@ -72,21 +76,63 @@ class GradingJob:
     *registry*: a dotted module name or an absolute path to a ``.py`` file;
     *hidden_tests*: an absolute path or ``None`` (both are loaded by the
     grader, never by a child); *step_timeout*: seconds one step (a cell, or
-    one exercise's calls) may take.
+    one exercise's calls) may take; *isolation*: the
+    :class:`~reasoneval_mini.sandbox.Isolation` every child applies
+    (``None``: ``plan_sandbox("auto")``, which warns once about what is missing).
     """
 
     registry: str
     hidden_tests: str | None
     step_timeout: float
+    isolation: object = None
+
+    def sandbox(self):
+        """The :class:`~reasoneval_mini.sandbox.Isolation` the children apply."""
+        return self.isolation if self.isolation is not None else plan_sandbox("auto")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One notebook for a child: its file *name*, the *cells* to run, ``{exercise_id: answer name}``."""
+
+    notebook: str
+    cells: tuple
+    answers: dict
+
+
+@dataclass(frozen=True)
+class CellFailure:
+    """A cell that raised or timed out (*kind* ``"error"`` or ``"timeout"``), or was skipped."""
+
+    cell: int
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """Where a run was: the notebook, then the cell it ran or the exercise it checked."""
+
+    notebook: str | None = None
+    cell: int | None = None
+    exercise: str | None = None
 
 
 @dataclass(frozen=True)
 class ChildRun:
-    """The authentic events of one child, in order, and how it ended (one of :data:`ENDINGS`)."""
+    """What one child run judged, and how it ended (one of :data:`ENDINGS`).
 
-    events: tuple
+    *results*: ``{exercise_id: result dict}`` of the exercises judged;
+    *step*: where it was when it ended; *how*: for ``died``, how
+    (``"it exited with code 3"``); *fatal*: the child's own failure message.
+    """
+
     ending: str
-    how: str = ""  # ENDING_DIED only: "it exited with code 3", ...
+    how: str = ""
+    step: Step = Step()
+    results: dict = field(default_factory=dict)
+    fatal: str | None = None
+    signal: int | None = None  # died: the signal that ended it, if one did
 
 
 class CallStopped(BaseException):
@@ -96,56 +142,15 @@ class CallStopped(BaseException):
     """
 
 
-class NotPlainValue(TypeError):
-    """What a call raises in the grader when the answer returned something other than plain data."""
-
-
 def child_environment(workdir):
-    """The child's whole environment: nothing of the grader's but what Python needs.
+    """The child's whole environment: the runner's minimal one, and settings for reproducible runs.
 
     >>> sorted(child_environment("/tmp/x"))  # doctest: +NORMALIZE_WHITESPACE
     ['HOME', 'LANG', 'LC_ALL', 'MPLBACKEND', 'PATH', 'PYTHONDONTWRITEBYTECODE',
-     'PYTHONHASHSEED', 'PYTHONPATH', 'TMPDIR']
+     'PYTHONHASHSEED', 'TMPDIR']
     """
-    env = dict(MINIMAL_ENV, HOME=str(workdir), TMPDIR=str(workdir), PYTHONHASHSEED="0",
-               PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg", PYTHONPATH=_PACKAGE_ROOT)
-    if os.name == "nt" and "SYSTEMROOT" in os.environ:  # pragma: no cover - Windows only
-        env["SYSTEMROOT"] = os.environ["SYSTEMROOT"]
-    return env
-
-
-# -- plain values ---------------------------------------------------------------------------
-
-_SEQUENCES = {"l": list, "t": tuple, "s": set, "fs": frozenset}
-
-
-def decode_plain(data):
-    """The value :func:`~reasoneval_mini.grading.child.encode_plain` encoded, of exact types.
-
-    Raises ``ValueError`` for anything that is not such an encoding.
-
-    >>> decode_plain({"l": [{"i": "0x2"}, {"q": ["0x1", "0x3"]}, "a"]})
-    [2, Fraction(1, 3), 'a']
-    """
-    if data is None or type(data) in (bool, str):
-        return data
-    if type(data) is not dict or len(data) != 1:
-        raise ValueError(f"not a plain value: {type(data).__name__}")
-    (tag, body), = data.items()
-    try:
-        if tag == "i":
-            return int(body, 16)
-        if tag == "f":
-            return float.fromhex(body) if "0x" in body else float(body)
-        if tag == "q":
-            return Fraction(int(body[0], 16), int(body[1], 16))
-        if tag in _SEQUENCES:
-            return _SEQUENCES[tag](decode_plain(item) for item in body)
-        if tag == "d":
-            return {decode_plain(key): decode_plain(value) for key, value in body}
-    except (TypeError, IndexError, ZeroDivisionError, AttributeError) as error:
-        raise ValueError(f"not a plain value: {error}") from None
-    raise ValueError(f"not a plain value: tag {tag!r}")
+    return runner_environment(workdir, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
+                              MPLBACKEND="Agg")
 
 
 def _exception(raised):
@@ -153,8 +158,8 @@ def _exception(raised):
     base = getattr(builtins, str(raised.get("builtin")), Exception)
     if not (isinstance(base, type) and issubclass(base, (Exception, SystemExit))):
         base = Exception  # KeyboardInterrupt and the like must not act on the grader
-    message = str(raised.get("message", ""))
-    name = str(raised.get("type") or "")
+    message = shorten(str(raised.get("message", "")))
+    name = str(raised.get("type") or "")[:80]
     name = name if name.isidentifier() else base.__name__  # type() refuses some names
     kind = type(name, (base,),
                 {"__str__": lambda self: message, "__module__": "student"})
@@ -169,39 +174,25 @@ def outcome_value(outcome):
         try:
             return decode_plain(outcome["returned"])
         except (ValueError, RecursionError) as error:
-            raise NotPlainValue(str(error)) from None
+            raise NotPlainValue(shorten(error)) from None
     if "not_plain" in outcome:
         raise NotPlainValue(f"returned {str(outcome['not_plain'])[:80]}, not plain data (exact "
                             "int, float, Fraction, str, bool, None, or a list, tuple, dict, set "
                             "or frozenset of them)")
     if "raised" in outcome and isinstance(outcome["raised"], dict):
         raise _exception(outcome["raised"])
-    raise CallStopped(str(outcome.get("stopped", "no answer")))
+    raise CallStopped(shorten(str(outcome.get("stopped", "no answer"))))
+
+
+def remote_answer(name, call):
+    """A function named *name* that forwards each call to ``call(args, kwargs)`` and returns its value."""
+    def answer(*args, **kwargs):
+        return outcome_value(call(args, kwargs))
+    answer.__name__ = answer.__qualname__ = name
+    return answer
 
 
 # -- one child run --------------------------------------------------------------------------
-
-def _read_events(stream, events):
-    """Put each message of *stream* on *events*, then None; owns and closes *stream*."""
-    try:
-        while True:
-            try:
-                message = read_message(stream.fileno(), max_bytes=MAX_EVENT_BYTES)
-            except MessageTooLarge:  # a garbled frame: the rest of the stream is not ours
-                while os.read(stream.fileno(), 1 << 16):  # drain it, so the writer never blocks
-                    pass
-                break
-            except (ValueError, RecursionError):  # a well-framed body that is not JSON: not ours
-                continue
-            if message is None:
-                break
-            events.put(message)
-    except OSError:
-        pass
-    finally:
-        stream.close()
-        events.put(None)
-
 
 def describe_exit(returncode):
     """Human words for a child's exit code.
@@ -222,19 +213,29 @@ def describe_exit(returncode):
 class _Stop(BaseException):
     """The run is over (a BaseException: it must pass through the checks untouched)."""
 
-    def __init__(self, ending, how=""):
+    def __init__(self, ending):
         super().__init__(ending)
-        self.ending, self.how = ending, how
+        self.ending = ending
 
 
 class _Session:
-    """The parent's conversation with one child: events in, requests out, every wait bounded."""
+    """The grader's conversation with one child: events in, requests out, every wait bounded.
 
-    def __init__(self, process, received, nonce, step_timeout, deadline, cancel):
-        self.process, self.received, self.nonce = process, received, nonce
-        self.limit = step_timeout + KILL_GRACE_SECONDS
-        self.deadline, self.cancel = deadline, cancel
-        self.events, self.seq = [], 0
+    The child's events are followed as a protocol: each wait accepts only the
+    events that are progress from where the child is (the next notebook, a
+    later cell, the reply to this call) and gives them one step's time
+    (``step_timeout + KILL_GRACE_SECONDS``); anything else is dropped and
+    extends nothing. Since each of those steps happens once, the run as a
+    whole is bounded too. No event is kept: only where the child is
+    (:attr:`step`), the failed cells of the current notebook and the results.
+    """
+
+    def __init__(self, process, job, tasks, cancel):
+        self.process, self.cancel = process, cancel
+        self.channel = process.stdout.fileno()
+        self.limit = job.step_timeout + KILL_GRACE_SECONDS
+        self.tasks = list(tasks)
+        self.step, self.results, self.fatal, self.seq = Step(), {}, None, 0
 
     def send(self, message):
         try:
@@ -242,25 +243,40 @@ class _Session:
         except (OSError, ValueError):
             raise _Stop(ENDING_DIED) from None
 
-    def next_event(self):
-        """The next authentic event; raises :class:`_Stop` when the child is gone or too slow."""
+    def next_accepted(self, accept):
+        """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`."""
         step_end = time.monotonic() + self.limit
         while True:
-            if self.cancel is not None and self.cancel.is_set():
-                raise _Stop(ENDING_INTERRUPTED)
-            now = time.monotonic()
-            if now >= min(step_end, self.deadline):
-                raise _Stop(ENDING_TIMEOUT)
-            try:
-                message = self.received.get(timeout=min(POLL_SECONDS, step_end - now,
-                                                        max(0.0, self.deadline - now)))
-            except queue.Empty:
-                continue
+            message = self._read(step_end)
             if message is None:
                 raise _Stop(ENDING_DIED)
-            event = _authentic(message, self.nonce)
-            if event is not None:
-                return event
+            if not isinstance(message, dict):
+                continue
+            if message.get("event") == "fatal":
+                self.fatal = shorten(str(message.get("message", "")))
+                raise _Stop(ENDING_DONE)
+            if accept(message):
+                return message
+
+    def _read(self, step_end):
+        """The channel's next message (``{}`` if it is not JSON, None at its end), by *step_end*.
+
+        One message at a time, never more than :data:`MAX_EVENT_BYTES`; half
+        a message and then silence is a timeout like any other.
+        """
+        while True:  # look at the cancel event while waiting
+            if self.cancel is not None and self.cancel.is_set():
+                raise _Stop(ENDING_INTERRUPTED)
+            try:
+                wait_until_readable(self.channel, min(step_end, time.monotonic() + POLL_SECONDS))
+                return read_message(self.channel, max_bytes=MAX_EVENT_BYTES, deadline=step_end)
+            except TimeoutError:
+                if time.monotonic() >= step_end:
+                    raise _Stop(ENDING_TIMEOUT) from None
+            except (MessageTooLarge, OSError):  # a garbled frame: the rest is not the protocol
+                raise _Stop(ENDING_DIED) from None
+            except (ValueError, RecursionError):  # a well-framed body that is not JSON: dropped
+                return {}
 
     def call(self, exercise_id, args, kwargs):
         """Have the child call the answer of *exercise_id*; return its reply's outcome."""
@@ -271,117 +287,109 @@ class _Session:
             raise TypeError(f"the check's arguments cannot be sent to the student's process: "
                             f"{type(error).__name__}: {error}") from None
         self.send({"op": "call", "seq": self.seq, "exercise": exercise_id, "args": payload})
+        seq = self.seq
+        reply = self.next_accepted(lambda m: m.get("event") == "reply" and m.get("seq") == seq)
+        return reply.get("outcome")
+
+    def converse(self, judge):
+        """Follow the child through its tasks, in order; judge each notebook's exercises."""
+        for task in self.tasks:
+            self.step = Step(task.notebook)
+            self.next_accepted(lambda m: m.get("event") == "notebook"
+                               and m.get("notebook") == task.notebook)
+            failures = self._run_cells(task)
+            ready = self.ready
+            defined = ready.get("answers") if isinstance(ready.get("answers"), dict) else {}
+            for exercise_id, name in task.answers.items():
+                self.step = Step(task.notebook, exercise=exercise_id)
+                answer = remote_answer(name, lambda args, kwargs, i=exercise_id:
+                                       self.call(i, args, kwargs))
+                try:
+                    result = judge(exercise_id, defined.get(exercise_id) is True, answer, failures)
+                except CallStopped as stopped:  # the child's watchdog stopped a call
+                    result = {"status": GRADE_TIMEOUT, "message": str(stopped), "checks": []}
+                self.results[exercise_id] = result
+            self.send({"op": "next"})
+        self.step = Step()
+        self.next_accepted(lambda m: m.get("event") == "done")
+
+    def _run_cells(self, task):
+        """Follow *task*'s cells to its ``ready`` event; return the :class:`CellFailure` list."""
+        cells, failures = {number for number, _ in task.cells}, []
+
+        def progress(message):
+            kind, cell = message.get("event"), message.get("cell")
+            if kind == "ready":
+                return message.get("notebook") == task.notebook
+            if kind == "cell":  # a later cell of those it was given
+                return type(cell) is int and cell in cells and cell > (self.step.cell or 0)
+            return (kind == "cell_failed" and cell is not None and cell == self.step.cell
+                    and not (failures and failures[-1].cell == cell))  # the cell it is on, once
+
         while True:
-            event = self.next_event()
-            if event["event"] == "reply" and event.get("seq") == self.seq:
-                return event.get("outcome")
-            self.events.append(event)
+            message = self.next_accepted(progress)
+            if message["event"] == "ready":
+                self.ready = message
+                return failures
+            if message["event"] == "cell":
+                self.step = Step(task.notebook, cell=message["cell"])
+            else:
+                failures.append(CellFailure(
+                    self.step.cell, "timeout" if message.get("kind") == "timeout" else "error",
+                    shorten(str(message.get("message", "")), CELL_ERROR_CHARS)))
 
 
-def remote_answer(name, call):
-    """A function named *name* that forwards each call to ``call(args, kwargs)`` and returns its value."""
-    def answer(*args, **kwargs):
-        return outcome_value(call(args, kwargs))
-    answer.__name__ = answer.__qualname__ = name
-    return answer
+def run_grading_process(job, tasks, judge, *, cancel=None):
+    """Run one sandboxed child on *tasks*; call ``judge(exercise_id, defined, answer, failures)``.
 
-
-def run_grading_process(job, tasks, judge, *, cancel=None, deadline=None):
-    """Run one child on *tasks*; call ``judge(exercise_id, defined, answer, failures)`` per exercise.
-
-    *tasks*: ``[{"notebook": name, "cells": [[number, python_source], ...],
-    "answers": {exercise_id: answer_name}}]``. *judge* runs in the grader
+    *tasks*: :class:`Task` objects, run in order. *judge* runs in the grader
     and returns the exercise's result dict (``status``, ``message``,
     ``checks``); *answer* is a :func:`remote_answer`, *defined* whether the
-    child found a callable of that name, *failures* the ``cell_failed``
-    events of that notebook. A :class:`CallStopped` raised by *judge* (the
-    child's watchdog stopped a call) makes that exercise ``timeout``. *cancel*: a :class:`threading.Event` that stops the run;
-    *deadline*: a :func:`time.monotonic` time the whole run must end by.
-    Returns a :class:`ChildRun` whose events include the grader's own
-    ``exercise`` and ``result`` events.
+    child found a callable of that name, *failures* the notebook's
+    :class:`CellFailure` list. A :class:`CallStopped` raised by *judge* (the
+    child's watchdog stopped a call) makes that exercise ``timeout``.
+    *cancel*: a :class:`threading.Event` that stops the run. Returns a
+    :class:`ChildRun`.
     """
-    nonce = secrets.token_hex(16)
-    deadline = float("inf") if deadline is None else deadline
-    message = {"step_timeout": job.step_timeout, "nonce": nonce,
-               "tasks": [{"notebook": t["notebook"], "cells": t["cells"], "answers": t["answers"]}
-                         for t in tasks]}
-    with tempfile.TemporaryDirectory(prefix="reasoneval-grade-") as workdir:
+    job_message = {"step_timeout": job.step_timeout,
+                   "isolation": isolation_to_fields(job.sandbox()),
+                   "tasks": [{"notebook": t.notebook, "cells": [list(c) for c in t.cells],
+                              "answers": t.answers} for t in tasks]}
+    workdir = make_workdir()
+    try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "reasoneval_mini.grading.child", str(os.getpid())],
+            [sys.executable, "-s", "-c", BOOT.format(parent=_PACKAGE_PARENT, grader=os.getpid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=workdir, env=child_environment(workdir), start_new_session=os.name == "posix",
             bufsize=0)
-        received = queue.Queue()
-        reader = threading.Thread(target=_read_events, args=(process.stdout, received),
-                                  daemon=True)
-        reader.start()
-        session = _Session(process, received, nonce, job.step_timeout, deadline, cancel)
+        session = _Session(process, job, tasks, cancel)
+        ending, returncode = ENDING_DONE, None
         try:
-            session.send(message)
-            _converse(session, tasks, judge)
-            return ChildRun(tuple(session.events), ENDING_DONE)
+            session.send(job_message)
+            session.converse(judge)
         except _Stop as stop:
-            if stop.ending != ENDING_DIED:
-                return ChildRun(tuple(session.events), stop.ending)
-            try:
-                returncode = process.wait(timeout=KILL_GRACE_SECONDS)
-            except subprocess.TimeoutExpired:
-                returncode = None
-            return ChildRun(tuple(session.events), ENDING_DIED, describe_exit(returncode))
+            ending = stop.ending
+            if ending == ENDING_DIED:
+                try:
+                    returncode = process.wait(timeout=KILL_GRACE_SECONDS)
+                except subprocess.TimeoutExpired:
+                    pass
         finally:
             _end(process)
-            reader.join(timeout=KILL_GRACE_SECONDS)  # EOF once every holder is dead
+    finally:
+        remove_tree(workdir)
+    how = describe_exit(returncode) if ending == ENDING_DIED else ""
+    killed_by = -returncode if returncode is not None and returncode < 0 else None
+    return ChildRun(ending, how, session.step, session.results, session.fatal, killed_by)
 
 
 def _end(process):
     """Kill the child and everything it started; reap it."""
     if process.poll() is None:
         kill_descendants(process.pid)
-    try:
-        process.stdin.close()
-    except OSError:
-        pass
+    for stream in (process.stdin, process.stdout):
+        try:
+            stream.close()
+        except OSError:
+            pass
     kill_process_tree(process)
-
-
-def _converse(session, tasks, judge):
-    by_name = {task["notebook"]: task for task in tasks}
-    failures = []
-    while True:
-        event = session.next_event()
-        session.events.append(event)
-        kind = event["event"]
-        if kind in ("done", "fatal"):
-            return
-        if kind == "notebook":
-            failures = []
-        elif kind == "cell_failed":
-            failures.append(event)
-        elif kind == "ready":
-            task = by_name.get(event.get("notebook"))
-            if task is None:
-                raise _Stop(ENDING_DIED, "an unknown notebook")
-            defined = event.get("answers") if isinstance(event.get("answers"), dict) else {}
-            for exercise_id, name in task["answers"].items():
-                session.events.append({"event": "exercise", "exercise": exercise_id})
-                answer = remote_answer(name, lambda args, kwargs, i=exercise_id:
-                                       session.call(i, args, kwargs))
-                try:
-                    result = judge(exercise_id, defined.get(exercise_id) is True, answer,
-                                   list(failures))
-                except CallStopped as stopped:  # the child's watchdog stopped a call
-                    result = {"status": GRADE_TIMEOUT, "message": str(stopped), "checks": []}
-                session.events.append({"event": "result", "exercise": exercise_id, **result})
-            session.send({"op": "next"})
-
-
-def _authentic(message, nonce):
-    """The event of *message* without its nonce, or ``None`` if it is not this run's.
-
-    Only the kinds a child sends pass (:data:`CHILD_EVENTS`): ``exercise``
-    and ``result`` events are the grader's own, whatever student code that
-    found the nonce writes.
-    """
-    if not isinstance(message, dict) or message.pop("nonce", None) != nonce:
-        return None
-    return message if message.get("event") in CHILD_EVENTS else None

@@ -24,8 +24,8 @@ counts. Besides ``passed``, ``failed`` and ``not attempted``, an exercise can be
 * ``error`` -- the cell that defines the function raised, or the checking
   process died (the message says which, and how).
 
-This is feedback for the learner, not a sandbox: the notebook's code runs
-with the learner's own rights, as it does in Jupyter.
+The notebook's code runs in the same sandbox as the grader's (Landlock,
+where the kernel has it): it cannot change the learner's other files.
 
 >>> row_from_grade(Grade("me", "kp1_x", 0, 1, "missing", "no notebook ex01.ipynb in me/"),
 ...                missing_notebooks={"kp1_x"})
@@ -44,7 +44,7 @@ from pathlib import Path
 from reasoneval_mini.support.arguments import positive_seconds
 from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
-from reasoneval_mini.grading.submissions import plan_notebooks, read_notebook
+from reasoneval_mini.grading.submissions import read_student
 from reasoneval_mini.grading.statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import GradingJob
@@ -92,38 +92,27 @@ def row_from_grade(grade, notebook="", missing_notebooks=()):
     return ProgressRow(grade.exercise, notebook, state, grade.message)
 
 
-def _unreadable_notebooks(tasks):
-    """``{exercise_id: message}`` for the planned notebooks that cannot be read as notebooks.
-
-    Not notebook JSON, or not a regular file (a named pipe is refused, never
-    waited on); read as the grader reads them, no learner code runs here.
-    """
-    invalid = {}
-    for task in tasks:
-        notebook = read_notebook(task)
-        if notebook.error:
-            invalid.update(dict.fromkeys(task["exercises"], notebook.error))
-    return invalid
-
-
-def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT):
+def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*.
 
     *timeout* is the limit in seconds per step (a cell, or one exercise's
-    checks). Raises ``ValueError`` if *directory* is not a folder or
+    checks); *isolation* the sandbox (``None``: ``plan_isolation("auto")``).
+    Raises ``ValueError`` if *directory* is not a folder or
     *timeout* is not a positive, finite number (a wrong type included).
     """
     directory = Path(directory)
     if not directory.is_dir():
         raise ValueError(f"{str(directory)!r} is not a folder of exercise notebooks")
     timeout = positive_seconds(timeout, "timeout")
-    tasks, missing = plan_notebooks(directory, EXERCISES)  # the plan grade_student makes
-    invalid = _unreadable_notebooks(tasks)
-    # Unreadable notebooks are reported here, so the grader's "error" means a crash only.
-    to_grade = {i: e for i, e in EXERCISES.items() if i not in invalid}
-    job = GradingJob(DEFAULT_REGISTRY, None, timeout)
-    counts = {i: len(e.checks) for i, e in to_grade.items()}
-    grades = {g.exercise: g for g in grade_student(directory, to_grade, job, counts)}
+    # Read once, as the grader reads a student's folder; an unreadable notebook is
+    # reported here, so that the grader's "error" means a crash only.
+    submission = read_student(directory, EXERCISES)
+    invalid = {i: n.error for n in submission.notebooks if n.error for i in n.exercises}
+    job = GradingJob(DEFAULT_REGISTRY, None, timeout, isolation)
+    counts = {i: len(e.checks) for i, e in EXERCISES.items()}
+    grades = {g.exercise: g for g in grade_student(directory, EXERCISES, job, counts,
+                                                   submission=submission)}
+    missing = submission.missing
     rows = []
     for exercise_id, exercise in EXERCISES.items():
         if exercise_id in invalid:

@@ -13,7 +13,8 @@ those describe one planned code sample, these one row of ``grades.csv``.
   defines the answer raised;
 * ``missing``: no answer to grade (notebook absent or renamed, answer
   function not defined, e.g. after a deleted or retyped cell);
-* ``interrupted``: not graded because grading was stopped (Ctrl-C) first;
+* ``interrupted``: not graded: grading was stopped (Ctrl-C) first, or the
+  student's grading process was killed from outside twice (the message says which);
 * ``awaiting_instructor``: a written answer (a manually graded markdown cell),
   which no check can score: the instructor grades it with the rubric. Its
   score is blank, not zero, and it is left out of the automatic total;

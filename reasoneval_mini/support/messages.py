@@ -86,16 +86,28 @@ def write_message(fd, message):
 
 
 def _read_exact(fd, size, deadline=None):
-    chunks, missing = [], size
-    while missing:
+    # One buffer of the announced size, filled in place: reading into fresh
+    # chunks and joining them allocates every byte twice, and in pieces whose
+    # sizes depend on timing, which left the grader's heap fragmented (a
+    # child sending sixty 4 MB messages took it from 80 MB to 220 MB).
+    buffer = bytearray(size)
+    view, filled = memoryview(buffer), 0
+    while filled < size:
         if deadline is not None:
             wait_until_readable(fd, deadline)
-        chunk = os.read(fd, min(missing, 1 << 20))
-        if not chunk:
+        count = _read_into(fd, view[filled:filled + (1 << 20)])
+        if not count:
             return None
-        chunks.append(chunk)
-        missing -= len(chunk)
-    return b"".join(chunks)
+        filled += count
+    return buffer
+
+
+def _read_into(fd, view):
+    if hasattr(os, "readv"):
+        return os.readv(fd, [view])
+    chunk = os.read(fd, len(view))  # Windows: no readv; the chunk is freed at once
+    view[:len(chunk)] = chunk
+    return len(chunk)
 
 
 def wait_until_readable(fd, deadline):

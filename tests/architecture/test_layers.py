@@ -18,8 +18,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
 LAYERS = {
     "support": 0,
     "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1,
-    "runner": 2, "normalise": 2,
-    "executor": 3, "datasets": 3,
+    "runner": 2,
+    "executor": 3, "datasets": 3, "normalise": 3,
     "lessons": 4, "exercises": 4, "evaluation": 4,
     "grading": 5,
     "feedback": 6,

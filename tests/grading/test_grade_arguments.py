@@ -70,3 +70,61 @@ def test_progress_refuses_a_timeout_that_is_not_a_positive_number(capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["progress", "exercises", "--timeout", "-1"])
     assert info.value.code == 2 and "'-1'" in capsys.readouterr().err
+
+
+def _choices(command, dest):
+    from reasoneval_mini import cli
+
+    parsers = cli.build_parser()._subparsers._group_actions[0].choices
+    return next(tuple(action.choices) for action in parsers[command]._actions
+                if action.dest == dest)
+
+
+def test_the_sandbox_option_offers_exactly_the_sandbox_modes():
+    from reasoneval_mini.sandbox import MODES
+
+    assert _choices("grade", "sandbox") == _choices("progress", "sandbox") == MODES
+
+
+def test_sandbox_required_on_a_kernel_without_signal_scoping_exits_2_naming_it(
+        tmp_path, monkeypatch, capsys):
+    import reasoneval_mini.sandbox.landlock as landlock
+    from submission_class import FAKE_REGISTRY, main
+
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    monkeypatch.setattr(landlock, "abi_version", lambda: 5)  # a Linux 6.10 kernel
+    code = main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
+                 "--registry", str(FAKE_REGISTRY), "--sandbox", "required", "--no-progress"])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert "signals (needs ABI 6, Linux 6.12)" in error and "--sandbox auto" in error
+    assert not (tmp_path / "g.csv").exists()  # refused before grading
+
+
+def test_every_grading_run_prints_its_isolation_level_and_off_warns(tmp_path, capsys):
+    from reasoneval_mini.sandbox import plan_isolation
+    from submission_class import FAKE_REGISTRY, main
+
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    argv = ["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
+            "--registry", str(FAKE_REGISTRY), "--no-progress"]
+    assert main(argv) == 0
+    assert f"isolation: {plan_isolation('auto')}\n" in capsys.readouterr().out
+    assert main(argv + ["--sandbox", "off"]) == 0
+    captured = capsys.readouterr()
+    assert "isolation: none (sandbox off)" in captured.out
+    assert "warning: sandbox off: programs run with your rights" in captured.err
+
+
+def test_the_class_report_names_the_isolation_level_under_its_title():
+    from fractions import Fraction
+
+    from reasoneval_mini.grading.class_report import report_markdown
+    from reasoneval_mini.grading.grader import Grade
+    from reasoneval_mini.sandbox import plan_isolation
+    from submission_class import REGISTRY
+
+    isolation = plan_isolation("auto", abi=4)
+    grades = [Grade("ann", "add", Fraction(2), 2, "passed", "")]
+    text = report_markdown(grades, {"add": REGISTRY.EXERCISES["add"]}, isolation=isolation)
+    assert "Student code ran with isolation: landlock ABI 4: files, network.\n" in text

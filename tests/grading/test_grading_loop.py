@@ -1,6 +1,5 @@
 """The grading loop: child processes, time limits, what a stopped child costs."""
 
-import copy
 import os
 import subprocess
 import sys
@@ -12,10 +11,10 @@ from submission_class import (
     FAKE_REGISTRY, REGISTRY, STUBBORN_LOOP, add_notebook, cell, grade, main, read_csv,
     words_notebook, write_notebook)
 
-from reasoneval_mini.grading.grader import Blame, Grade, blame, grade_student
+from reasoneval_mini.grading.grader import Blame, Grade, blame, grade_student, killed_from_outside
 from reasoneval_mini.grading.process import (
     ENDING_DIED, ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, ENDINGS, ChildRun, GradingJob,
-    run_grading_process)
+    Step, Task, run_grading_process)
 from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +30,8 @@ def test_a_timeout_kills_processes_the_learner_started(tmp_path):
     write_notebook(tmp_path / "subs" / "ann" / "ex02_words.ipynb",
                    words_notebook(STUBBORN_LOOP, top=[cell("code", spawn)]))
     assert main(["grade", str(tmp_path / "subs"), "--out", str(tmp_path / "g.csv"),
-                 "--registry", str(FAKE_REGISTRY), "--timeout", "1", "--no-progress"]) == 0
+                 "--registry", str(FAKE_REGISTRY), "--timeout", "1", "--no-progress",
+                 "--sandbox", "off"]) == 0  # off: the learner's process writes its pid here
     assert_gone_soon(int(pid_file.read_text()))
     rows = {r[1]: r[4] for r in read_csv(tmp_path / "g.csv")[1:]}
     assert rows == {"add": GRADE_MISSING, "count_words": GRADE_TIMEOUT, "shout": GRADE_PASSED}
@@ -84,37 +84,42 @@ def test_the_progress_bar_is_optional_without_tqdm(tmp_path):
     assert done.stdout.split() == ["[('ann',", "'missing')]", "3"]
 
 
-def test_blame_for_a_stuck_cell_skips_the_cell_without_changing_the_tasks():
-    tasks = [{"notebook": "/class/ann/ex01_add.ipynb", "exercises": ["add"]},
-             {"notebook": "/class/ann/ex02_words.ipynb", "exercises": ["count_words", "shout"],
-              "skip_cells": [[2, "earlier"]]}]
-    before = copy.deepcopy(tasks)
-    run = ChildRun(({"event": "notebook", "notebook": "ex02_words.ipynb"},
-                    {"event": "cell", "cell": 4}), ENDING_TIMEOUT)
-    verdict = blame(run, tasks, 2.0)
-    assert tasks == before
+ADD_TASK = Task("ex01_add.ipynb", ((1, "x = 1"),), {"add": "add_numbers"})
+WORDS_TASK = Task("ex02_words.ipynb", ((1, "x = 1"), (4, "y = 2")),
+                  {"count_words": "count_words", "shout": "shout"})
+
+
+def test_blame_for_a_stuck_cell_skips_that_cell():
+    run = ChildRun(ENDING_TIMEOUT, step=Step("ex02_words.ipynb", cell=4))
+    verdict = blame(run, [ADD_TASK, WORDS_TASK], 2.0)
     assert verdict == Blame(GRADE_TIMEOUT, "not run: the grading process made no progress for "
                             "over 2 s and was stopped while running it",
-                            skip_cell=("/class/ann/ex02_words.ipynb", 4))
+                            skip_cell=("ex02_words.ipynb", 4))
 
 
 def test_blame_for_a_crash_during_checks_costs_that_exercise_only():
-    tasks = [{"notebook": "/class/ann/ex02_words.ipynb", "exercises": ["count_words", "shout"]}]
-    run = ChildRun(({"event": "notebook", "notebook": "ex02_words.ipynb"},
-                    {"event": "exercise", "exercise": "shout"}), ENDING_DIED,
-                   "it was killed by signal SIGSEGV")
-    verdict = blame(run, tasks, 2.0)
+    run = ChildRun(ENDING_DIED, "it was killed by signal SIGSEGV",
+                   Step("ex02_words.ipynb", exercise="shout"))
+    verdict = blame(run, [WORDS_TASK], 2.0)
     assert (verdict.status, verdict.exercises, verdict.skip_cell) == (GRADE_ERROR, ("shout",), None)
     assert "crashed (it was killed by signal SIGSEGV; " in verdict.message
 
 
-def test_blame_for_a_cell_already_skipped_costs_the_notebook():
-    tasks = [{"notebook": "/c/a/ex02_words.ipynb", "exercises": ["shout"], "skip_cells": [[4, "x"]]}]
-    run = ChildRun(({"event": "notebook", "notebook": "ex02_words.ipynb"},
-                    {"event": "cell", "cell": 4}), ENDING_TIMEOUT)
-    verdict = blame(run, tasks, 1.0)
-    assert (verdict.exercises, verdict.skip_cell) == (("shout",), None)
+def test_blame_before_the_first_cell_costs_the_notebook():
+    run = ChildRun(ENDING_TIMEOUT, step=Step("ex02_words.ipynb"))
+    verdict = blame(run, [WORDS_TASK], 1.0)
+    assert (verdict.exercises, verdict.skip_cell) == (("count_words", "shout"), None)
     assert verdict.message.endswith("while running the cells of ex02_words.ipynb")
+
+
+def test_only_a_kill_signal_counts_as_killed_from_outside():
+    import signal
+    assert killed_from_outside(ChildRun(ENDING_DIED, "it was killed by signal SIGKILL",
+                                        signal=signal.SIGKILL))
+    assert not killed_from_outside(ChildRun(ENDING_DIED, "it was killed by signal SIGSEGV",
+                                            signal=signal.SIGSEGV))
+    assert not killed_from_outside(ChildRun(ENDING_DIED, "it exited with code 3"))
+    assert not killed_from_outside(ChildRun(ENDING_TIMEOUT))
 
 
 def test_grade_student_gives_one_grade_per_exercise_in_course_order(tmp_path):
@@ -130,8 +135,8 @@ def test_grade_student_gives_one_grade_per_exercise_in_course_order(tmp_path):
 
 
 def test_every_child_run_ends_in_a_declared_ending():
-    task = {"notebook": "ex01_add.ipynb", "cells": [[1, "def add_numbers(a, b):\n    return a + b\n"]],
-            "answers": {"add": "add_numbers"}}
+    task = Task("ex01_add.ipynb", ((1, "def add_numbers(a, b):\n    return a + b\n"),),
+                {"add": "add_numbers"})
     calls = []
 
     def judge(exercise_id, defined, answer, failures):
@@ -142,4 +147,19 @@ def test_every_child_run_ends_in_a_declared_ending():
     assert (run.ending, run.how) == (ENDING_DONE, "")
     assert ENDINGS == (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
     assert calls == [("add", True, 42, [])]
-    assert [e["event"] for e in run.events][-1] == "done"
+    assert run.results == {"add": {"status": "failed", "message": "", "checks": []}}
+
+
+def test_a_sandbox_the_kernel_refuses_leaves_the_student_not_graded_never_unconfined(tmp_path):
+    from reasoneval_mini.sandbox import Isolation
+
+    (tmp_path / "ann").mkdir()
+    write_notebook(tmp_path / "ann" / "ex01_add.ipynb", add_notebook())
+    exercises = dict(REGISTRY.EXERCISES)
+    refused = Isolation("auto", 0, ("files",), ())  # files enforced on a kernel without Landlock
+    job = GradingJob(str(FAKE_REGISTRY), None, 2.0, refused)
+    counts = {i: len(e.checks) for i, e in exercises.items()}
+    add = grade_student(tmp_path / "ann", exercises, job, counts)[0]
+    assert add.status == "interrupted"
+    assert add.message.startswith("not graded: the grader failed: ")
+    assert "the sandbox could not be applied" in add.message

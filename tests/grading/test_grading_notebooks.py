@@ -11,24 +11,21 @@ import pytest
     ('{"cells": [', "not valid notebook JSON .line 1, column 12"),
     ("\u00ff", "cannot be read: 'utf-8' codec can't decode"),
 ])
-def test_read_cells_names_the_file_and_the_problem(tmp_path, text, words):
-    from reasoneval_mini.grading.notebooks import NotebookError, read_cells
+def test_parse_cells_names_the_file_and_the_problem(text, words):
+    from reasoneval_mini.grading.notebooks import NotebookError, parse_cells
 
-    path = tmp_path / "ex01_add.ipynb"
-    path.write_text(text, encoding="latin-1")
     with pytest.raises(NotebookError, match=words) as info:
-        read_cells(path)
+        parse_cells(text.encode("latin-1"), "ex01_add.ipynb")
     assert "ex01_add.ipynb" in str(info.value)
 
 
-def test_read_cells_accepts_source_as_one_string_and_numbers_all_cells(tmp_path):
-    from reasoneval_mini.grading.notebooks import read_cells
+def test_parse_cells_accepts_source_as_one_string_and_numbers_all_cells():
+    from reasoneval_mini.grading.notebooks import parse_cells
 
-    path = tmp_path / "n.ipynb"
-    path.write_text(json.dumps({"cells": [
+    data = json.dumps({"cells": [
         {"cell_type": "markdown", "source": ["# ", "title"]},
-        {"cell_type": "code", "source": "x = 1"}, "not a cell"]}), encoding="utf-8")
-    assert read_cells(path) == ([(2, "x = 1")], [(1, "# title")])
+        {"cell_type": "code", "source": "x = 1"}, "not a cell"]}).encode("utf-8")
+    assert parse_cells(data, "n.ipynb") == ([(2, "x = 1")], [(1, "# title")])
 
 
 @pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no SIGALRM")

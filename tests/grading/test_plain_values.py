@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from reasoneval_mini.grading.child import NotPlain, encode_plain
-from reasoneval_mini.grading.process import NotPlainValue, decode_plain, outcome_value
+from reasoneval_mini.grading.plain_values import NotPlain, NotPlainValue, decode_plain, encode_plain
+from reasoneval_mini.grading.process import outcome_value
 
 PLAIN = [0, -7, 2**20000, 0.1, float("inf"), Fraction(-2, 3), "é\n", True, None,
          [1, (2, "a")], {"k": {1: [None]}}, {1, 2}, frozenset({("a", 1)}), (), {}]
@@ -26,11 +26,30 @@ def test_a_plain_value_round_trips_with_its_exact_types_through_json(value):
     assert shape(back) == shape(value)
 
 
-@pytest.mark.parametrize("value", [type("MyInt", (int,), {})(3), type("L", (list,), {})(),
-                                   [1, object()], {"a": type("S", (str,), {})("x")}], ids=repr)
-def test_subclasses_and_other_objects_are_not_plain(value):
+@pytest.mark.parametrize("value", [type("MyInt", (int,), {})(3), [1, object()],
+                                   {"a": type("S", (str,), {})("x")}, 2**70000],
+                         ids=["int subclass", "object", "str subclass", "70000 bits"])
+def test_number_subclasses_huge_integers_and_other_objects_are_not_plain(value):
     with pytest.raises(NotPlain):
         encode_plain(value)
+
+
+def test_a_container_subclass_is_sent_as_its_base_type_whatever_it_overrides():
+    class Liar(list):
+        def __iter__(self):
+            return iter([42])
+
+        def __eq__(self, other):
+            return True
+
+    back = decode_plain(json.loads(json.dumps(encode_plain(Liar([1, 2])))))
+    assert type(back) is list and back == [1, 2]
+
+
+def test_an_integer_too_long_to_decode_quickly_is_refused_before_any_arithmetic():
+    digits = "f" * 1_000_000  # 4 million bits: reducing such a fraction takes seconds
+    with pytest.raises(ValueError, match="over 65536 bits"):
+        decode_plain({"q": ["0x" + digits, "0x" + digits[:-1] + "d"]})
 
 
 @pytest.mark.parametrize("data", [{"i": "zz"}, {"s": [{"l": []}]}, {"q": ["0x1", "0x0"]},

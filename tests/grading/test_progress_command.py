@@ -92,7 +92,8 @@ def test_an_endless_loop_in_a_cell_costs_only_its_exercise(tmp_path, capsys):
     for grade_id in ("kp1_classify_outcome", "kp1_score_gsm8k", "kp1_parse_rational"):
         _edit_cell(folder / "ex01_answer_equivalence.ipynb", grade_id,
                    lambda cell: cell.update(source=["import time\ntime.sleep(0.6)\n"] + cell["source"]))
-    assert main(["progress", str(folder), "--timeout", "1"]) == 0
+    # --sandbox off: the cell writes its process's pid where this test reads it.
+    assert main(["progress", str(folder), "--timeout", "1", "--sandbox", "off"]) == 0
     out = capsys.readouterr().out
     states = _table_states(out)
     from reasoneval_mini.exercises.registry import WRITTEN_TASKS
@@ -131,3 +132,14 @@ def test_every_grade_status_maps_to_a_declared_progress_state():
     states = {row_from_grade(Grade("me", "x", 0, 1, status, "")).state for status in GRADE_STATUSES}
     assert states <= set(PROGRESS_STATES)
     assert len(set(PROGRESS_STATES)) == len(PROGRESS_STATES) == 8
+
+
+def test_progress_of_a_folder_in_a_notebook_prints_what_the_command_prints(tmp_path, capsys):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    shutil.copy(ROOT / "solutions" / "ex01_answer_equivalence.ipynb", folder)  # others missing
+    assert main(["progress", str(folder)]) == 0
+    command = capsys.readouterr().out
+    progress(str(folder))
+    assert capsys.readouterr().out == command
+    assert "missing notebook" in command and "no notebook ex02_pass_at_k.ipynb" in command

@@ -52,6 +52,12 @@ def grade(root, out, *extra, timeout="2"):
     return cli.main(argv(root, out, *extra, timeout=timeout))
 
 
+# The tests of the keeper have the student's processes write their pid where the
+# test reads it; the sandbox would refuse that write, so they run with --sandbox off
+# (the keeper kills what a student starts, sandboxed or not).
+OFF = ("--sandbox", "off")
+
+
 def grade_in_a_process(root, out, *extra, timeout="2", wait=60, env=None):
     """The grader as its own process (a hang must fail the test, not stall it)."""
     return subprocess.run([sys.executable, "-m", "reasoneval_mini", *argv(root, out, *extra,
@@ -139,10 +145,15 @@ import os, time
 pid = os.fork()
 if pid == 0:
     os.setsid()
-    open({pid_file!r}, "w").write(str(os.getpid()))
+    open({pid_file!r} + ".part", "w").write(str(os.getpid()))
+    os.rename({pid_file!r} + ".part", {pid_file!r})
     time.sleep({sleep})
     {then}
     os._exit(0)
+for _ in range(500):  # the cell ends once the leftover has said who it is
+    if os.path.exists({pid_file!r}):
+        break
+    time.sleep(0.01)
 """
 
 
@@ -162,7 +173,7 @@ def test_a_setsid_leftover_neither_blocks_grading_nor_outlives_it(tmp_path):
     pid_file = tmp_path / "leftover.pid"
     student(tmp_path / "subs", "ann", add=(_leftover(pid_file), ADD))
     try:
-        done = grade_in_a_process(tmp_path / "subs", tmp_path, wait=30)
+        done = grade_in_a_process(tmp_path / "subs", tmp_path, *OFF, wait=30)
         assert done.returncode == 0, done.stderr
         assert statuses(tmp_path, "ann")["add"] == "passed"
         assert_gone_soon(int(pid_file.read_text()))
@@ -187,7 +198,7 @@ def test_a_double_forked_leftover_does_not_outlive_grading(tmp_path):
     pid_file = tmp_path / "leftover.pid"
     student(tmp_path / "subs", "ann", add=(DOUBLE_FORK.format(pid_file=str(pid_file)), ADD))
     try:
-        done = grade_in_a_process(tmp_path / "subs", tmp_path, wait=30)
+        done = grade_in_a_process(tmp_path / "subs", tmp_path, *OFF, wait=30)
         assert done.returncode == 0, done.stderr
         assert statuses(tmp_path, "ann")["add"] == "passed"
         assert_gone_soon(int(pid_file.read_text()))
@@ -205,7 +216,8 @@ def test_progress_neither_waits_for_nor_leaves_a_setsid_leftover(tmp_path):
     data["cells"].insert(0, cell("code", _leftover(pid_file)))
     path.write_text(json.dumps(data), encoding="utf-8")
     try:
-        done = subprocess.run([sys.executable, "-m", "reasoneval_mini", "progress", str(folder)],
+        done = subprocess.run([sys.executable, "-m", "reasoneval_mini", "progress", str(folder),
+                               *OFF],
                               capture_output=True, text=True, timeout=120,
                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
         assert done.returncode == 0, done.stderr
@@ -232,7 +244,7 @@ def test_a_leftover_cannot_rewrite_grades_after_the_grader_exits(tmp_path):
     vandal = f"open({str(tmp_path / 'grades.csv')!r}, 'w').write('forged')"
     student(tmp_path / "subs", "ann", add=(_leftover(pid_file, sleep=3, then=vandal), ADD))
     try:
-        done = grade_in_a_process(tmp_path / "subs", tmp_path, wait=30)
+        done = grade_in_a_process(tmp_path / "subs", tmp_path, *OFF, wait=30)
         assert done.returncode == 0, done.stderr
         time.sleep(4)
         assert statuses(tmp_path, "ann")["add"] == "passed"
@@ -249,7 +261,7 @@ def test_a_killed_grader_takes_a_child_that_blocks_alarms_with_it(tmp_path):
                 "while True:\n    pass\n")
     student(tmp_path / "subs", "ann", add=(stubborn,))
     grader = subprocess.Popen([sys.executable, "-m", "reasoneval_mini",
-                               *argv(tmp_path / "subs", tmp_path, timeout="60")],
+                               *argv(tmp_path / "subs", tmp_path, *OFF, timeout="60")],
                               env=dict(os.environ, PYTHONPATH=str(ROOT)),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -273,7 +285,7 @@ def test_ctrl_c_writes_complete_files_and_exits_130(tmp_path, presses):
     student(tmp_path / "subs", "bea", add=(slow, ADD))
     student(tmp_path / "subs", "cid")
     grader = subprocess.Popen([sys.executable, "-m", "reasoneval_mini",
-                               *argv(tmp_path / "subs", tmp_path, "--workers", "1",
+                               *argv(tmp_path / "subs", tmp_path, "--workers", "1", *OFF,
                                      timeout="60")],
                               env=dict(os.environ, PYTHONPATH=str(ROOT)),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
