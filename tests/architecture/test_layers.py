@@ -14,13 +14,13 @@ PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
 
 #: Layer of each top-level part of the package; a module may import only from a
 #: lower layer or from its own part. Parts that share a layer stay independent
-#: (lessons and exercises do not import each other).
+#: (lessons, exercises and evaluation do not import each other).
 LAYERS = {
     "support": 0,
     "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1,
     "runner": 2,
     "executor": 3, "datasets": 3, "normalise": 3,
-    "lessons": 4, "exercises": 4,
+    "lessons": 4, "exercises": 4, "evaluation": 4,
     "grading": 5,
     "feedback": 6,
     "cli": 7,

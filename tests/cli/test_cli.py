@@ -214,3 +214,33 @@ def test_grade_with_the_course_registry_writes_every_report_written_tasks_includ
     for path in ("grades.csv", "grades_totals.csv", "grades_canvas.csv",
                  "feedback/ada.md", "report/class_report.md"):
         assert (out / path).is_file(), path
+
+
+def test_evaluate_help_imports_nothing_of_the_library():
+    loaded = imported_package_modules(
+        "import contextlib, io\n"
+        "from reasoneval_mini.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n        main(['evaluate', 'code', '--help'])\n    except SystemExit:\n        pass")
+    assert [m for m in loaded if not m.startswith("reasoneval_mini.cli")] == ["reasoneval_mini"]
+
+
+def test_evaluate_sandbox_choices_are_the_sandbox_modes():
+    from reasoneval_mini.cli import build_parser
+    from reasoneval_mini.sandbox import MODES
+
+    code = build_parser().commands.choices["evaluate"].kinds.choices["code"]
+    sandbox = next(action for action in code._actions if action.dest == "sandbox")
+    assert tuple(sandbox.choices) == MODES
+
+
+def test_evaluate_without_a_kind_is_a_usage_error(capsys):
+    assert main(["evaluate"]) == 2
+    assert "evaluate code SAMPLES.jsonl" in capsys.readouterr().err
+
+
+def test_evaluate_refuses_a_bad_k_list(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", "code", "s.jsonl", "--k", "1,0"])
+    assert info.value.code == 2
+    assert "expected positive whole numbers separated by commas" in capsys.readouterr().err

@@ -1,0 +1,80 @@
+"""``reasoneval-course evaluate code|answers``: score your own model's outputs.
+
+Exit codes: 0 when the report is written; 1 for ``answers`` when some
+reference is not a number (the report names them); 2 for unusable
+arguments or input files (every bad line listed, nothing run); 130 after
+Ctrl-C, once every finished sample's result is written (a rerun resumes).
+"""
+
+import signal
+import sys
+
+from reasoneval_mini.cli import UsageError
+from reasoneval_mini.evaluation.input_files import BadInputFile
+from reasoneval_mini.sandbox import SandboxUnavailable
+
+INTERRUPTED = 130
+
+
+def run(args):
+    """Carry out ``evaluate code`` or ``evaluate answers``."""
+    if args.kind is None:
+        raise UsageError("say what to score: evaluate code SAMPLES.jsonl, or "
+                         "evaluate answers PREDICTIONS.jsonl")
+    try:
+        return _code(args) if args.kind == "code" else _answers(args)
+    except (BadInputFile, SandboxUnavailable, ImportError, ValueError) as error:
+        raise UsageError(error) from None
+    except OSError as error:  # e.g. the results cannot be written where asked
+        raise UsageError(f"{error}; choose a writable folder with --out-dir") from None
+
+
+def _say(message):
+    print(message, file=sys.stderr)
+
+
+def _code(args):
+    from reasoneval_mini.evaluation.code_evaluation import evaluate_code_file
+
+    result = evaluate_code_file(
+        args.samples, problems_path=args.problems, ks=args.k, timeout=args.timeout,
+        workers=args.workers, sandbox=args.sandbox, out_dir=args.out_dir,
+        compare=args.compare, fresh=args.fresh, progress=not args.no_progress, say=_say)
+    if result.interrupted:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the message must get out
+        print(f"interrupted: {result.ran} samples ran in this session and their results are in "
+              f"{result.paths['results']}; rerun the same command to resume")
+        return INTERRUPTED
+    report = result.report
+    states = report["states"]
+    print(f"{states['planned']} samples on {len(report['per_problem'])} problems: "
+          + ", ".join(f"{name} {count}" for name, count in states["counts"].items()))
+    for entry in report["pass_at_k"]:
+        if entry["valid"]:
+            interval = ("" if entry["low"] is None
+                        else f" [{entry['low']:.3f}, {entry['high']:.3f}]")
+            print(f"pass@{entry['k']} = {entry['estimate']:.3f}{interval}")
+        else:
+            print(f"pass@{entry['k']}: not defined, {entry['why']}")
+    print(f"wrote {result.paths['markdown']}, {result.paths['json']} "
+          f"(per-sample results: {result.paths['results']})")
+    return 0
+
+
+def _answers(args):
+    from reasoneval_mini.evaluation.final_answers import REFERENCE_ERROR, evaluate_answers_file
+
+    report, paths = evaluate_answers_file(args.predictions, extract=args.extract,
+                                          compare=args.compare, out_dir=args.out_dir)
+    accuracy = report["accuracy"]
+    counts = ", ".join(f"{name} {count}" for name, count in report["counts"].items())
+    shown = "undefined" if accuracy["estimate"] is None else f"{accuracy['estimate']:.3f}"
+    if accuracy.get("low") is not None:
+        shown += f" [{accuracy['low']:.3f}, {accuracy['high']:.3f}]"
+    print(f"{report['budget']['items']} items: {counts}; accuracy {shown}")
+    print(f"wrote {paths['markdown']}, {paths['json']}")
+    if report["counts"][REFERENCE_ERROR]:
+        print(f"{report['counts'][REFERENCE_ERROR]} references are not numbers; see the report",
+              file=sys.stderr)
+        return 1
+    return 0

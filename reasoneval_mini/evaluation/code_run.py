@@ -1,0 +1,173 @@
+"""Run a sample file's programs through the course's executor, in small chunks, resumably.
+
+:func:`run_code_samples` keeps *workers* threads busy, each handing the
+executor one small chunk of the plan at a time (``execute_samples`` with one
+worker), and the main thread appends every finished chunk's records to the
+results file as it arrives. So:
+
+* a slow or looping sample holds up one thread, not the whole run (with one
+  big ``execute_samples`` call per chunk, every chunk would wait for its
+  slowest sample);
+* results are written every fraction of a second; killed outright, a run
+  loses only the chunks that were running;
+* Ctrl-C stops handing out chunks and lets the running ones finish (about
+  a second of work each) and be written: nothing finished is lost and
+  no sample is cut short, so a rerun runs exactly the samples that never ran.
+
+(A per-record callback in ``execute_samples`` would allow one call for the
+whole run; chunks are the way to write as it goes without one.)
+"""
+
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from reasoneval_mini.evaluation.samples import build_plan
+from reasoneval_mini.executor import execute_samples
+from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB
+from reasoneval_mini.records import NOT_RUN
+from reasoneval_mini.sandbox import plan_isolation
+from reasoneval_mini.support.interrupts import on_first_interrupt
+from reasoneval_mini.support.parallel import progress_bar
+
+#: A chunk holds about this many seconds of work, judged from the samples run so far.
+CHUNK_SECONDS = 1.0
+MIN_CHUNK, FIRST_CHUNK, MAX_CHUNK = 1, 8, 256
+
+
+@dataclass
+class CodeRun:
+    """The outcome of one session: every finished record (sample order), what ran, what was resumed."""
+
+    records: list
+    ran: int
+    resumed: int
+    interrupted: bool
+    wall_s: float
+
+
+def sandbox_arguments(mode):
+    """``(keyword arguments for execute_samples, isolation level line)`` for sandbox *mode*.
+
+    Decided here, before anything runs, so that the level is part of the
+    run's settings (a rerun on a machine that isolates less starts afresh).
+    Raises :class:`~reasoneval_mini.sandbox.SandboxUnavailable` for
+    ``"required"`` where the kernel cannot give it, ``ValueError`` for an
+    unknown mode. The executor plans the same level again and stamps it on
+    every record.
+    """
+    return {"sandbox": mode}, str(plan_isolation(mode))
+
+
+def code_settings(samples_digest, problem_set, *, timeout, sandbox, isolation):
+    """Everything that can change a verdict; a rerun resumes only when all of it is equal."""
+    return {"samples": samples_digest, "problems": problem_set.identity,
+            "timeout_s": float(timeout), "memory_mb": DEFAULT_MEMORY_MB,
+            "sandbox": sandbox, "isolation": isolation}
+
+
+class _Chunks:
+    """Hands out consecutive chunks of *samples* to threads; sizes them from the durations seen."""
+
+    def __init__(self, samples, fixed=None):
+        self._samples, self._next, self._fixed = samples, 0, fixed
+        self._lock = threading.Lock()
+        self._seconds, self._count = 0.0, 0
+
+    def take(self):
+        with self._lock:
+            size = self._fixed or self._size()
+            chunk = self._samples[self._next:self._next + size]
+            self._next += len(chunk)
+            return chunk
+
+    def observe(self, records):
+        with self._lock:
+            self._seconds += sum(record["duration_s"] for record in records)
+            self._count += len(records)
+
+    def _size(self):
+        if not self._count:
+            return FIRST_CHUNK
+        mean = max(self._seconds / self._count, 1e-4)
+        return max(MIN_CHUNK, min(MAX_CHUNK, int(CHUNK_SECONDS / mean)))
+
+
+def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_arguments=None,
+                     progress=True, chunk_size=None):
+    """Run every sample of *samples* that *log* has no record of; append records as chunks end.
+
+    *log* is a :class:`~reasoneval_mini.evaluation.results_log.ResultsLog`.
+    Each written record is the executor's (``sample_id``, ``task_id``,
+    ``status``, ``detail``, ``duration_s``, ``isolation``) plus ``line``, the
+    sample's line in its file. *chunk_size* fixes the chunk size (tests);
+    by default it follows :data:`CHUNK_SECONDS`. Returns a :class:`CodeRun`;
+    ``interrupted`` is True after Ctrl-C, and then ``records`` holds only the
+    finished samples. An error inside the executor stops the run and is raised
+    once the other threads' chunks are written.
+    """
+    started = time.perf_counter()
+    resumed = sum(sample.sample_id in log.records for sample in samples)
+    to_run = [sample for sample in samples if sample.sample_id not in log.records]
+    lines = {sample.sample_id: sample.line for sample in samples}
+    chunks = _Chunks(to_run, chunk_size)
+    finished, stop = queue.Queue(), threading.Event()
+
+    def work():
+        try:
+            while not stop.is_set():
+                chunk = chunks.take()
+                if not chunk:
+                    break
+                records = execute_samples(build_plan(chunk, problem_set), timeout=timeout,
+                                          workers=1, progress=False,
+                                          **(executor_arguments or {}))
+                chunks.observe(records)
+                finished.put(records)
+        except BaseException as error:  # handed to the main thread, which raises it
+            stop.set()
+            finished.put(error)
+        finally:
+            finished.put(None)
+
+    threads = [threading.Thread(target=work, name=f"evaluate-{index}", daemon=True)
+               for index in range(min(workers, len(to_run)))]
+    bar = progress_bar(len(to_run), "evaluating", "sample", progress) if to_run else None
+    ran, errors, running = 0, [], len(threads)
+    try:
+        with on_first_interrupt(stop.set):
+            for thread in threads:
+                thread.start()
+            while running:
+                try:
+                    item = finished.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if item is None:
+                    running -= 1
+                elif isinstance(item, BaseException):
+                    errors.append(item)
+                else:
+                    kept = [dict(record, line=lines[record["sample_id"]]) for record in item
+                            if not _cancelled(record)]
+                    log.append(kept)
+                    ran += len(kept)
+                    if bar is not None:
+                        bar.update(len(kept))
+    finally:
+        if bar is not None:
+            bar.close()
+    interrupted = stop.is_set() and not errors
+    wall_s = time.perf_counter() - started
+    log.end_session(wall_s=round(wall_s, 3), ran=ran, interrupted=interrupted)
+    if errors:
+        raise errors[0]
+    records = [log.records[s.sample_id] for s in samples if s.sample_id in log.records]
+    return CodeRun(records, ran, resumed, interrupted, wall_s)
+
+
+def _cancelled(record):
+    # The executor's documented detail for a sample Ctrl-C stopped before it finished
+    # (only possible when it runs in the main thread, which it does not here).
+    return record["status"] == NOT_RUN and record["detail"].startswith("cancelled")
