@@ -73,6 +73,32 @@ def _manual_plan(args, written):
         raise UsageError(error) from None
 
 
+def _warn_unmerged_sheet(sheet, grades, written):
+    """Say so when the kept scores sheet holds scores this run (without --manual) left out.
+
+    Without the warning a rerun of the first command quietly puts every hand
+    score back to awaiting_instructor in grades.csv, the feedback and the export.
+    """
+    from reasoneval_mini.grading.manual import read_manual_scores
+
+    try:
+        scores = read_manual_scores(sheet, sorted({g.student for g in grades}), written)
+    except ValueError as error:
+        print(f"warning: your scores sheet was not merged (no --manual) and could not be "
+              f"read either: {error}", file=sys.stderr)
+        return
+    awaiting = {(g.student, g.exercise) for g in grades if g.status == GRADE_AWAITING_INSTRUCTOR}
+    unmerged = sum(key in awaiting for key in scores)
+    if unmerged:
+        print(f"warning: {sheet} holds {_plural(unmerged, 'hand score')} that this run did not "
+              f"merge (those answers stay awaiting_instructor here and in any export); "
+              f"add --manual {sheet} to merge them", file=sys.stderr)
+
+
+def _plural(count, noun):
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _names(folders):
     return ", ".join(folders) if folders else "none"
 
@@ -102,8 +128,8 @@ def _print_export(export, written, grades):
         points = sum(written[i].points for i in export.awaiting)
         print(f"the export holds the checked exercises only: the written tasks "
               f"{', '.join(export.awaiting)} ({points} points per student) are not in it, "
-              f"and Points Possible leaves them out, because {waiting} written answers still "
-              "await hand grading; score them in the scores sheet and rerun with --manual")
+              f"and Points Possible leaves them out, because {_plural(waiting, 'written answer')} "
+              f"still {'awaits' if waiting == 1 else 'await'} hand grading; score them in the scores sheet and rerun with --manual")
     elif written:
         print("the export holds every exercise and every written task (all scored); "
               "Points Possible is each notebook's full points")
@@ -160,13 +186,15 @@ def run(args):
         print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
               file=sys.stderr)
     if manual:
-        print(f"merged {len(manual)} hand scores from {args.manual}")
+        print(f"merged {_plural(len(manual), 'hand score')} from {args.manual}")
     if written:
         review = write_review(grades, submissions, written, args.out, registry)
         sheet = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
                  else f"a pre-filled scores sheet {review.sheet}")
         written_files.append(f"{len(review.pages)} written-task review pages in "
                              f"{review.folder} and {sheet}")
+        if not manual and review.sheet_kept:
+            _warn_unmerged_sheet(review.sheet, grades, written)
     if roster is not None:
         export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
         written_files.append(f"{export.path} ({args.export}, {export.exported} students)")

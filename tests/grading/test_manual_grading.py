@@ -165,6 +165,42 @@ def test_an_unscored_answer_stays_awaiting_and_the_export_says_so(first_run, tmp
     assert canvas[1] == "    Points Possible,,,,,2,4"
 
 
+def test_a_rerun_without_manual_warns_that_the_typed_scores_were_not_merged(first_run, tmp_path,
+                                                                          capsys):
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
+    _fill(sheet, {"answered": ("3", ""), "hostile": ("1", "")})
+    # The instructor reruns the first command (no --manual) after typing two scores.
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--roster",
+                  str(root / "roster.csv"), "--export", "canvas") == 0
+    captured = capsys.readouterr()
+    assert (f"warning: {sheet} holds 2 hand scores that this run did not merge" in captured.err
+            and f"add --manual {sheet}" in captured.err)
+    rows = {(r["student"], r["exercise"]): r for r in _rows(root / "out" / "grades.csv")}
+    assert rows["answered", "explain_words"]["status"] == GRADE_AWAITING_INSTRUCTOR
+    # Merged, nothing is left to warn about; the pre-filled 0s alone never warn.
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
+                  str(sheet)) == 0
+    assert "did not merge" not in capsys.readouterr().err
+    _fill(sheet, {"answered": ("", ""), "hostile": ("", "")})
+    assert _grade(root, root / "registry_with_written.py", root / "subs") == 0
+    assert "did not merge" not in capsys.readouterr().err
+
+
+def test_counts_in_the_summary_are_singular_for_one(first_run, tmp_path, capsys):
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
+    _fill(sheet, {"answered": ("4", "")})
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
+                  str(sheet), "--roster", str(root / "roster.csv"), "--export", "canvas") == 0
+    printed = capsys.readouterr().out
+    # answered typed, plus the pre-filled 0s of unanswered and no_words; hostile still awaits.
+    assert "merged 3 hand scores" in printed
+    assert "because 1 written answer still awaits hand grading" in printed
+
+
 STUDENTS = ("answered", "hostile", "no_words", "unanswered")
 TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
 
