@@ -100,6 +100,8 @@ def read_score_text(text, points):
     text = text.strip()
     if not text:
         return None
+    if text.startswith("-") and _NUMBER.match(text[1:].strip()):
+        raise ValueError(f"{text!r} is below 0; expected a number from 0 to {points}")
     if not _NUMBER.match(text):
         hint = (f"write it with a dot, e.g. {text.replace(',', '.')}" if "," in text
                 else f"expected a number from 0 to {points}")
