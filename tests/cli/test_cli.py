@@ -173,6 +173,29 @@ def test_progress_on_a_folder_without_exercise_notebooks_says_so_once(tmp_path, 
     assert "course's root folder" in error
 
 
+def test_progress_typed_inside_the_notebooks_folder_says_to_type_a_dot(tmp_path, capsys,
+                                                                      monkeypatch):
+    from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
+
+    first = EXERCISE_NOTEBOOKS[0].notebook
+    shutil.copy(ROOT / "exercises" / first, tmp_path / first)
+    monkeypatch.chdir(tmp_path)  # a terminal after `cd exercises`: no exercises/ below it
+    assert main(["progress"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "'exercises' is not a folder of exercise notebooks" in error
+    assert f"this folder holds {first}" in error and "reasoneval-course progress ." in error
+    assert main(["progress", "."]) == 0  # what the message says to type works
+    assert "exercises passed" in capsys.readouterr().out
+
+
+def test_progress_from_a_folder_without_notebooks_says_where_to_run_it(tmp_path, capsys,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["progress"]) == 2
+    error = capsys.readouterr().err
+    assert "course's root folder" in error and "progress ." not in error
+
+
 def test_progress_names_a_missing_notebook_once_for_all_its_exercises(tmp_path, capsys):
     from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
     from reasoneval_mini.exercises.registry import EXERCISES
