@@ -147,17 +147,22 @@ def _graded(student, exercise, expected_checks, result):
     hidden = [c for c in checks if c.get("hidden")]
     hidden_count = (f"hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} passed"
                     if hidden else "")
+    note = result.get("note") if isinstance(result.get("note"), str) else ""
     if passed == expected_checks:
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
-                     f"{passed} of {passed} checks passed", tuple(checks))
+                     shorten("; ".join(filter(None, [f"{passed} of {passed} checks passed",
+                                                     note]))), tuple(checks))
     if not any(c.get("attempted", True) for c in checks):
-        message = "not attempted yet: the function still raises NotImplementedError"
+        message = shorten("; ".join(filter(None, [
+            "not attempted yet: the function still raises NotImplementedError", note])))
     else:
         parts = [f"{passed} of {expected_checks} checks passed"]
         first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
         if first is not None:
             parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
-        message = shorten("; ".join(parts + ([hidden_count] if hidden_count else [])))
+        # The note before the hidden count: shorten() cuts from the end.
+        message = shorten("; ".join(parts + ([note] if note else [])
+                                    + ([hidden_count] if hidden_count else [])))
     return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
 
 
@@ -261,7 +266,8 @@ class Checker:
                 f"the checks crashed: {type(error).__name__}: {error}")}
         checks = [{**{key: _plain(value) for key, value in result.to_dict().items()},
                    "hidden": index >= public} for index, result in enumerate(results)]
-        return {"status": GRADE_FAILED, "message": "", "checks": checks}
+        return {"status": GRADE_FAILED, "message": "", "checks": checks,
+                "note": _cell_note(exercise, notebook, failures)}
 
 
 def _plain(value):
@@ -269,6 +275,23 @@ def _plain(value):
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return shorten(value)
+
+
+def _cell_note(exercise, notebook, failures):
+    """A note naming a cell that defines the answer and then timed out or raised, else "".
+
+    The answer was defined before the cell stopped (``def`` first, an endless
+    loop after it), so it is judged as it stands; without the note the student
+    never learns that the notebook stops there under *Run All*.
+    """
+    defining = set(cells_defining(notebook.cells, exercise.answer_name))
+    bad = [f for f in failures if f.cell in defining]
+    if not bad:
+        return ""
+    last = bad[-1]
+    how = "" if last.kind == GRADE_TIMEOUT else "failed: "
+    return (f"note: cell {last.cell} of {notebook.name}, which defines "
+            f"{exercise.answer_name}(), {how}{last.message}")
 
 
 def _undefined(exercise, notebook, failures):

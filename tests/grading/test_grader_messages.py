@@ -32,6 +32,32 @@ def test_a_syntax_error_in_the_defining_cell_is_error_naming_the_cell_and_the_li
     assert "line 3" in row["message"]
 
 
+def test_an_answer_defined_before_its_cell_hangs_or_raises_is_graded_and_names_the_cell(tmp_path):
+    # `def` runs first, then the loop: under Run All the notebook stops in that cell,
+    # but the function exists. It is judged as it stands, and the message says where
+    # the notebook stops, so the student is not told "passed" and nothing else.
+    subs = tmp_path / "subs"
+    (subs / "ann").mkdir(parents=True)
+    write_notebook(subs / "ann" / "ex01_add.ipynb",
+                   [cell("code", ADD + "while True:\n    pass\n", "add")])
+    write_notebook(subs / "ann" / "ex02_words.ipynb",
+                   [cell("code", WORDS + "1 / 0\n"), cell("code", SHOUT)])
+    assert grade(subs, tmp_path) == 0
+    rows = _rows(tmp_path)
+    add = rows["ann", "add"]
+    assert (add["status"], add["score"]) == ("passed", "2")
+    assert "note: cell 1 of ex01_add.ipynb, which defines add_numbers()" in add["message"]
+    assert "did not finish within 2 s" in add["message"]
+    words = rows["ann", "count_words"]
+    assert (words["status"], words["score"]) == ("passed", "3")
+    assert ("note: cell 1 of ex02_words.ipynb, which defines count_words(), failed: "
+            "ZeroDivisionError") in words["message"]
+    # A clean cell gets no note; the feedback file carries the note too.
+    assert rows["ann", "shout"]["message"] == "1 of 1 checks passed"
+    feedback = (tmp_path / "feedback" / "ann.md").read_text(encoding="utf-8")
+    assert "note: cell 1 of ex01\\_add.ipynb, which defines add\\_numbers\\(\\)" in feedback
+
+
 @pytest.mark.parametrize("copy_name", [
     "ex02_words-Copy1.ipynb", "Copy of ex02_words.ipynb", "EX02_Words.ipynb",
     "ex02_words copy.ipynb", "ex02_words (2).ipynb"])
