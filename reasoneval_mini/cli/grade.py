@@ -22,6 +22,7 @@ warning on stderr says what is not enforced.
 """
 
 import importlib.util
+import os
 import signal
 import sys
 from pathlib import Path
@@ -108,9 +109,29 @@ def _check_folders(args):
         if folder and Path(folder).exists() and not Path(folder).is_dir():
             raise UsageError(f"{option} {folder!r} is a file; expected a folder (it is made "
                              "if it does not exist)")
+    _check_not_in_submissions(args, (("--feedback", args.feedback),
+                                     ("--class-report", args.class_report)))
     if args.class_report and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--class-report draws its figures with matplotlib, which is not "
                          "installed; pip install 'reasoneval-course[course]'")
+
+
+def _check_not_in_submissions(args, folders):
+    """Refuse an output folder made directly inside SUBMISSIONS_DIR.
+
+    The next run would take it for a student folder and grade it as a student
+    with every notebook missing (a loose file there, such as grades.csv, is ignored).
+    """
+    root = Path(args.submissions_dir).resolve()
+    for option, folder in folders:
+        if folder and Path(folder).resolve().parent == root:
+            given = args.out if option == "--out" else folder
+            what = (f"{str(given)!r} writes its review folder {str(folder)!r}"
+                    if option == "--out" else f"{str(folder)!r} is a folder")
+            instead = os.path.relpath(root.parent / Path(given).name)
+            raise UsageError(f"{option} {what} inside {str(args.submissions_dir)!r}, where the "
+                             "next run would grade it as a student; write it next to the "
+                             f"submissions folder instead, e.g. {option} {instead}")
 
 
 def _print_export(export, written, grades):
@@ -158,6 +179,10 @@ def run(args):
         prepare_outputs(args.out, args.feedback)  # fail before grading
         registry = load_registry(registry_spec)
         written = dict(getattr(registry, "WRITTEN_TASKS", {}))
+        if written:  # only then is <out>_written/ made
+            from reasoneval_mini.grading.manual import review_folder
+
+            _check_not_in_submissions(args, (("--out", review_folder(args.out)),))
         manual = _manual_plan(args, written)
         grades = grade_class(args.submissions_dir, registry=registry_spec,
                              hidden_tests=args.hidden_tests, workers=args.workers,

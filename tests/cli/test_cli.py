@@ -209,6 +209,21 @@ def test_progress_names_a_missing_notebook_once_for_all_its_exercises(tmp_path, 
         assert out.count(f"no notebook {notebook.notebook}") == (notebook.notebook in checked)
 
 
+@pytest.mark.parametrize("option, inside", [
+    ("--feedback", "feedback"), ("--class-report", "report"), ("--out", "grades.csv")])
+def test_grade_refuses_an_output_folder_the_next_run_would_grade_as_a_student(
+        tmp_path, capsys, option, inside):
+    # The course registry has written tasks, so --out grades.csv also makes grades_written/.
+    subs = tmp_path / "subs"
+    (subs / "ada").mkdir(parents=True)
+    shutil.copy(ROOT / "exercises" / "ex01_answer_equivalence.ipynb", subs / "ada")
+    assert main(["grade", str(subs), "--no-progress", option, str(subs / inside)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"{option} " in error
+    assert "where the next run would grade it as a student" in error
+    assert sorted(p.name for p in subs.iterdir()) == ["ada"]  # nothing written, nothing graded
+
+
 def test_grade_refuses_a_feedback_path_that_is_a_file(tmp_path, capsys):
     (tmp_path / "ada").mkdir()
     (tmp_path / "feedback.md").write_text("")
