@@ -8,7 +8,8 @@ the copy), not from running the grader first.
 import csv
 
 import pytest
-from submission_class import ADD, SHOUT, WORDS, WORDS_STUB, cell, grade, write_notebook
+from submission_class import (
+    ADD, SHOUT, WORDS, WORDS_STUB, cell, grade, load_fake_registry, write_notebook)
 
 from reasoneval_mini.grading.submissions import copy_of
 
@@ -74,6 +75,25 @@ def test_work_saved_in_a_copy_next_to_an_untouched_original_is_named(tmp_path, c
     assert words["status"] == "failed" and words["message"].startswith("not attempted yet")
     assert f"{copy_name} is a copy of it: only ex02_words.ipynb is graded" in words["message"]
     assert "copy" not in rows["ann", "shout"]["message"]  # attempted: nothing to point at
+
+
+def test_the_copy_note_is_kept_whole_when_the_message_before_it_is_long(tmp_path):
+    # A written task's "not answered" message names its title and cell; with the
+    # note after it the line ran past the message limit and lost "save your work".
+    from reasoneval_mini.grading.grader import Grade
+    from reasoneval_mini.grading.submissions import read_student, with_copy_note
+    from reasoneval_mini.support.text import MESSAGE_CHARS
+
+    (tmp_path / "ann").mkdir()
+    write_notebook(tmp_path / "ann" / "ex02_words.ipynb", [cell("code", WORDS_STUB)])
+    write_notebook(tmp_path / "ann" / "ex02_words-Copy1.ipynb", [cell("code", WORDS)])
+    submission = read_student(tmp_path / "ann", load_fake_registry().EXERCISES)
+    long = "not answered: " + "x" * MESSAGE_CHARS
+    noted = with_copy_note(Grade("ann", "count_words", 0, 3, "failed", long), submission,
+                           "ex02_words.ipynb", untouched=True)
+    assert len(noted.message) <= MESSAGE_CHARS
+    assert noted.message.startswith("not answered: xxx")
+    assert noted.message.endswith("is graded, so save your work under that name")
 
 
 def test_a_copy_is_not_named_when_the_original_holds_the_work(tmp_path):
