@@ -138,6 +138,15 @@ def _print_export(export, written, grades):
     print(f"on the roster but no folder (left out of the export, no 0 written): "
           f"{_names(export.without_folder)}")
     print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
+    # A roster folder typed in another letter case (or with a stray space) leaves a
+    # student out of the export while their folder sits in the other list.
+    loose = {}
+    for folder in export.not_on_roster:
+        loose.setdefault(folder.strip().casefold(), []).append(folder)
+    for wanted in export.without_folder:
+        for folder in loose.get(wanted.strip().casefold(), ()):
+            print(f"the roster's folder {wanted!r} is not the folder {folder!r} (folder names "
+                  f"must match exactly): correct the roster's folder column to export them")
     if export.not_graded:
         print(f"grading was interrupted for (left out of the export, no 0 written): "
               f"{_names(export.not_graded)}")

@@ -212,6 +212,22 @@ def test_grade_with_export_writes_the_csv_and_lists_both_kinds_of_mismatch(tmp_p
     assert rows[2] == '"Lovelace, Ada",1001,S001,ada,Group A,2,4'
 
 
+def test_a_roster_folder_in_another_letter_case_is_pointed_at_the_folder_it_means(tmp_path,
+                                                                                  capsys):
+    (tmp_path / "roster.csv").write_text("folder,name,id\nAda,Ada L,1001\nzoe,Zoe,1002\n",
+                                         encoding="utf-8")
+    submissions = small_class(tmp_path / "submissions")
+    assert grade(submissions, tmp_path, "--roster", str(tmp_path / "roster.csv"),
+                 "--export", "canvas") == 0
+    output = capsys.readouterr().out
+    assert "on the roster but no folder (left out of the export, no 0 written): Ada, zoe" in output
+    assert ("the roster's folder 'Ada' is not the folder 'ada' (folder names must match "
+            "exactly)") in output
+    assert output.count("is not the folder") == 1  # zoe has no look-alike; stranger is nobody's
+    rows = (tmp_path / "grades_canvas.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2  # header and Points Possible: nobody exported, nobody zeroed
+
+
 @pytest.mark.parametrize("options, words", [
     (["--export", "canvas"], "--export needs --roster"),
     (["--roster", "roster.csv"], "--roster needs --export"),
