@@ -257,6 +257,10 @@ def review_page(task, answers, grades_by_key, rubric):
     score already given.
     """
     blank = sum(a.blank for a in answers)
+    # After a --manual merge the page is rewritten; it says how far the grading is.
+    scored = sum(not a.blank and getattr(grades_by_key.get((a.student, a.task)), "status", None)
+                 == GRADE_INSTRUCTOR_GRADED for a in answers)
+    progress = f" ({scored} scored so far)" if scored else ""
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              # Nothing on this page may load or run: student text is hostile input.
              '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
@@ -266,7 +270,7 @@ def review_page(task, answers, grades_by_key, rubric):
              f"<h1>{html_text(task.title)} <small>({html_text(task.id)}, "
              f"{task.points} points)</small></h1>",
              f"<p>{plural(len(answers), 'student')}; {plural(len(answers) - blank, 'answer')} "
-             f"to grade, {blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
+             f"to grade{progress}, {blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
              "<h2>Task</h2>", f"<pre>{html_text(task.statement)}</pre>",
              "<h2>Rubric</h2>", f"<pre>{html_text(rubric)}</pre>", "<h2>Answers</h2>"]
     for number, answer in enumerate(answers, start=1):

@@ -132,6 +132,19 @@ def test_manual_scores_flow_into_grades_totals_feedback_report_and_both_exports(
     assert "| explain_words | 4 | 4 | 0 | 0 | 1.13 |" in report  # (3.5 + 1 + 0 + 0) / 4 half up
 
 
+def test_the_review_page_counts_the_answers_scored_so_far(first_run, tmp_path):
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    page = review_folder(root / "out" / "grades.csv") / "explain_words.html"
+    assert "4 students; 2 answers to grade, 2 blank or missing" in page.read_text(encoding="utf-8")
+    sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
+    _fill(sheet, {"answered": ("3", "")})  # hostile's stays blank; the two 0s are not answers
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
+                  str(sheet)) == 0
+    assert ("4 students; 2 answers to grade (1 scored so far), 2 blank or missing"
+            in page.read_text(encoding="utf-8"))
+
+
 def test_merging_twice_gives_byte_identical_files_and_keeps_the_sheet(first_run, tmp_path):
     root = tmp_path
     shutil.copytree(first_run[0], root, dirs_exist_ok=True)
