@@ -134,7 +134,7 @@ def _check_not_in_submissions(args, folders):
                              f"submissions folder instead, e.g. {option} {instead}")
 
 
-def _print_export(export, written, grades):
+def _print_export(export, written, grades, exercises, platform):
     print(f"on the roster but no folder (left out of the export, no 0 written): "
           f"{_names(export.without_folder)}")
     print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
@@ -150,15 +150,30 @@ def _print_export(export, written, grades):
     if export.not_graded:
         print(f"grading was interrupted for (left out of the export, no 0 written): "
               f"{_names(export.not_graded)}")
-    print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
-          "item's maximum grade to these): "
-          + ", ".join(f"{column} {points}" for column, points in export.points))
+    shown = ", ".join(f"{column} {points}" for column, points in export.points)
+    if not export.awaiting:
+        print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
+              f"item's maximum grade to these): {shown}")
+    else:
+        # The partial points are not what a Moodle grade item or a Canvas assignment
+        # should be worth: the full scores of a later export would exceed them.
+        from reasoneval_mini.grading.gradebook import notebook_columns
+
+        full = ", ".join(f"{column} {points}" for column, _, points
+                         in notebook_columns({**exercises, **written}))
+        row = " (its Points Possible row)" if platform == "canvas" else ""
+        target = ("each Canvas assignment worth these" if platform == "canvas"
+                  else "these each Moodle grade item's maximum grade")
+        print(f"points per column in this export{row}: {shown}")
+        print(f"full points per column once every written answer is scored (make {target}): "
+              f"{full}")
     if export.awaiting:
         waiting = sum(g.status == GRADE_AWAITING_INSTRUCTOR for g in grades)
         points = sum(written[i].points for i in export.awaiting)
+        left = "Points Possible leaves" if platform == "canvas" else "the column points leave"
         print(f"the export holds the checked exercises only: the written tasks "
               f"{', '.join(export.awaiting)} ({points} points per student) are not in it, "
-              f"and Points Possible leaves them out, because {_plural(waiting, 'written answer')} "
+              f"and {left} them out, because {_plural(waiting, 'written answer')} "
               f"still {'awaits' if waiting == 1 else 'await'} hand grading; score them in the scores sheet and rerun with --manual")
     elif written:
         print("the export holds every exercise and every written task (all scored); "
@@ -232,7 +247,7 @@ def run(args):
     if roster is not None:
         export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
         written_files.append(f"{export.path} ({args.export}, {export.exported} students)")
-        _print_export(export, written, grades)
+        _print_export(export, written, grades, exercises, args.export)
     if args.class_report:
         report = write_class_report(grades, exercises, args.class_report, submissions,
                                     written=written, isolation=isolation)

@@ -214,6 +214,25 @@ def test_counts_in_the_summary_are_singular_for_one(first_run, tmp_path, capsys)
     assert "because 1 written answer still awaits hand grading" in printed
 
 
+@pytest.mark.parametrize("platform, target", [
+    ("canvas", "make each Canvas assignment worth these"),
+    ("moodle", "make these each Moodle grade item's maximum grade")])
+def test_while_answers_await_the_command_prints_the_full_points_to_set_up_the_lms(
+        first_run, tmp_path, capsys, platform, target):
+    # A Moodle grade item set to the partial 4 points would refuse the later full
+    # scores (up to 8); a Canvas assignment created at 4 would read 7.5 as over the top.
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--roster",
+                  str(root / "roster.csv"), "--export", platform) == 0
+    printed = capsys.readouterr().out
+    assert "points per column in this export" in printed and "ex01_add 2, ex02_words 4" in printed
+    # ex02_words in full: count_words 3 + shout 1 + explain_words 4.
+    assert (f"full points per column once every written answer is scored ({target}): "
+            "ex01_add 2, ex02_words 8") in printed
+    assert ("Points Possible" in printed) == (platform == "canvas")
+
+
 STUDENTS = ("answered", "hostile", "no_words", "unanswered")
 TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
 
