@@ -174,10 +174,12 @@ def _print_export(export, written, grades, exercises, platform):
         print(f"the export holds the checked exercises only: the written tasks "
               f"{', '.join(export.awaiting)} ({points} points per student) are not in it, "
               f"and {left} them out, because {_plural(waiting, 'written answer')} "
-              f"still {'awaits' if waiting == 1 else 'await'} hand grading; score them in the scores sheet and rerun with --manual")
+              f"still {'awaits' if waiting == 1 else 'await'} hand grading; score them in "
+              "the scores sheet and rerun with --manual")
     elif written:
+        full = ("Points Possible is" if platform == "canvas" else "the column points are")
         print("the export holds every exercise and every written task (all scored); "
-              "Points Possible is each notebook's full points")
+              f"{full} each notebook's full points")
 
 
 def run(args):

@@ -82,8 +82,10 @@ def test_progress_names_a_copy_that_holds_the_work_and_a_cell_that_stops_run_all
     assert main(["progress", str(folder), "--timeout", "5"]) == 0
     out = capsys.readouterr().out
     states = _table_states(out)
-    assert states["kp1_practice_verdicts"] == "not attempted" and states["kp2_two_subsets"] == "passed"
-    ex01_ids = [i for i, e in EXERCISES.items() if e.notebook.endswith("ex01_answer_equivalence.ipynb")]
+    assert states["kp1_practice_verdicts"] == "not attempted"
+    assert states["kp2_two_subsets"] == "passed"
+    ex01_ids = [i for i, e in EXERCISES.items()
+                if e.notebook.endswith("ex01_answer_equivalence.ipynb")]
     copy_lines = [line for line in out.splitlines()
                   if "ex01_answer_equivalence-Copy1.ipynb is a copy of it" in line]
     assert len(copy_lines) == 1 and copy_lines[0].startswith(f"  {', '.join(ex01_ids)} (")
