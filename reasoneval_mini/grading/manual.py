@@ -79,7 +79,8 @@ class WrittenAnswer:
     """One student's answer to one written task, as read before grading.
 
     *text* is ``None`` when there is nothing to read (*note* says why);
-    *blank* when the answer cell is empty or still the stub.
+    *blank* when the answer cell is empty or still the stub; *copy_note*
+    names look-alike copies of the notebook when the answer is blank.
     """
 
     student: str
@@ -87,6 +88,7 @@ class WrittenAnswer:
     text: str | None
     blank: bool
     note: str = ""
+    copy_note: str = ""
 
 
 def review_folder(grades_out):
@@ -215,8 +217,15 @@ def written_answers(submissions, tasks):
                     f"answer cell not found in {name}: read the notebook"))
                 continue
             cell, text = found
-            answers.append(WrittenAnswer(submission.student, task.id, text,
-                                         is_unanswered(text), f"cell {cell} of {name}"))
+            copies = submission.copies.get(name, ())
+            copy_note = ""
+            if is_unanswered(text) and copies:
+                # Only the original is graded; the page and the sheet say where the
+                # work probably is, as grades.csv does, before anyone types a 0.
+                what = "is a copy" if len(copies) == 1 else "are copies"
+                copy_note = f"{', '.join(copies)} {what} of {name} (only {name} is graded)"
+            answers.append(WrittenAnswer(submission.student, task.id, text, is_unanswered(text),
+                                         f"cell {cell} of {name}", copy_note))
     return answers
 
 
@@ -283,6 +292,9 @@ def review_page(task, answers, grades_by_key, rubric):
                   f"<h3>{number}. {html_text(answer.student)}</h3>",
                   f'<p class="score">{html_text(answer.note)}'
                   + (f"; {html_text(status)}" if status else "") + "</p>"]
+        if answer.copy_note:
+            lines.append(f'<p class="blank">{html_text(answer.copy_note)}: read it before '
+                         "scoring</p>")
         if answer.text is None or answer.blank:
             what = "BLANK: no answer" + ("" if answer.text is None else
                                          " (the cell is empty or still the stub)")
@@ -305,6 +317,8 @@ def scores_sheet(answers):
     for answer in answers:
         if answer.blank:
             why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
+            if answer.copy_note:
+                why += f"; {answer.copy_note}"
             writer.writerow([printable(answer.student), answer.task, "0", printable(why)])
         else:
             writer.writerow([printable(answer.student), answer.task, "", ""])

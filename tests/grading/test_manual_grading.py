@@ -233,6 +233,32 @@ def test_while_answers_await_the_command_prints_the_full_points_to_set_up_the_lm
     assert ("Points Possible" in printed) == (platform == "canvas")
 
 
+def test_a_blank_answer_with_a_copy_beside_its_notebook_names_the_copy_on_page_and_sheet(
+        tmp_path):
+    # Work saved in -Copy1: the original's answer is the stub. The pre-filled 0 stays
+    # (only the original is graded), but the instructor sees where the work is first.
+    registry, subs = _class(tmp_path)
+    copier = subs / "copier"
+    copier.mkdir()
+    write_notebook(copier / "ex01_add.ipynb", add_notebook(ADD))
+    write_notebook(copier / "ex02_words.ipynb",
+                   words_notebook(WORDS, SHOUT) + [_answer_cell("YOUR ANSWER HERE")])
+    write_notebook(copier / "ex02_words-Copy1.ipynb",
+                   words_notebook(WORDS, SHOUT) + [_answer_cell("Runs of spaces count once.")])
+    assert _grade(tmp_path, registry, subs) == 0
+    folder = review_folder(tmp_path / "out" / "grades.csv")
+    sheet = {r["student"]: r for r in _rows(folder / "scores.csv")}
+    assert sheet["copier"]["score"] == "0"
+    assert sheet["copier"]["comment"] == (
+        "no answer: the cell is empty or the stub; ex02_words-Copy1.ipynb is a copy of "
+        "ex02_words.ipynb (only ex02_words.ipynb is graded)")
+    assert sheet["unanswered"]["comment"] == "no answer: the cell is empty or the stub"
+    page = (folder / "explain_words.html").read_text(encoding="utf-8")
+    copier_part = page.split("copier</h3>")[1].split("</section>")[0]
+    assert "ex02_words-Copy1.ipynb is a copy of ex02_words.ipynb" in copier_part
+    assert "is a copy" not in page.split("unanswered</h3>")[1].split("</section>")[0]
+
+
 STUDENTS = ("answered", "hostile", "no_words", "unanswered")
 TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
 
