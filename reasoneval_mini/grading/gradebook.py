@@ -225,6 +225,13 @@ def read_roster(path, export_format):
     entries, seen = [], {}
     for number, row in rows[1:]:
         where = f"roster {path.name} line {number}"
+        broken = next((name for name, value in zip(header, row) if "\n" in value or "\r" in value),
+                      None)
+        if broken is not None or (len(row) > len(header) and any("\n" in v for v in row)):
+            column = f", column {broken!r}" if broken else ""
+            raise RosterError(f"{where}{column}: a line break inside a field, so a quote (\") "
+                              "opened in this line is never closed and the lines after it were "
+                              "read into it; close the quote")
         if len(row) != len(header):
             raise RosterError(f"{where}: {len(row)} fields, expected {len(header)} "
                               f"({', '.join(header)}); quote a name that holds a comma")

@@ -114,6 +114,21 @@ def read_score_text(text, points):
     return score
 
 
+def _swallowed_line(row, tasks):
+    """The first sheet line read into a field of *row* by an unclosed quote, else None.
+
+    A comment may hold line breaks (a spreadsheet cell with Alt+Enter); a
+    line inside a field that reads ``student,<task id>,...`` is a line of the
+    sheet that an unclosed quote swallowed.
+    """
+    for field in row:
+        for line in field.splitlines()[1:]:
+            parts = next(csv.reader([line]), [])
+            if len(parts) >= 3 and parts[1].strip() in tasks:
+                return line
+    return None
+
+
 def read_manual_scores(path, students, tasks):
     """``{(student, task id): ManualScore}`` from the sheet at *path*; blank scores are left out.
 
@@ -149,6 +164,12 @@ def read_manual_scores(path, students, tasks):
     scores = {}
     for number, row in rows[1:]:
         where = f"scores sheet {path.name} line {number}"
+        swallowed = _swallowed_line(row, tasks)
+        if swallowed is not None:
+            raise ManualScoresError(
+                f"{where}: a quote (\") opened in this line is never closed, so the lines "
+                f"after it were read as part of one field (the next is {swallowed!r}) and "
+                "their scores would be lost; close the quote")
         if len(row) != len(header):
             raise ManualScoresError(f"{where}: {len(row)} fields, expected {len(header)} "
                                     f"({','.join(header)}); quote a comment that holds a comma")

@@ -163,6 +163,13 @@ def test_a_byte_order_mark_and_blank_lines_in_the_roster_are_accepted(tmp_path):
      "line 1: the columns are separated by ';', not commas; save the roster with commas"),
     ("folder\tname\temail\nada\tAda\ta@x\n", EXPORT_MOODLE,
      "line 1: the columns are separated by tab, not commas"),
+    # An unclosed quote reads the next lines into one field: name it, not "quote a name".
+    ("folder,name,id\nada,\"Lovelace, Ada,1001\nbob,Bob,1002\n", EXPORT_CANVAS,
+     "line 2, column 'name': a line break inside a field, so a quote (\") opened in this "
+     "line is never closed"),
+    # Here the field count still matches: bob would vanish from the roster unnamed.
+    ("folder,name,id,section\nada,Ada,1001,\"A\nbob,Bob,1002,B\n", EXPORT_CANVAS,
+     "line 2, column 'section': a line break inside a field"),
 ])
 def test_a_bad_roster_is_refused_naming_the_line_and_the_column(tmp_path, text, export_format, words):
     path = tmp_path / "roster.csv"

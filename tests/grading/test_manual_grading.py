@@ -282,6 +282,10 @@ TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
     ("student,task,score,comment\nanswered,explain_words,1,\n\nanswered,explain_words,,\n",
      "line 4: 'answered' / 'explain_words' is already on line 2"),
     ("student;task;score;comment\n", "line 1: columns 'student;task;score;comment'"),
+    # An unclosed quote in a comment swallowed the next lines: their scores were lost.
+    ("student,task,score,comment\nanswered,explain_words,1,\"Good\nhostile,explain_words,2,\n",
+     "line 2: a quote (\") opened in this line is never closed, so the lines after it were "
+     "read as part of one field (the next is 'hostile,explain_words,2,')"),
     ("", "is empty"),
 ])
 def test_a_bad_scores_line_is_refused_naming_the_line(tmp_path, text, words):
@@ -290,6 +294,16 @@ def test_a_bad_scores_line_is_refused_naming_the_line(tmp_path, text, words):
     with pytest.raises(ManualScoresError) as raised:
         read_manual_scores(path, STUDENTS, TASKS)
     assert words in str(raised.value)
+
+
+def test_a_comment_on_two_lines_in_one_quoted_cell_is_kept(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("student,task,score,comment\n"
+                    "answered,explain_words,3,\"Good.\nSee the rubric, 2nd row.\"\n"
+                    "hostile,explain_words,1,\n", encoding="utf-8")
+    scores = read_manual_scores(path, STUDENTS, TASKS)
+    assert scores["answered", "explain_words"].comment == "Good.\nSee the rubric, 2nd row."
+    assert scores["hostile", "explain_words"].score == 1
 
 
 def test_a_bad_scores_sheet_stops_grade_before_grading(first_run, tmp_path, capsys):
