@@ -201,7 +201,8 @@ def read_roster(path, export_format):
     column for: a file that is not UTF-8 (the line, and "save as UTF-8"),
     columns separated by ``;`` or tabs ("use commas"), an unknown or missing
     column (an ``email`` column for Moodle, an identity column for Canvas),
-    a row with the wrong number of fields, an empty ``folder`` or ``name``,
+    a row with the wrong number of fields, a quote left open (a line break
+    inside a field), an empty ``folder`` or ``name``,
     a folder or identity listed twice (both lines named), a Canvas ``id``
     that is not ASCII digits or what *export_format* needs but is blank.
     Blank lines are skipped; a byte-order mark (Excel) is accepted.

@@ -135,7 +135,7 @@ def read_manual_scores(path, students, tasks):
     *students* are the student names (as in grades.csv); *tasks* maps
     written task ids to tasks (``points``). Raises :class:`ManualScoresError`
     naming the line for: a file that is not UTF-8, a missing or unknown
-    column, an unknown student or task, a score that is not a number from 0
+    column, a quote left open that swallowed later lines, an unknown student or task, a score that is not a number from 0
     to the task's points, or a (student, task) on two lines (both named).
     """
     path = Path(path)
