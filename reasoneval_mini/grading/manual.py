@@ -156,6 +156,14 @@ def read_manual_scores(path, students, tasks):
                                 f"{','.join(SCORE_COLUMNS)}")
     header_line, header = rows[0]
     header = [name.strip() for name in header]
+    if sorted(name for name in header if name) == sorted(SCORE_COLUMNS):
+        # A spreadsheet saves every line as wide as its widest: something typed in a
+        # column after 'comment' pads every line. Not guessed away: "2,5," under such a
+        # header could be a decimal comma or a score and a note.
+        raise ManualScoresError(
+            f"scores sheet {path.name} line {header_line}: an empty extra column beside "
+            f"{','.join(SCORE_COLUMNS)} (something typed in a column after them?); delete "
+            "that column in the spreadsheet and save again")
     if sorted(header) != sorted(SCORE_COLUMNS):
         raise ManualScoresError(
             f"scores sheet {path.name} line {header_line}: columns {','.join(header)!r}; "

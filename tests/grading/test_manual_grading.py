@@ -282,6 +282,10 @@ TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
     ("student,task,score,comment\nanswered,explain_words,1,\n\nanswered,explain_words,,\n",
      "line 4: 'answered' / 'explain_words' is already on line 2"),
     ("student;task;score;comment\n", "line 1: columns 'student;task;score;comment'"),
+    # A spreadsheet pads every line when something was typed in column E.
+    ("student,task,score,comment,\r\nanswered,explain_words,2,5,\r\n",
+     "line 1: an empty extra column beside student,task,score,comment (something typed in a "
+     "column after them?); delete that column"),
     # An unclosed quote in a comment swallowed the next lines: their scores were lost.
     ("student,task,score,comment\nanswered,explain_words,1,\"Good\nhostile,explain_words,2,\n",
      "line 2: a quote (\") opened in this line is never closed, so the lines after it were "
