@@ -156,7 +156,7 @@ def read_manual_scores(path, students, tasks):
                                 f"{','.join(SCORE_COLUMNS)}")
     header_line, header = rows[0]
     header = [name.strip() for name in header]
-    if sorted(name for name in header if name) == sorted(SCORE_COLUMNS):
+    if len(header) > len(SCORE_COLUMNS) and sorted(filter(None, header)) == sorted(SCORE_COLUMNS):
         # A spreadsheet saves every line as wide as its widest: something typed in a
         # column after 'comment' pads every line. Not guessed away: "2,5," under such a
         # header could be a decimal comma or a score and a note.
