@@ -31,6 +31,7 @@ their notebook is.
 """
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -156,13 +157,13 @@ def _graded(student, exercise, expected_checks, result):
         message = shorten("; ".join(filter(None, [
             "not attempted yet: the function still raises NotImplementedError", note])))
     else:
-        parts = [f"{passed} of {expected_checks} checks passed"]
+        # The note (the cell that stopped) first: it is the cause, and shorten() cuts
+        # from the end.
+        parts = [f"{passed} of {expected_checks} checks passed"] + ([note] if note else [])
         first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
         if first is not None:
             parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
-        # The note before the hidden count: shorten() cuts from the end.
-        message = shorten("; ".join(parts + ([note] if note else [])
-                                    + ([hidden_count] if hidden_count else [])))
+        message = shorten("; ".join(parts + ([hidden_count] if hidden_count else [])))
     return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
 
 
@@ -267,7 +268,8 @@ class Checker:
         checks = [{**{key: _plain(value) for key, value in result.to_dict().items()},
                    "hidden": index >= public} for index, result in enumerate(results)]
         return {"status": GRADE_FAILED, "message": "", "checks": checks,
-                "note": _cell_note(exercise, notebook, failures)}
+                "note": _cell_note(exercise, notebook, failures)
+                or _name_error_note(checks[:public], notebook, failures)}
 
 
 def _plain(value):
@@ -292,6 +294,29 @@ def _cell_note(exercise, notebook, failures):
     how = "" if last.kind == GRADE_TIMEOUT else "failed: "
     return (f"note: cell {last.cell} of {notebook.name}, which defines "
             f"{exercise.answer_name}(), {how}{last.message}")
+
+
+_NAME_ERROR = re.compile(r"NameError \(name '([A-Za-z_]\w*)' is not defined\)")
+
+
+def _name_error_note(checks, notebook, failures):
+    """A note tracing a public check's NameError to the failed cell that defines that name.
+
+    A setup cell with a typo (its imports never ran) makes the answers of
+    other cells raise NameError; the note names that cell, and why it failed.
+    """
+    for check in checks:
+        match = _NAME_ERROR.search(str(check.get("message", "")))
+        if match is None:
+            continue
+        defining = set(cells_defining(notebook.cells, match.group(1)))
+        bad = [f for f in failures if f.cell in defining]
+        if bad:
+            last = bad[-1]
+            how = "" if last.kind == GRADE_TIMEOUT else "failed: "
+            return (f"note: {match.group(1)} is not defined because cell {last.cell} of "
+                    f"{notebook.name}, which defines it, {how}{last.message}")
+    return ""
 
 
 def _undefined(exercise, notebook, failures):

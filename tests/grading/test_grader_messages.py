@@ -6,6 +6,7 @@ the copy), not from running the grader first.
 """
 
 import csv
+from pathlib import Path
 
 import pytest
 from submission_class import (
@@ -57,6 +58,48 @@ def test_an_answer_defined_before_its_cell_hangs_or_raises_is_graded_and_names_t
     assert rows["ann", "shout"]["message"] == "1 of 1 checks passed"
     feedback = (tmp_path / "feedback" / "ann.md").read_text(encoding="utf-8")
     assert "note: cell 1 of ex01\\_add.ipynb, which defines add\\_numbers\\(\\)" in feedback
+
+
+def test_a_name_error_from_a_setup_cell_with_a_syntax_error_names_that_cell(tmp_path):
+    # The course's ex03 with its setup cell (the imports) broken by one unclosed
+    # bracket: the answers raise NameError, and the message says which cell should
+    # have defined the name, and why it did not. The course registry's checks name it.
+    import json
+    import shutil
+
+    from submission_class import main
+
+    subs = tmp_path / "subs"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "solutions", subs / "ann")
+    path = subs / "ann" / "ex03_execution_states.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    [setup] = [c for c in notebook["cells"]
+               if c["metadata"].get("nbgrader", {}).get("grade_id") == "ex03_setup"]
+    setup["source"] = "".join(setup["source"]) + "\nbroken = (\n"
+    lines = setup["source"].count("\n")  # the unclosed bracket's line
+    number = notebook["cells"].index(setup) + 1
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    assert main(["grade", str(subs), "--out", str(tmp_path / "grades.csv"), "--no-progress",
+                 "--workers", "1"]) == 0
+    rows = _rows(tmp_path)
+    rates = rows["ann", "kp3_rates"]["message"]
+    assert rates.startswith("0 of 4 checks passed; note: Counter is not defined because cell "
+                            f"{number} of ex03_execution_states.ipynb, which defines it, failed: "
+                            "SyntaxError")
+    assert f"line {lines}" in rates
+    # An exercise whose answer needs nothing from the setup cell passes, with no note.
+    assert rows["ann", "kp3_human_eval_call_chain"]["message"] == "2 of 2 checks passed"
+
+
+@pytest.mark.parametrize("source, names", [
+    ("from x import (a, b as c)\nimport os.path, re\nN: int = 3\ndef f(:", {"N", "a", "c", "f", "os", "re"}),
+    ("N == 3\n    M = 2\n(", set()),  # a comparison, and an indented line, bind nothing here
+])
+def test_a_cell_that_does_not_parse_still_names_what_it_meant_to_define(source, names):
+    from reasoneval_mini.grading.notebooks import prepare_cells
+
+    [(_, _, found)] = prepare_cells([(1, source)])
+    assert found == names
 
 
 @pytest.mark.parametrize("copy_name", [
