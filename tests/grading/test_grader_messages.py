@@ -92,7 +92,8 @@ def test_a_name_error_from_a_setup_cell_with_a_syntax_error_names_that_cell(tmp_
 
 
 @pytest.mark.parametrize("source, names", [
-    ("from x import (a, b as c)\nimport os.path, re\nN: int = 3\ndef f(:", {"N", "a", "c", "f", "os", "re"}),
+    ("from x import (a, b as c)\nimport os.path, re\nN: int = 3\ndef f(:",
+     {"N", "a", "c", "f", "os", "re"}),
     ("N == 3\n    M = 2\n(", set()),  # a comparison, and an indented line, bind nothing here
 ])
 def test_a_cell_that_does_not_parse_still_names_what_it_meant_to_define(source, names):
