@@ -18,8 +18,14 @@ caller, removed afterwards), a minimal environment, ``/dev/null`` as stdin,
 pipes for stdout and stderr (read here, keeping head and tail), a private
 pipe on fd 3 for the end-of-program report, then the sandbox the request's
 plan names (:mod:`reasoneval_mini.runner.confinement`; the policy's paths
-are opened once in the server, and the server gives up root's capabilities
-once for all its children) and the resource limits. Anything that fails
+are opened once in the server) and the resource limits. On Linux the server
+lives in user and mount namespaces of its own (root's powers over those
+only; :func:`~reasoneval_mini.runner.workdir.enter_private_mounts`), and a
+sandboxed child's working directory is a ``tmpfs`` of the request's
+``memory_mb``, mounted by the server before the fork and detached after:
+files in ``/dev/shm`` count against no address-space limit. Where the
+kernel refuses the namespaces, the server gives up root's capabilities once
+for all its children instead, and the folders stay uncapped. Anything that fails
 before the program runs (a sandbox the kernel refuses, above all) is written
 on a setup pipe that the child closes before the program's first line; the
 program then never runs. Closing the server's stdin while a program runs
@@ -84,7 +90,8 @@ from reasoneval_mini.runner.limits import (
     apply_limits,
     cpu_seconds_for,
 )
-from reasoneval_mini.runner.workdir import make_workdir, remove_tree
+from reasoneval_mini.runner.workdir import (
+    enter_private_mounts, make_workdir, mount_capped, remove_tree, unmount)
 from reasoneval_mini.support.messages import (
     CANCEL_BYTE,
     parse_report,
@@ -166,7 +173,9 @@ def _prepared(isolation):
     caller that runs :func:`run_request` in its own process, e.g. a test).
     """
     if isolation not in _PREPARED:
-        if isolation.enforced and _PARENT["pid"] is not None:
+        # A server that caps folders keeps the power to mount (in its own
+        # namespace); each child then gives up its powers itself.
+        if isolation.enforced and _PARENT["pid"] is not None and not _MOUNTS["private"]:
             harden_forking_parent()
         _PREPARED[isolation] = prepare_confinement(isolation)
     return _PREPARED[isolation]
@@ -181,10 +190,14 @@ def run_request(request, on_started=None):
     workdir = request.get("workdir") or make_workdir(request["tempdir"])
     nonce = secrets.token_hex(16)
     started = time.monotonic()
+    # A sandboxed program's folder holds at most its memory limit: it lives in
+    # memory (/dev/shm), where no address-space limit counts it.
+    capped = (_MOUNTS["private"] and isolation_from_fields(request["isolation"]).enforced
+              and mount_capped(workdir, request["memory_mb"]))
     try:
         pid, out_r, err_r, report_r, go_w, setup_r = _fork_child(request, workdir, nonce)
     except BaseException:
-        remove_tree(workdir)
+        _remove_workdir(workdir, capped)
         raise
     try:
         if on_started is not None:
@@ -201,7 +214,7 @@ def run_request(request, on_started=None):
         pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
         started + request["timeout"], _PARENT["pid"])
     duration = time.monotonic() - started
-    remove_tree(workdir)
+    _remove_workdir(workdir, capped)
     return {
         "outcome": outcome,
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
@@ -213,6 +226,17 @@ def run_request(request, on_started=None):
         "workdir_left": os.path.exists(workdir),
         "setup_error": setup.text() or None,
     }
+
+
+def _remove_workdir(workdir, capped):
+    if capped:
+        unmount(workdir)  # a leftover keeps its detached file system, at most its size
+    remove_tree(workdir)
+
+
+#: Whether this server has its own mount namespace (set by serve(), Linux):
+#: then each sandboxed program's folder is a capped file system of its own.
+_MOUNTS = {"private": False}
 
 
 def compile_under_limit(source, memory_mb):
@@ -307,6 +331,7 @@ def serve(notes_fd=None):
     gc.collect()
     gc.freeze()
     _PARENT["pid"] = os.getppid()
+    _MOUNTS["private"] = enter_private_mounts()
     while True:
         try:
             request = _next_request()

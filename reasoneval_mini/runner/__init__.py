@@ -7,7 +7,8 @@ gets is the same in both, and lives here:
 * ``environment``: :data:`MINIMAL_ENV` and :func:`child_environment`, the
   child's whole ``os.environ`` (nothing of the caller's);
 * ``workdir``: the child's own working folder, made and removed
-  (:func:`make_workdir`, :func:`remove_tree`);
+  (:func:`make_workdir`, :func:`remove_tree`), and capped in size where a
+  child can afford it (:func:`cap_workdir`);
 * ``limits``: its resource limits (:func:`apply_limits`);
 * ``confinement``: the operating system's sandbox around it, planned in the
   caller with a warning once per session about what is missing
@@ -35,9 +36,10 @@ from reasoneval_mini.runner.confinement import (
 )
 from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
 from reasoneval_mini.runner.limits import apply_limits
-from reasoneval_mini.runner.workdir import make_workdir, remove_tree, working_directory_base
+from reasoneval_mini.runner.workdir import (
+    cap_workdir, make_workdir, remove_tree, working_directory_base)
 
-__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset",
+__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
            "child_environment",
            "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
            "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]

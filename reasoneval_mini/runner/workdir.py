@@ -11,7 +11,10 @@ It is the only folder the sandbox lets the child write
 >>> os.path.exists(folder)
 False
 
-Surprising: on Linux the folder is in ``/dev/shm`` (memory), not on disk.
+Surprising: on Linux the folder is in ``/dev/shm`` (memory), not on disk,
+and nothing there counts against a memory limit: ``/dev/shm`` may hold all
+the machine's memory. A child that lives long enough to afford it (the
+grader's, one per student) caps its folder with :func:`cap_workdir`.
 """
 
 import os
@@ -40,13 +43,129 @@ def make_workdir(base=None):
 
 
 def remove_tree(path):
-    """Remove *path*, even where the child took away its own permissions; never raises."""
+    """Remove *path*, even where the child took away its own permissions; never raises.
+
+    The second pass gives back the owner's rights to every folder left, and
+    never through a symbolic link: the child may have left one to any folder
+    of ours (a fork server without root's powers must unlock what the child
+    locked, and would otherwise unlock that folder).
+    """
     shutil.rmtree(path, ignore_errors=True)
     if os.path.exists(path):
-        for root, dirs, _ in os.walk(path):
-            for name in [root] + [os.path.join(root, d) for d in dirs]:
-                try:
-                    os.chmod(name, 0o700)
-                except OSError:
-                    pass
+        if hasattr(os, "fwalk") and os.chmod in os.supports_dir_fd:
+            # fwalk opens each folder it enters without following a link.
+            for _, dirs, _, root_fd in os.fwalk(path):
+                for name in dirs:
+                    _unlock(name, root_fd)
+        else:  # pragma: no cover - Windows: no mode bits to give back
+            for root, dirs, _ in os.walk(path):
+                for name in dirs:
+                    if not os.path.islink(os.path.join(root, name)):
+                        _unlock(os.path.join(root, name), None)
         shutil.rmtree(path, ignore_errors=True)
+
+
+def _unlock(name, dir_fd):
+    """``chmod 0700`` the folder *name* (in *dir_fd*), never the target of a link in its place."""
+    if dir_fd is None:
+        try:
+            os.chmod(name, 0o700)
+        except OSError:
+            pass
+        return
+    try:
+        # O_PATH needs no permission on the folder; O_NOFOLLOW refuses a
+        # link, O_DIRECTORY anything else; the fd then names that very folder.
+        fd = os.open(name, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW,
+                     dir_fd=dir_fd)
+    except OSError:
+        return
+    try:
+        if hasattr(os, "O_PATH"):  # Linux: fchmod refuses an O_PATH fd; its /proc name does not
+            os.chmod(f"/proc/self/fd/{fd}", 0o700)
+        else:
+            os.fchmod(fd, 0o700)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# Named as in include/uapi/linux/sched.h and mount.h.
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 1 << 18
+MNT_DETACH = 2
+
+
+def cap_workdir(path, size_mb):
+    """In a child about to be confined: give *path* a private memory file system of *size_mb* MB.
+
+    Linux only, in a single-threaded process, before the sandbox (which
+    forbids mounting): :func:`enter_private_mounts`, then
+    :func:`mount_capped`. A write past the size fails with ``ENOSPC``, and
+    the memory goes back to the system with the last process of the run.
+    Nobody else sees the new files (the caller's folder stays empty; it
+    still removes it as usual). The process's working directory moves onto
+    the new file system.
+
+    Returns True when the folder is capped; False where the kernel refuses
+    (not Linux, user namespaces switched off): the folder is then as before.
+    """
+    if not (enter_private_mounts() and mount_capped(path, size_mb)):
+        return False
+    os.chdir(path)
+    return True
+
+
+def _libc():
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def enter_private_mounts():
+    """Move this (single-threaded) process to its own user and mount namespaces; True if it did.
+
+    In its own user namespace the process is root, its own user outside,
+    with powers over its own namespaces only: even root leaves its powers
+    over the machine behind (a sandbox applied later drops the rest). Where
+    the kernel has user namespaces switched off, root still gets a mount
+    namespace alone. Mounts made afterwards are seen by this process and
+    those it starts, by nobody else. False off Linux or where the kernel
+    refuses; a refusal halfway leaves the process in the new namespaces, harmlessly.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    libc = _libc()
+    uid, gid = os.geteuid(), os.getegid()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
+        try:
+            for name, text in (("setgroups", b"deny"), ("uid_map", b"0 %d 1" % uid),
+                               ("gid_map", b"0 %d 1" % gid)):
+                fd = os.open(f"/proc/self/{name}", os.O_WRONLY)
+                try:
+                    os.write(fd, text)  # one write: the kernel takes a map whole
+                finally:
+                    os.close(fd)
+        except OSError:
+            return False
+    elif libc.unshare(CLONE_NEWNS) != 0:  # no user namespaces: root may still
+        return False
+    # Private: no mount of ours shows in (or propagates to) the caller's namespace.
+    return libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) == 0
+
+
+def mount_capped(path, size_mb):
+    """Mount a ``tmpfs`` of *size_mb* MB (mode 0700) over the folder *path*; True if it worked.
+
+    Only after :func:`enter_private_mounts`, by a process that still has
+    the powers to mount (in its own namespace).
+    """
+    options = b"size=%dm,mode=0700" % int(size_mb)
+    return _libc().mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV,
+                         options) == 0
+
+
+def unmount(path):
+    """Detach what is mounted on *path* (its memory goes back once its last user is gone)."""
+    _libc().umount2(os.fsencode(path), MNT_DETACH)

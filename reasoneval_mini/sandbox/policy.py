@@ -10,7 +10,8 @@ The policy, one domain per run (per program, per student):
 * read and write: only the run's own working folder;
 * no TCP bind or connect (Landlock ABI 4), and with it, where seccomp
   filters work (x86_64, aarch64), no new socket of any kind (so no UDP, no
-  Unix socket file); no signals and no abstract Unix
+  Unix socket file), no kernel keyring and no new namespace
+  (:mod:`~reasoneval_mini.sandbox.seccomp`); no signals and no abstract Unix
   sockets to processes outside the run's own sandbox (ABI 6); no
   ``/proc/<pid>`` of such processes (any ABI: Landlock's ``ptrace`` rule);
 * a process running as root also drops every capability first, so that it
@@ -246,6 +247,11 @@ def confine(isolation, workdir, prepared=None, ruleset=None):
     """
     if not isolation.enforced:
         return
+    # Asked now: the answer is read from /proc/self, which Landlock closes
+    # below (a child that asked afterwards read "no seccomp" and ran unfiltered).
+    # The filter goes with any Landlock domain: the keyring and namespaces are
+    # open on every ABI (on ABI 1-3 it also takes every socket, TCP included).
+    filter_calls = seccomp.supported()
     drop_capabilities()
     if ruleset is None:
         ruleset = build_ruleset(isolation, workdir, prepared)
@@ -255,8 +261,9 @@ def confine(isolation, workdir, prepared=None, ruleset=None):
             os.close(ruleset)
     else:
         landlock.enforce_ruleset(ruleset)
-    if "network" in isolation.enforced and seccomp.supported():
-        # What Landlock leaves open (UDP, Unix sockets bound to a path): no new socket at all.
+    if filter_calls:
+        # What Landlock leaves open (UDP, Unix sockets bound to a path, the
+        # kernel keyring, new namespaces): refused by the seccomp filter.
         seccomp.deny_sockets(seccomp.prepared_filter())
 
 

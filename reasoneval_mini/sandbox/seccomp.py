@@ -1,22 +1,41 @@
-"""No new sockets: a seccomp filter for what Landlock does not rule (UDP, Unix sockets bound to a path).
+"""What Landlock does not rule, refused by a seccomp filter: sockets, keyring, System V IPC, namespaces.
 
 Landlock (ABI 7 and before) rules TCP bind and connect and abstract Unix
 sockets, but not UDP datagrams, and not a ``connect`` to a Unix socket file
 the program can name (a session bus, a Docker daemon's socket). A program
-that cannot *create* a socket can do neither. This module installs, in the
-calling thread and everything it starts, a seccomp filter that makes
-``socket(2)`` (every family) and ``io_uring_setup(2)`` (which can create
-sockets on its own) fail with ``EACCES``; ``socketpair(2)`` stays allowed (a
-connected pair reaches nobody: ``asyncio`` needs it). Standard library
-(``ctypes``) only; the constants carry the kernel's names
-(``include/uapi/linux/seccomp.h``, ``filter.h``, ``audit.h``).
+that cannot *create* a socket can do neither. Nor does Landlock rule the
+kernel keyring, which every process of a user shares (an instructor's
+tokens may live there, and a key planted there outlives the run), System V
+IPC (kernel objects shared the same way), or new
+user namespaces (root's powers inside one: the usual first step of a kernel
+exploit, and of no use to a program under test).
+
+This module installs, in the calling thread and everything it starts, a
+seccomp filter that makes these fail with ``EACCES``:
+
+* ``socket(2)`` (every family) and ``io_uring_setup(2)`` (which can create
+  sockets on its own); ``socketpair(2)`` stays allowed (a connected pair
+  reaches nobody: ``asyncio`` needs it);
+* ``add_key(2)``, ``request_key(2)``, ``keyctl(2)``;
+* System V IPC (``shmget(2)``, ``msgget(2)``, ``semget(2)`` and the calls
+  on their ids): a shared memory segment outlives every process of the run
+  (the kernel's default size limits are unlimited), and a message queue
+  carries data from one run to the next;
+* ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
+  sysctls may open to anyone (large attack surfaces, no use to a test);
+* ``unshare(2)``, and ``clone(2)`` asking for any new namespace;
+  ``clone3(2)`` says ``ENOSYS`` (its flags sit in memory a filter cannot
+  read), so that the C library falls back to ``clone``.
+
+Standard library (``ctypes``) only; the constants carry the kernel's names
+(``include/uapi/linux/seccomp.h``, ``filter.h``, ``audit.h``, ``sched.h``).
 
 The system call numbers differ between architectures, so the filter is known
 for ``x86_64`` and ``aarch64`` only (:func:`supported`); a call made through
 another architecture's entry point (32-bit calls on a 64-bit kernel, x32) is
 refused altogether, or it would bypass the filter.
 
->>> _program(0xC000003E, 41, 425, x32=True)[-1] == (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.EACCES)
+>>> _program(*_ARCHITECTURES["x86_64"])[-1] == (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.EACCES)
 True
 
 Surprising: the filter cannot be lifted, not even by the process that
@@ -35,19 +54,47 @@ import reasoneval_mini.sandbox.landlock as landlock
 # Named as in include/uapi/linux/filter.h (classic BPF) and seccomp.h.
 BPF_LD, BPF_JMP, BPF_RET = 0x00, 0x05, 0x06
 BPF_W, BPF_ABS, BPF_K = 0x00, 0x20, 0x00
-BPF_JEQ, BPF_JGE = 0x10, 0x30
+BPF_JEQ, BPF_JGE, BPF_JSET = 0x10, 0x30, 0x40
 SECCOMP_RET_ALLOW = 0x7FFF0000
 SECCOMP_RET_ERRNO = 0x00050000
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 X32_SYSCALL_BIT = 0x40000000
-# struct seccomp_data: int nr; __u32 arch; ...
-_OFFSET_NR, _OFFSET_ARCH = 0, 4
+# struct seccomp_data: int nr; __u32 arch; __u64 instruction_pointer; __u64 args[6].
+# Both architectures are little-endian: the low half of args[0] comes first.
+_OFFSET_NR, _OFFSET_ARCH, _OFFSET_ARG0_LOW = 0, 4, 16
+# include/uapi/linux/sched.h: every flag of clone(2) that makes a new namespace.
+CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
+CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x08000000, 0x10000000, 0x20000000, 0x40000000
+NAMESPACE_FLAGS = (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER
+                   | CLONE_NEWPID | CLONE_NEWNET)
 
-#: machine -> (AUDIT_ARCH_*, __NR_socket, __NR_io_uring_setup, has the x32 entry point)
+#: System V IPC: shared memory, semaphores, message queues (kernel objects, not files).
+SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl",
+            "msgget", "msgsnd", "msgrcv", "msgctl")
+#: The calls refused outright, in the order the filter tests them.
+#: Kernel interfaces that some machines open to unprivileged users (by their
+#: sysctls): large attack surfaces, of no use to a program under test.
+KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
+DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
+          + SYSTEM_V + KERNEL_SURFACE)
+
+#: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
-    "x86_64": (0xC000003E, 41, 425, True),
-    "aarch64": (0xC00000B7, 198, 425, False),
+    "x86_64": (0xC000003E, {"socket": 41, "io_uring_setup": 425, "add_key": 248,
+                            "request_key": 249, "keyctl": 250, "unshare": 272,
+                            "clone": 56, "clone3": 435,
+                            "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65,
+                            "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69,
+                            "msgrcv": 70, "msgctl": 71,
+                            "bpf": 321, "perf_event_open": 298, "userfaultfd": 323}, True),
+    "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
+                             "request_key": 218, "keyctl": 219, "unshare": 97,
+                             "clone": 220, "clone3": 435,
+                             "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189,
+                             "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
+                             "shmget": 194, "shmctl": 195, "shmat": 196,
+                             "bpf": 280, "perf_event_open": 241, "userfaultfd": 282}, False),
 }
 
 
@@ -64,7 +111,9 @@ class _SockFprog(ctypes.Structure):
 def supported():
     """True where the filter can be installed: Linux with seccomp filters, on x86_64 or aarch64.
 
-    Read once per process (a fork server reads it before forking).
+    Read once per process, from ``/proc/self/status``: a process that
+    confines itself must ask before Landlock closes ``/proc`` to it
+    (:func:`~reasoneval_mini.sandbox.policy.confine` does).
     """
     if sys.platform != "linux" or platform.machine() not in _ARCHITECTURES:
         return False
@@ -75,14 +124,19 @@ def supported():
         return False
 
 
-def _program(arch, socket_nr, io_uring_nr, x32):
-    """The filter, as ``(code, jt, jf, k)`` instructions: deny new sockets, allow the rest."""
+def _program(arch, numbers, x32):
+    """The filter, as ``(code, jt, jf, k)`` instructions: refuse :data:`DENIED` and new namespaces."""
     deny = (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.EACCES)
     allow = (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW)
-    body = [
-        (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, socket_nr),  # socket(): deny
-        deny,
-        (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, io_uring_nr),  # io_uring_setup(): deny
+    body = []
+    for name in DENIED:
+        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers[name]), deny]
+    body += [
+        (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers["clone3"]),  # clone3(): "no such call"
+        (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
+        (BPF_JMP | BPF_JEQ | BPF_K, 0, 3, numbers["clone"]),  # clone(): look at its flags
+        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW),
+        (BPF_JMP | BPF_JSET | BPF_K, 0, 1, NAMESPACE_FLAGS),  # a new namespace: deny
         deny,
         allow,
     ]
@@ -100,8 +154,7 @@ def _program(arch, socket_nr, io_uring_nr, x32):
 @functools.lru_cache(maxsize=None)
 def prepared_filter():
     """The filter for this machine as a ctypes object, built once (a fork server builds it before forking)."""
-    arch, socket_nr, io_uring_nr, x32 = _ARCHITECTURES[platform.machine()]
-    instructions = _program(arch, socket_nr, io_uring_nr, x32)
+    instructions = _program(*_ARCHITECTURES[platform.machine()])
     array = (_SockFilter * len(instructions))(*[_SockFilter(*i) for i in instructions])
     program = _SockFprog(len(instructions), ctypes.cast(array, ctypes.POINTER(_SockFilter)))
     program._array = array  # keep the instructions alive as long as the program

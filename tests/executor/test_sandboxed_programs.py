@@ -417,3 +417,118 @@ def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_sa
         result = run("assert 1 + 1 == 2")
     assert (result.status, result.isolation) == (
         PASSED, "none (Landlock is Linux-only, this is darwin)")
+
+
+# --- The review round: the kernel keyring, the working folder's removal ---------
+
+@needs_socket_filter()
+def test_a_program_cannot_read_the_callers_keyring_or_plant_a_key_in_it():
+    from kernel_objects import Keyring
+
+    keyring = Keyring()
+    secret = keyring.add(b"instructor-token", b"sk-secret-KEYRING")
+    try:
+        result = run(f"""
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.syscall.restype = ctypes.c_long
+            key = libc.syscall({keyring.keyctl}, 10, -4, b"user", b"instructor-token", 0)
+            buffer = ctypes.create_string_buffer(100)
+            size = libc.syscall({keyring.keyctl}, 11, key, buffer, 100) if key > 0 else -1
+            libc.syscall({keyring.add_key}, b"user", b"planted-by-a-program", b"x", 1, -4)
+            assert size < 0, buffer.raw[:size]
+            """)
+        planted = keyring.find(b"planted-by-a-program")
+        if planted is not None:
+            keyring.unlink(planted)
+    finally:
+        keyring.unlink(secret)
+    assert result.status == PASSED, result.detail  # its own assert: it read nothing
+    assert planted is None, "the program planted a key in the caller's keyring"
+
+
+@needs(1, "file rules")
+def test_removing_a_working_folder_never_follows_a_link_the_program_left(tmp_path):
+    # A folder the program locked keeps its link from the first removal; the
+    # second pass unlocks what it finds, and must not unlock through the link.
+    victim = tmp_path / "instructor-folder"
+    victim.mkdir()
+    victim.chmod(0o755)
+    result = run(f"""
+        import os
+        os.mkdir("locked")
+        os.symlink({str(victim)!r}, "locked/link")
+        os.chmod("locked", 0o500)
+        """)
+    assert result.status == PASSED, result.detail
+    assert victim.stat().st_mode & 0o777 == 0o755
+
+
+@needs_socket_filter()
+def test_the_fresh_interpreter_fallback_installs_the_socket_filter_too(monkeypatch):
+    # It too asked /proc/self/status whether seccomp exists after Landlock had closed it.
+    monkeypatch.delattr(os, "fork")
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver:
+        receiver.bind(("127.0.0.1", 0))
+        port = receiver.getsockname()[1]
+        result = run(f"""
+            import socket
+            socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", {port}))
+            """)
+        receiver.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            receiver.recvfrom(10)  # nothing arrived
+    assert result.status == RUNTIME_ERROR
+    assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs_socket_filter()
+def test_a_program_cannot_leave_system_v_memory_behind():
+    from kernel_objects import SystemV
+
+    system_v = SystemV()
+    key = 0x5F000000 | os.getpid() & 0xFFFFFF
+    try:
+        result = run(f"""
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            assert libc.shmget({key}, 8 << 20, 0o1600) < 0, "a segment that outlives the run"
+            assert libc.msgget({key}, 0o1600) < 0, "a queue that outlives the run"
+            """)
+        left = system_v.segment(key), system_v.queue(key)
+    finally:
+        system_v.remove(key)
+    assert left == (None, None)
+    assert result.status == PASSED, result.detail
+
+
+def _server_mounts_work():
+    """Whether a fork server can have mounts of its own here (root, or user namespaces)."""
+    import subprocess
+
+    probe = ("from reasoneval_mini.runner.workdir import enter_private_mounts\n"
+             "print(enter_private_mounts())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(REPOSITORY)))
+    return done.stdout.strip() == "True"
+
+
+@needs(1, "file rules")
+def test_a_program_cannot_write_past_its_memory_limit_into_its_working_folder():
+    # The folder is in /dev/shm (here as large as the machine's memory), where
+    # no address-space limit counts what it holds; each file alone is held to 16 MB.
+    if not _server_mounts_work():
+        pytest.skip("capping the folder needs root or user namespaces, which this kernel refuses")
+    result = run("""
+        written = 0
+        try:
+            for number in range(12):  # 192 MB, three times the memory limit
+                with open(f"fill-{number}", "wb") as handle:
+                    for _ in range(16):
+                        handle.write(b"x" * (1 << 20))
+                        written += 1
+        except OSError:
+            pass
+        assert written <= 64, f"{written} MB written under a 64 MB memory limit"
+        """, memory_mb=64, timeout=10.0)
+    assert result.status == PASSED, result.detail

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from kernel_objects import Keyring, SystemV
 from process_checks import assert_gone_soon, process_alive
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
@@ -200,9 +201,14 @@ def test_a_student_cannot_sigkill_a_classmates_grading_process(tmp_path):
     grader = grader_process(tmp_path / "subs", tmp_path, "--workers", "2", timeout="20")
     try:
         def both():
+            # The worker's folder is its own file system (capped in size):
+            # seen from here through its /proc/<pid>/cwd only.
             folders = grading_folders(grader.pid)
-            attacker = [f for f in folders if os.path.exists(os.path.join(f, "i-am-the-attacker"))]
-            return (attacker[0], [p for f, pids in folders.items() if f != attacker[0]
+            attacker = [Path(f"/proc/{p}/cwd") for f, pids in folders.items() for p in pids
+                        if os.path.exists(f"/proc/{p}/cwd/i-am-the-attacker")]
+            found = [f for f, pids in folders.items()
+                     if any(Path(f"/proc/{p}/cwd") in attacker for p in pids)]
+            return (attacker[0], [p for f, pids in folders.items() if f not in found
                                   for p in pids]) if attacker and len(folders) == 2 else None
 
         attacker, victims = wait_for(both)
@@ -447,3 +453,178 @@ def test_a_time_line_magic_runs_its_statement(tmp_path):
     student(tmp_path / "subs", "ann", add=("%time add_numbers = lambda a, b: a + b\n",))
     assert grade(tmp_path / "subs", tmp_path) == 0
     assert statuses(tmp_path, "ann")["add"] == "passed"
+
+
+# -- the review round's attacks (the grading child's own seccomp filter, the keyring) -------
+
+def needs_socket_filter():
+    from reasoneval_mini.sandbox import seccomp
+    if not seccomp.supported():
+        return pytest.mark.skip(reason="the socket filter needs seccomp on x86_64 or aarch64 Linux")
+    return needs_landlock(4, "the network rules")
+
+
+@needs_socket_filter()
+def test_a_student_cell_cannot_send_a_udp_datagram_or_reach_a_unix_socket_file(tmp_path):
+    # The filter was built only after Landlock had closed /proc/self/status,
+    # where it looks whether seccomp exists: the grading child never installed it.
+    import socket
+
+    path = str(tmp_path / "daemon.sock")  # stands for a session bus or a Docker daemon
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver, \
+            socket.socket(socket.AF_UNIX) as listener:
+        receiver.bind(("127.0.0.1", 0))
+        listener.bind(path)
+        listener.listen(1)
+        port = receiver.getsockname()[1]
+        leak = ("import socket\n"
+                "try:\n"
+                "    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(\n"
+                f"        b'answers', ('127.0.0.1', {port}))\n"
+                "except OSError:\n    pass\n"
+                "try:\n"
+                f"    socket.socket(socket.AF_UNIX).connect({path!r})\n"
+                "except OSError:\n    pass\n")
+        student(tmp_path / "subs", "eve", add=(leak, ADD))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        receiver.settimeout(0.2)
+        listener.settimeout(0.2)
+        with pytest.raises(socket.timeout):
+            receiver.recvfrom(10)  # nothing arrived
+        with pytest.raises(socket.timeout):
+            listener.accept()  # nobody connected
+    assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
+KEYRING_THIEF = """\
+import ctypes
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_key = _libc.syscall({keyctl}, 10, -4, b"user", b"instructor-token", 0)
+_buffer = ctypes.create_string_buffer(100)
+STOLEN = _buffer.raw[:max(0, _libc.syscall({keyctl}, 11, _key, _buffer, 100))] if _key > 0 else b""
+_libc.syscall({add_key}, b"user", b"planted-by-a-student", b"x", 1, -4)
+
+def shout(text):
+    return STOLEN.decode() or text.upper()
+"""
+
+
+@needs_socket_filter()
+def test_a_student_cannot_read_the_instructors_keyring_or_plant_a_key_in_it(tmp_path):
+    keyring = Keyring()
+    secret = keyring.add(b"instructor-token", b"sk-secret-KEYRING")
+    try:
+        thief = KEYRING_THIEF.format(keyctl=keyring.keyctl, add_key=keyring.add_key)
+        student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, thief))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        planted = keyring.find(b"planted-by-a-student")
+        if planted is not None:
+            keyring.unlink(planted)
+    finally:
+        keyring.unlink(secret)
+    assert statuses(tmp_path, "eve")["shout"] == "passed", "the student read the instructor's key"
+    assert planted is None, "the student planted a key in the instructor's keyring"
+
+
+SYSTEM_V_HOARD = """\
+import ctypes
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.shmat.restype = ctypes.c_void_p
+_segment = _libc.shmget({key}, 8 << 20, 0o1600)  # IPC_CREAT: 8 MB that outlive the run
+if _segment >= 0:
+    _address = _libc.shmat(_segment, None, 0)
+    ctypes.memset(_address, 1, 8 << 20)
+    _libc.shmdt(ctypes.c_void_p(_address))
+_libc.msgget({key}, 0o1600)  # a message queue a classmate graded later could read
+"""
+
+
+@needs_socket_filter()
+def test_a_student_cannot_leave_system_v_memory_or_a_message_queue_behind(tmp_path):
+    # Not files, so not Landlock's: a segment stays after every process is
+    # gone (shmmax is unlimited here), and a queue carries answers to a classmate.
+    system_v = SystemV()
+    key = 0x5E000000 | os.getpid() & 0xFFFFFF
+    try:
+        student(tmp_path / "subs", "eve", add=(SYSTEM_V_HOARD.format(key=key), ADD))
+        assert grade(tmp_path / "subs", tmp_path) == 0
+        left = system_v.segment(key), system_v.queue(key)
+    finally:
+        system_v.remove(key)
+    assert left == (None, None)
+    assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
+FILL_THE_FOLDER = """\
+import os
+open("notes.txt", "w").write("an honest file")
+assert open("notes.txt").read() == "an honest file"
+WRITTEN = 0
+try:
+    for number in range(40):  # 640 MB, well past the cap, in files of 16 MB
+        with open(f"fill-{{number}}", "wb") as handle:
+            for _ in range(16):
+                handle.write(b"x" * (1 << 20))
+                WRITTEN += 1
+except OSError:
+    pass
+
+def shout(text):
+    return text.upper() if WRITTEN <= {cap} else f"wrote {{WRITTEN}} MB"
+"""
+
+
+def _workdir_cap_works():
+    """Whether this kernel lets a process mount its own capped folder (user namespaces may be off)."""
+    probe = ("import os, tempfile\n"
+             "from reasoneval_mini.runner.workdir import cap_workdir\n"
+             "print(cap_workdir(tempfile.mkdtemp(), 1))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return done.stdout.strip() == "True"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not _workdir_cap_works(),
+                    reason="capping the folder needs Linux with user (or root's) mount namespaces")
+def test_a_student_cannot_fill_the_machines_memory_through_the_working_folder(tmp_path):
+    # The folder is in /dev/shm (here as large as the machine's memory), where
+    # no address-space limit counts what it holds.
+    from reasoneval_mini.grading.child import WORKDIR_LIMIT_MB
+
+    student(tmp_path / "subs", "eve", add=(ADD,),
+            words=(WORDS, FILL_THE_FOLDER.format(cap=WORKDIR_LIMIT_MB)))
+    assert grade(tmp_path / "subs", tmp_path, timeout="20") == 0
+    assert statuses(tmp_path, "eve") == {"add": "passed", "count_words": "passed",
+                                         "shout": "passed"}
+
+
+CAPABILITIES = """\
+import ctypes
+
+class _Header(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+class _Data(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32)]
+
+_sets = (_Data * 2)()
+ctypes.CDLL(None).capget(ctypes.byref(_Header(0x20080522, 0)), _sets)  # _LINUX_CAPABILITY_VERSION_3
+HELD = [hex(s.effective | s.permitted) for s in _sets if s.effective | s.permitted]
+
+def shout(text):
+    return f"capabilities {HELD}" if HELD else text.upper()
+"""
+
+
+@needs_landlock(1, "file rules")
+def test_a_student_keeps_no_capability_in_its_own_namespaces_even_when_the_grader_is_root(tmp_path):
+    # The folder cap puts the grading process in a user namespace of its own,
+    # where it starts with every capability: the sandbox must drop those too.
+    student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, CAPABILITIES))
+    if os.geteuid() == 0:  # unsandboxed, root's student holds root's powers: the check sees them
+        assert grade(tmp_path / "subs", tmp_path / "off", "--sandbox", "off") == 0
+        assert statuses(tmp_path / "off", "eve")["shout"] == "failed"
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    assert statuses(tmp_path, "eve")["shout"] == "passed"

@@ -97,3 +97,43 @@ def test_a_refused_confinement_raises_rather_than_running_unconfined(tmp_path):
         confine_child(plan_sandbox("auto"), str(tmp_path))
         return "ran unconfined"
     assert in_fork(body).startswith(f"{ConfinementFailed.__name__}: ")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="mount namespaces are Linux's")
+@pytest.mark.parametrize("user", ["as it runs", "an ordinary user"])
+def test_a_capped_folder_refuses_writes_past_its_size_and_shows_nothing_outside(user):
+    from reasoneval_mini.runner import cap_workdir
+
+    if user != "as it runs" and os.geteuid() != 0:
+        pytest.skip("only root can become another user; 'as it runs' is an ordinary user here")
+    folder = make_workdir()
+    if user != "as it runs":
+        os.chown(folder, 65534, 65534)
+    try:
+        def body():
+            if user != "as it runs":  # root mounts in a mount namespace; anyone else needs a user one
+                import ctypes
+                os.setgid(65534)
+                os.setuid(65534)
+                # Changing user made us non-dumpable (/proc/self root's): undo, as a login would be.
+                ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
+            if not cap_workdir(folder, 2):
+                return "refused"
+            written = 0
+            try:
+                with open("big", "wb") as handle:
+                    for _ in range(8):
+                        handle.write(b"x" * (1 << 19))
+                        handle.flush()
+                        written += 1
+            except OSError as error:
+                return f"{written} half-MB, then errno {error.errno}"
+            return f"{written} half-MB, no error"
+
+        outcome = in_fork(body)
+        if outcome == "refused":
+            pytest.skip("this kernel refuses user namespaces: the folder cannot be capped")
+        assert outcome == "4 half-MB, then errno 28"  # ENOSPC at 2 MB, not 4
+        assert os.listdir(folder) == []  # the child's files were never in the caller's folder
+    finally:
+        remove_tree(folder)

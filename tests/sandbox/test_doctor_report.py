@@ -23,3 +23,12 @@ def test_doctor_says_what_an_old_kernel_leaves_open(monkeypatch):
     run_doctor(out=lines.append)
     assert "  network: no - needs Landlock ABI 4 (Linux 6.7); programs can open TCP connections" \
         in lines
+
+
+def test_doctor_says_whether_the_system_call_filter_applies():
+    from reasoneval_mini.sandbox import seccomp
+
+    lines = []
+    run_doctor(out=lines.append)
+    line = next(line for line in lines if line.startswith("  system-call filter: "))
+    assert line.startswith(f"  system-call filter: {'yes' if seccomp.supported() else 'no'}")

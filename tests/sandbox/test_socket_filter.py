@@ -1,4 +1,4 @@
-"""The seccomp socket filter: its program run by a small BPF interpreter, and installed for real."""
+"""The seccomp filter: its program run by a small BPF interpreter, and installed for real."""
 
 import errno
 import os
@@ -10,21 +10,30 @@ import reasoneval_mini.sandbox.seccomp as seccomp
 
 X86_64, I386 = 0xC000003E, 0x40000003
 SOCKET, SOCKETPAIR, IO_URING_SETUP, READ = 41, 53, 425, 0  # x86_64 numbers
+ADD_KEY, REQUEST_KEY, KEYCTL, UNSHARE, CLONE, CLONE3, FORK = 248, 249, 250, 272, 56, 435, 57
+SHMGET, SHMAT, MSGGET, SHMDT = 29, 30, 68, 67
+BPF, PERF_EVENT_OPEN, USERFAULTFD = 321, 298, 323
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
+NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
+# What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
+FORK_FLAGS = 0x01200000 | 17  # CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD
+THREAD_FLAGS = 0x003D0F00  # CLONE_VM | FS | FILES | SIGHAND | THREAD | SYSVSEM | SETTLS | ...
 
 
-def run_filter(program, arch, nr):
-    """What the kernel would answer for a call *nr* made through *arch*'s entry point."""
+def run_filter(program, arch, nr, flags=0):
+    """What the kernel would answer for a call *nr* (first argument *flags*) made through *arch*'s entry point."""
     accumulator, pc = 0, 0
     while True:
         code, jt, jf, k = program[pc]
         if code == seccomp.BPF_LD | seccomp.BPF_W | seccomp.BPF_ABS:
-            accumulator = {0: nr, 4: arch}[k]
+            accumulator = {0: nr, 4: arch, 16: flags & 0xFFFFFFFF}[k]
             pc += 1
         elif code == seccomp.BPF_JMP | seccomp.BPF_JEQ | seccomp.BPF_K:
             pc += 1 + (jt if accumulator == k else jf)
         elif code == seccomp.BPF_JMP | seccomp.BPF_JGE | seccomp.BPF_K:
             pc += 1 + (jt if accumulator >= k else jf)
+        elif code == seccomp.BPF_JMP | seccomp.BPF_JSET | seccomp.BPF_K:
+            pc += 1 + (jt if accumulator & k else jf)
         elif code == seccomp.BPF_RET | seccomp.BPF_K:
             return k
         else:
@@ -33,6 +42,19 @@ def run_filter(program, arch, nr):
 
 @pytest.mark.parametrize("arch, nr, expected", [
     (X86_64, SOCKET, DENY),
+    (X86_64, ADD_KEY, DENY),
+    (X86_64, REQUEST_KEY, DENY),
+    (X86_64, KEYCTL, DENY),
+    (X86_64, UNSHARE, DENY),
+    (X86_64, SHMGET, DENY),
+    (X86_64, SHMAT, DENY),
+    (X86_64, MSGGET, DENY),
+    (X86_64, SHMDT, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, BPF, DENY),
+    (X86_64, PERF_EVENT_OPEN, DENY),
+    (X86_64, USERFAULTFD, DENY),
+    (X86_64, CLONE3, NO_SUCH_CALL),
+    (X86_64, FORK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, IO_URING_SETUP, DENY),
     (X86_64, SOCKETPAIR, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, READ, seccomp.SECCOMP_RET_ALLOW),
@@ -40,11 +62,31 @@ def run_filter(program, arch, nr):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
-    program = seccomp._program(X86_64, SOCKET, IO_URING_SETUP, x32=True)
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
     assert run_filter(program, arch, nr) == expected
+
+
+@pytest.mark.parametrize("flags, expected", [
+    (FORK_FLAGS, seccomp.SECCOMP_RET_ALLOW),
+    (THREAD_FLAGS, seccomp.SECCOMP_RET_ALLOW),
+    (FORK_FLAGS | seccomp.CLONE_NEWUSER, DENY),
+    (seccomp.CLONE_NEWNS | 17, DENY),
+    (seccomp.CLONE_NEWPID | 17, DENY),
+    (seccomp.CLONE_NEWNET, DENY),
+    (1 << 32 | FORK_FLAGS, seccomp.SECCOMP_RET_ALLOW),  # clone3-only flags are not clone's
+], ids=["fork", "thread", "new-user-ns", "new-mount-ns", "new-pid-ns", "new-net-ns", "high-bits"])
+def test_the_filter_lets_clone_start_processes_and_threads_but_no_namespace(flags, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, CLONE, flags) == expected
+
+
+def test_both_architectures_name_every_call_the_filter_needs():
+    for arch, numbers, _ in seccomp._ARCHITECTURES.values():
+        assert set(seccomp.DENIED) | {"clone", "clone3"} <= set(numbers)
+        assert len(set(numbers.values())) == len(numbers)  # no number given twice
 
 
 @pytest.mark.skipif(not seccomp.supported(), reason="seccomp filters on x86_64 or aarch64 Linux")
@@ -73,3 +115,42 @@ def test_installed_the_filter_refuses_socket_and_keeps_socketpair():
         text = stream.read().decode()
     os.waitpid(pid, 0)
     assert text == "pair ok / socket refused"
+
+
+@pytest.mark.skipif(not seccomp.supported(), reason="seccomp filters on x86_64 or aarch64 Linux")
+def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a_user_namespace():
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            import ctypes
+            import subprocess
+            import sys
+            import threading
+
+            import reasoneval_mini.sandbox.landlock as landlock
+            landlock._LIBC.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as Landlock sets it
+            seccomp.deny_sockets()
+            box = []
+            thread = threading.Thread(target=box.append, args=("thread ran",))
+            thread.start()
+            thread.join()
+            child = os.fork()
+            if child == 0:
+                os._exit(7)
+            forked = os.waitpid(child, 0)[1] >> 8
+            ran = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True,
+                                 text=True).stdout.strip()
+            libc = ctypes.CDLL(None, use_errno=True)
+            refused = libc.unshare(seccomp.CLONE_NEWUSER) == -1 and ctypes.get_errno()
+            outcome = [box[0], f"fork {forked}", f"subprocess {ran}", f"unshare errno {refused}"]
+        except BaseException as error:
+            outcome = [f"{type(error).__name__}: {error}"]
+        os.write(write_end, " / ".join(outcome).encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as stream:
+        text = stream.read().decode()
+    os.waitpid(pid, 0)
+    assert text == f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
