@@ -271,13 +271,20 @@ def format_folder_progress(rows):
     *rows* are :class:`~reasoneval_mini.grading.progress.ProgressRow` objects
     (``exercise_id``, ``notebook``, ``state``, ``message``). Each exercise
     neither passed nor untouched gets its reason, one line per notebook and
-    reason (a missing notebook is one problem, not six).
+    reason (a missing notebook is one problem, not six); a passed or untouched
+    one only its note, if its message has one (a copy holds the work, a cell
+    stops *Run All*).
     """
     lines = [format_progress({row.exercise_id: row.state for row in rows})]
     grouped = {}
     for row in rows:
         if row.state not in (STATE_PASSED, STATE_NOT_ATTEMPTED):
             grouped.setdefault((row.notebook, row.message), []).append(row.exercise_id)
+        elif "; " in row.message:
+            # Passed or untouched, with a note after the usual words: work saved in a
+            # copy of the notebook, or a cell that stops Run All. Only the note is news.
+            note = row.message.split("; ", 1)[1]
+            grouped.setdefault((row.notebook, note), []).append(row.exercise_id)
     lines += [f"  {', '.join(ids)} ({notebook}): {message}"
               for (notebook, message), ids in grouped.items()]
     if any(row.state == STATE_FAILED for row in rows):

@@ -22,6 +22,7 @@ warning on stderr says what is not enforced.
 """
 
 import importlib.util
+import os
 import signal
 import sys
 from pathlib import Path
@@ -73,6 +74,32 @@ def _manual_plan(args, written):
         raise UsageError(error) from None
 
 
+def _warn_unmerged_sheet(sheet, grades, written):
+    """Say so when the kept scores sheet holds scores this run (without --manual) left out.
+
+    Without the warning a rerun of the first command quietly puts every hand
+    score back to awaiting_instructor in grades.csv, the feedback and the export.
+    """
+    from reasoneval_mini.grading.manual import read_manual_scores
+
+    try:
+        scores = read_manual_scores(sheet, sorted({g.student for g in grades}), written)
+    except ValueError as error:
+        print(f"warning: your scores sheet was not merged (no --manual) and could not be "
+              f"read either: {error}", file=sys.stderr)
+        return
+    awaiting = {(g.student, g.exercise) for g in grades if g.status == GRADE_AWAITING_INSTRUCTOR}
+    unmerged = sum(key in awaiting for key in scores)
+    if unmerged:
+        print(f"warning: {sheet} holds {_plural(unmerged, 'hand score')} that this run did not "
+              f"merge (those answers stay awaiting_instructor here and in any export); "
+              f"add --manual {sheet} to merge them", file=sys.stderr)
+
+
+def _plural(count, noun):
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _names(folders):
     return ", ".join(folders) if folders else "none"
 
@@ -82,31 +109,77 @@ def _check_folders(args):
         if folder and Path(folder).exists() and not Path(folder).is_dir():
             raise UsageError(f"{option} {folder!r} is a file; expected a folder (it is made "
                              "if it does not exist)")
+    _check_not_in_submissions(args, (("--feedback", args.feedback),
+                                     ("--class-report", args.class_report)))
     if args.class_report and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--class-report draws its figures with matplotlib, which is not "
                          "installed; pip install 'reasoneval-course[course]'")
 
 
-def _print_export(export, written, grades):
+def _check_not_in_submissions(args, folders):
+    """Refuse an output folder made directly inside SUBMISSIONS_DIR.
+
+    The next run would take it for a student folder and grade it as a student
+    with every notebook missing (a loose file there, such as grades.csv, is ignored).
+    """
+    root = Path(args.submissions_dir).resolve()
+    for option, folder in folders:
+        if folder and Path(folder).resolve().parent == root:
+            given = args.out if option == "--out" else folder
+            what = (f"{str(given)!r} writes its review folder {str(folder)!r}"
+                    if option == "--out" else f"{str(folder)!r} is a folder")
+            instead = os.path.relpath(root.parent / Path(given).name)
+            raise UsageError(f"{option} {what} inside {str(args.submissions_dir)!r}, where the "
+                             "next run would grade it as a student; write it next to the "
+                             f"submissions folder instead, e.g. {option} {instead}")
+
+
+def _print_export(export, written, grades, exercises, platform):
     print(f"on the roster but no folder (left out of the export, no 0 written): "
           f"{_names(export.without_folder)}")
     print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
+    # A roster folder typed in another letter case (or with a stray space) leaves a
+    # student out of the export while their folder sits in the other list.
+    loose = {}
+    for folder in export.not_on_roster:
+        loose.setdefault(folder.strip().casefold(), []).append(folder)
+    for wanted in export.without_folder:
+        for folder in loose.get(wanted.strip().casefold(), ()):
+            print(f"the roster's folder {wanted!r} is not the folder {folder!r} (folder names "
+                  f"must match exactly): correct the roster's folder column to export them")
     if export.not_graded:
         print(f"grading was interrupted for (left out of the export, no 0 written): "
               f"{_names(export.not_graded)}")
-    print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
-          "item's maximum grade to these): "
-          + ", ".join(f"{column} {points}" for column, points in export.points))
+    shown = ", ".join(f"{column} {points}" for column, points in export.points)
+    if not export.awaiting:
+        print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
+              f"item's maximum grade to these): {shown}")
+    else:
+        # The partial points are not what a Moodle grade item or a Canvas assignment
+        # should be worth: the full scores of a later export would exceed them.
+        from reasoneval_mini.grading.gradebook import notebook_columns
+
+        full = ", ".join(f"{column} {points}" for column, _, points
+                         in notebook_columns({**exercises, **written}))
+        row = " (its Points Possible row)" if platform == "canvas" else ""
+        target = ("each Canvas assignment worth these" if platform == "canvas"
+                  else "these each Moodle grade item's maximum grade")
+        print(f"points per column in this export{row}: {shown}")
+        print(f"full points per column once every written answer is scored (make {target}): "
+              f"{full}")
     if export.awaiting:
         waiting = sum(g.status == GRADE_AWAITING_INSTRUCTOR for g in grades)
         points = sum(written[i].points for i in export.awaiting)
+        left = "Points Possible leaves" if platform == "canvas" else "the column points leave"
         print(f"the export holds the checked exercises only: the written tasks "
               f"{', '.join(export.awaiting)} ({points} points per student) are not in it, "
-              f"and Points Possible leaves them out, because {waiting} written answers still "
-              "await hand grading; score them in the scores sheet and rerun with --manual")
+              f"and {left} them out, because {_plural(waiting, 'written answer')} "
+              f"still {'awaits' if waiting == 1 else 'await'} hand grading; score them in "
+              "the scores sheet and rerun with --manual")
     elif written:
+        full = ("Points Possible is" if platform == "canvas" else "the column points are")
         print("the export holds every exercise and every written task (all scored); "
-              "Points Possible is each notebook's full points")
+              f"{full} each notebook's full points")
 
 
 def run(args):
@@ -132,6 +205,10 @@ def run(args):
         prepare_outputs(args.out, args.feedback)  # fail before grading
         registry = load_registry(registry_spec)
         written = dict(getattr(registry, "WRITTEN_TASKS", {}))
+        if written:  # only then is <out>_written/ made
+            from reasoneval_mini.grading.manual import review_folder
+
+            _check_not_in_submissions(args, (("--out", review_folder(args.out)),))
         manual = _manual_plan(args, written)
         grades = grade_class(args.submissions_dir, registry=registry_spec,
                              hidden_tests=args.hidden_tests, workers=args.workers,
@@ -160,17 +237,19 @@ def run(args):
         print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
               file=sys.stderr)
     if manual:
-        print(f"merged {len(manual)} hand scores from {args.manual}")
+        print(f"merged {_plural(len(manual), 'hand score')} from {args.manual}")
     if written:
         review = write_review(grades, submissions, written, args.out, registry)
         sheet = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
                  else f"a pre-filled scores sheet {review.sheet}")
         written_files.append(f"{len(review.pages)} written-task review pages in "
                              f"{review.folder} and {sheet}")
+        if not manual and review.sheet_kept:
+            _warn_unmerged_sheet(review.sheet, grades, written)
     if roster is not None:
         export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
         written_files.append(f"{export.path} ({args.export}, {export.exported} students)")
-        _print_export(export, written, grades)
+        _print_export(export, written, grades, exercises, args.export)
     if args.class_report:
         report = write_class_report(grades, exercises, args.class_report, submissions,
                                     written=written, isolation=isolation)

@@ -1,12 +1,29 @@
 """``reasoneval-course progress [DIR]``: the progress report of a folder of notebooks (see :func:`~reasoneval_mini.feedback.format_folder_progress`)."""
 
 import sys
+from pathlib import Path
 
 from reasoneval_mini.cli import UsageError
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.feedback import format_folder_progress
 from reasoneval_mini.grading.progress import MISSING_NOTEBOOK, evaluate_folder
 from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
+
+
+def _no_folder(directory):
+    """The message for a *directory* that is not a folder, saying what to type instead.
+
+    A learner whose terminal stands in the folder of the notebooks themselves
+    (``cd exercises``, or a copy of their own) gets "'exercises' is not a
+    folder" for the default; the notebooks right here are then named.
+    """
+    message = f"{str(directory)!r} is not a folder of exercise notebooks"
+    here = [n.notebook for n in EXERCISE_NOTEBOOKS if Path(n.notebook).is_file()]
+    if here:
+        return (f"{message}; this folder holds {here[0]}: to check the notebooks here, "
+                "type: reasoneval-course progress .")
+    return (f"{message}; run this from the course's root folder (the one with exercises/ "
+            "in it), or name your folder: reasoneval-course progress path/to/your/exercises")
 
 
 def run(args):
@@ -16,6 +33,8 @@ def run(args):
         raise UsageError(error) from None
     if isolation.warning():
         print(f"warning: {isolation.warning()}", file=sys.stderr)
+    if not Path(args.directory).is_dir():
+        raise UsageError(_no_folder(args.directory))
     try:
         rows = evaluate_folder(args.directory, args.timeout, isolation=isolation)
     except ValueError as error:

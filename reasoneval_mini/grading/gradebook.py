@@ -201,7 +201,8 @@ def read_roster(path, export_format):
     column for: a file that is not UTF-8 (the line, and "save as UTF-8"),
     columns separated by ``;`` or tabs ("use commas"), an unknown or missing
     column (an ``email`` column for Moodle, an identity column for Canvas),
-    a row with the wrong number of fields, an empty ``folder`` or ``name``,
+    a row with the wrong number of fields, a quote left open (a line break
+    inside a field), an empty ``folder`` or ``name``,
     a folder or identity listed twice (both lines named), a Canvas ``id``
     that is not ASCII digits or what *export_format* needs but is blank.
     Blank lines are skipped; a byte-order mark (Excel) is accepted.
@@ -225,6 +226,13 @@ def read_roster(path, export_format):
     entries, seen = [], {}
     for number, row in rows[1:]:
         where = f"roster {path.name} line {number}"
+        broken = next((name for name, value in zip(header, row) if "\n" in value or "\r" in value),
+                      None)
+        if broken is not None or (len(row) > len(header) and any("\n" in v for v in row)):
+            column = f", column {broken!r}" if broken else ""
+            raise RosterError(f"{where}{column}: a line break inside a field, so a quote (\") "
+                              "opened in this line is never closed and the lines after it were "
+                              "read into it; close the quote")
         if len(row) != len(header):
             raise RosterError(f"{where}: {len(row)} fields, expected {len(header)} "
                               f"({', '.join(header)}); quote a name that holds a comma")

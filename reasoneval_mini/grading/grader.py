@@ -31,6 +31,7 @@ their notebook is.
 """
 
 import os
+import re
 import signal
 import sys
 import threading
@@ -147,13 +148,18 @@ def _graded(student, exercise, expected_checks, result):
     hidden = [c for c in checks if c.get("hidden")]
     hidden_count = (f"hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} passed"
                     if hidden else "")
+    note = result.get("note") if isinstance(result.get("note"), str) else ""
     if passed == expected_checks:
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
-                     f"{passed} of {passed} checks passed", tuple(checks))
+                     shorten("; ".join(filter(None, [f"{passed} of {passed} checks passed",
+                                                     note]))), tuple(checks))
     if not any(c.get("attempted", True) for c in checks):
-        message = "not attempted yet: the function still raises NotImplementedError"
+        message = shorten("; ".join(filter(None, [
+            "not attempted yet: the function still raises NotImplementedError", note])))
     else:
-        parts = [f"{passed} of {expected_checks} checks passed"]
+        # The note (the cell that stopped) first: it is the cause, and shorten() cuts
+        # from the end.
+        parts = [f"{passed} of {expected_checks} checks passed"] + ([note] if note else [])
         first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
         if first is not None:
             parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
@@ -261,7 +267,9 @@ class Checker:
                 f"the checks crashed: {type(error).__name__}: {error}")}
         checks = [{**{key: _plain(value) for key, value in result.to_dict().items()},
                    "hidden": index >= public} for index, result in enumerate(results)]
-        return {"status": GRADE_FAILED, "message": "", "checks": checks}
+        return {"status": GRADE_FAILED, "message": "", "checks": checks,
+                "note": _cell_note(exercise, notebook, failures)
+                or _name_error_note(checks[:public], notebook, failures)}
 
 
 def _plain(value):
@@ -269,6 +277,46 @@ def _plain(value):
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return shorten(value)
+
+
+def _cell_note(exercise, notebook, failures):
+    """A note naming a cell that defines the answer and then timed out or raised, else "".
+
+    The answer was defined before the cell stopped (``def`` first, an endless
+    loop after it), so it is judged as it stands; without the note the student
+    never learns that the notebook stops there under *Run All*.
+    """
+    defining = set(cells_defining(notebook.cells, exercise.answer_name))
+    bad = [f for f in failures if f.cell in defining]
+    if not bad:
+        return ""
+    last = bad[-1]
+    how = "" if last.kind == GRADE_TIMEOUT else "failed: "
+    return (f"note: cell {last.cell} of {notebook.name}, which defines "
+            f"{exercise.answer_name}(), {how}{last.message}")
+
+
+_NAME_ERROR = re.compile(r"NameError \(name '([A-Za-z_]\w*)' is not defined\)")
+
+
+def _name_error_note(checks, notebook, failures):
+    """A note tracing a public check's NameError to the failed cell that defines that name.
+
+    A setup cell with a typo (its imports never ran) makes the answers of
+    other cells raise NameError; the note names that cell, and why it failed.
+    """
+    for check in checks:
+        match = _NAME_ERROR.search(str(check.get("message", "")))
+        if match is None:
+            continue
+        defining = set(cells_defining(notebook.cells, match.group(1)))
+        bad = [f for f in failures if f.cell in defining]
+        if bad:
+            last = bad[-1]
+            how = "" if last.kind == GRADE_TIMEOUT else "failed: "
+            return (f"note: {match.group(1)} is not defined because cell {last.cell} of "
+                    f"{notebook.name}, which defines it, {how}{last.message}")
+    return ""
 
 
 def _undefined(exercise, notebook, failures):

@@ -79,7 +79,8 @@ class WrittenAnswer:
     """One student's answer to one written task, as read before grading.
 
     *text* is ``None`` when there is nothing to read (*note* says why);
-    *blank* when the answer cell is empty or still the stub.
+    *blank* when the answer cell is empty or still the stub; *copy_note*
+    names look-alike copies of the notebook when the answer is blank.
     """
 
     student: str
@@ -87,6 +88,7 @@ class WrittenAnswer:
     text: str | None
     blank: bool
     note: str = ""
+    copy_note: str = ""
 
 
 def review_folder(grades_out):
@@ -100,6 +102,8 @@ def read_score_text(text, points):
     text = text.strip()
     if not text:
         return None
+    if text.startswith("-") and _NUMBER.match(text[1:].strip()):
+        raise ValueError(f"{text!r} is below 0; expected a number from 0 to {points}")
     if not _NUMBER.match(text):
         hint = (f"write it with a dot, e.g. {text.replace(',', '.')}" if "," in text
                 else f"expected a number from 0 to {points}")
@@ -110,13 +114,28 @@ def read_score_text(text, points):
     return score
 
 
+def _swallowed_line(row, tasks):
+    """The first sheet line read into a field of *row* by an unclosed quote, else None.
+
+    A comment may hold line breaks (a spreadsheet cell with Alt+Enter); a
+    line inside a field that reads ``student,<task id>,...`` is a line of the
+    sheet that an unclosed quote swallowed.
+    """
+    for field in row:
+        for line in field.splitlines()[1:]:
+            parts = next(csv.reader([line]), [])
+            if len(parts) >= 3 and parts[1].strip() in tasks:
+                return line
+    return None
+
+
 def read_manual_scores(path, students, tasks):
     """``{(student, task id): ManualScore}`` from the sheet at *path*; blank scores are left out.
 
     *students* are the student names (as in grades.csv); *tasks* maps
     written task ids to tasks (``points``). Raises :class:`ManualScoresError`
     naming the line for: a file that is not UTF-8, a missing or unknown
-    column, an unknown student or task, a score that is not a number from 0
+    column, a quote left open that swallowed later lines, an unknown student or task, a score that is not a number from 0
     to the task's points, or a (student, task) on two lines (both named).
     """
     path = Path(path)
@@ -137,6 +156,14 @@ def read_manual_scores(path, students, tasks):
                                 f"{','.join(SCORE_COLUMNS)}")
     header_line, header = rows[0]
     header = [name.strip() for name in header]
+    if len(header) > len(SCORE_COLUMNS) and sorted(filter(None, header)) == sorted(SCORE_COLUMNS):
+        # A spreadsheet saves every line as wide as its widest: something typed in a
+        # column after 'comment' pads every line. Not guessed away: "2,5," under such a
+        # header could be a decimal comma or a score and a note.
+        raise ManualScoresError(
+            f"scores sheet {path.name} line {header_line}: an empty extra column beside "
+            f"{','.join(SCORE_COLUMNS)} (something typed in a column after them?); delete "
+            "that column in the spreadsheet and save again")
     if sorted(header) != sorted(SCORE_COLUMNS):
         raise ManualScoresError(
             f"scores sheet {path.name} line {header_line}: columns {','.join(header)!r}; "
@@ -145,6 +172,12 @@ def read_manual_scores(path, students, tasks):
     scores = {}
     for number, row in rows[1:]:
         where = f"scores sheet {path.name} line {number}"
+        swallowed = _swallowed_line(row, tasks)
+        if swallowed is not None:
+            raise ManualScoresError(
+                f"{where}: a quote (\") opened in this line is never closed, so the lines "
+                f"after it were read as part of one field (the next is {swallowed!r}) and "
+                "their scores would be lost; close the quote")
         if len(row) != len(header):
             raise ManualScoresError(f"{where}: {len(row)} fields, expected {len(header)} "
                                     f"({','.join(header)}); quote a comment that holds a comma")
@@ -213,8 +246,15 @@ def written_answers(submissions, tasks):
                     f"answer cell not found in {name}: read the notebook"))
                 continue
             cell, text = found
-            answers.append(WrittenAnswer(submission.student, task.id, text,
-                                         is_unanswered(text), f"cell {cell} of {name}"))
+            copies = submission.copies.get(name, ())
+            copy_note = ""
+            if is_unanswered(text) and copies:
+                # Only the original is graded; the page and the sheet say where the
+                # work probably is, as grades.csv does, before anyone types a 0.
+                what = "is a copy" if len(copies) == 1 else "are copies"
+                copy_note = f"{', '.join(copies)} {what} of {name} (only {name} is graded)"
+            answers.append(WrittenAnswer(submission.student, task.id, text, is_unanswered(text),
+                                         f"cell {cell} of {name}", copy_note))
     return answers
 
 
@@ -255,6 +295,10 @@ def review_page(task, answers, grades_by_key, rubric):
     score already given.
     """
     blank = sum(a.blank for a in answers)
+    # After a --manual merge the page is rewritten; it says how far the grading is.
+    scored = sum(not a.blank and getattr(grades_by_key.get((a.student, a.task)), "status", None)
+                 == GRADE_INSTRUCTOR_GRADED for a in answers)
+    progress = f" ({scored} scored so far)" if scored else ""
     lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              # Nothing on this page may load or run: student text is hostile input.
              '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
@@ -264,7 +308,7 @@ def review_page(task, answers, grades_by_key, rubric):
              f"<h1>{html_text(task.title)} <small>({html_text(task.id)}, "
              f"{task.points} points)</small></h1>",
              f"<p>{plural(len(answers), 'student')}; {plural(len(answers) - blank, 'answer')} "
-             f"to grade, {blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
+             f"to grade{progress}, {blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
              "<h2>Task</h2>", f"<pre>{html_text(task.statement)}</pre>",
              "<h2>Rubric</h2>", f"<pre>{html_text(rubric)}</pre>", "<h2>Answers</h2>"]
     for number, answer in enumerate(answers, start=1):
@@ -277,6 +321,9 @@ def review_page(task, answers, grades_by_key, rubric):
                   f"<h3>{number}. {html_text(answer.student)}</h3>",
                   f'<p class="score">{html_text(answer.note)}'
                   + (f"; {html_text(status)}" if status else "") + "</p>"]
+        if answer.copy_note:
+            lines.append(f'<p class="blank">{html_text(answer.copy_note)}: read it before '
+                         "scoring</p>")
         if answer.text is None or answer.blank:
             what = "BLANK: no answer" + ("" if answer.text is None else
                                          " (the cell is empty or still the stub)")
@@ -299,6 +346,8 @@ def scores_sheet(answers):
     for answer in answers:
         if answer.blank:
             why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
+            if answer.copy_note:
+                why += f"; {answer.copy_note}"
             writer.writerow([printable(answer.student), answer.task, "0", printable(why)])
         else:
             writer.writerow([printable(answer.student), answer.task, "", ""])

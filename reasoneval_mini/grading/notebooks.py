@@ -175,10 +175,31 @@ def _defined_names(tree):
 # A cell with a syntax error has no tree; these still say what it meant to define,
 # so that its error (naming the line) is blamed on the answer it was meant to hold.
 _BROKEN_DEFINITION = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
+# Module-level imports and assignments too: a setup cell with a typo leaves its
+# names undefined, and the NameErrors they cause are traced back to it.
+_BROKEN_IMPORT = re.compile(r"^(?:from\s+[\w.]+\s+)?import\s+([^\n#;]+)", re.MULTILINE)
+_BROKEN_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
 
 
 def _names_in_broken(source):
-    return set(_BROKEN_DEFINITION.findall(source))
+    r"""What a cell that does not parse meant to define.
+
+    >>> sorted(_names_in_broken("from x import (a, b as c)\nimport os.path\nN = 3\ndef f(:"))
+    ['N', 'a', 'c', 'f', 'os']
+
+    Surprising: a comparison at the start of a line binds nothing.
+
+    >>> _names_in_broken("N == 3\n(")
+    set()
+    """
+    names = set(_BROKEN_DEFINITION.findall(source)) | set(_BROKEN_ASSIGNMENT.findall(source))
+    for imported in _BROKEN_IMPORT.findall(source):
+        for part in imported.strip().strip("()\\").split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1] if len(words) == 3 and words[1] == "as"
+                          else words[0].split(".")[0])
+    return names
 
 
 def prepare_cells(code_cells):

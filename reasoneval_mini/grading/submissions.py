@@ -33,7 +33,7 @@ import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from reasoneval_mini.support.text import shorten
+from reasoneval_mini.support.text import MESSAGE_CHARS, shorten
 from reasoneval_mini.grading.notebooks import NotebookError, parse_notebook, prepare_cells
 from reasoneval_mini.grading.statuses import GRADE_FAILED
 
@@ -308,7 +308,9 @@ def with_copy_note(grade, submission, notebook_name, untouched):
     note = (f"; {notebook_name} is untouched, but {', '.join(copies)} "
             f"{'is a copy' if len(copies) == 1 else 'are copies'} of it: only {notebook_name} "
             "is graded, so save your work under that name")
-    return replace(grade, message=shorten(grade.message + note))
+    # The note is what the learner must do, so the message before it is cut, not the note.
+    room = max(MESSAGE_CHARS - len(note), MESSAGE_CHARS // 3)
+    return replace(grade, message=shorten(shorten(grade.message, room) + note))
 
 
 def note_copies(grades, submission, exercises):

@@ -173,6 +173,29 @@ def test_progress_on_a_folder_without_exercise_notebooks_says_so_once(tmp_path, 
     assert "course's root folder" in error
 
 
+def test_progress_typed_inside_the_notebooks_folder_says_to_type_a_dot(tmp_path, capsys,
+                                                                      monkeypatch):
+    from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
+
+    first = EXERCISE_NOTEBOOKS[0].notebook
+    shutil.copy(ROOT / "exercises" / first, tmp_path / first)
+    monkeypatch.chdir(tmp_path)  # a terminal after `cd exercises`: no exercises/ below it
+    assert main(["progress"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "'exercises' is not a folder of exercise notebooks" in error
+    assert f"this folder holds {first}" in error and "reasoneval-course progress ." in error
+    assert main(["progress", "."]) == 0  # what the message says to type works
+    assert "exercises passed" in capsys.readouterr().out
+
+
+def test_progress_from_a_folder_without_notebooks_says_where_to_run_it(tmp_path, capsys,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["progress"]) == 2
+    error = capsys.readouterr().err
+    assert "course's root folder" in error and "progress ." not in error
+
+
 def test_progress_names_a_missing_notebook_once_for_all_its_exercises(tmp_path, capsys):
     from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
     from reasoneval_mini.exercises.registry import EXERCISES
@@ -184,6 +207,21 @@ def test_progress_names_a_missing_notebook_once_for_all_its_exercises(tmp_path, 
     checked = {exercise.notebook for exercise in EXERCISES.values()}  # progress lists these
     for notebook in EXERCISE_NOTEBOOKS[1:]:
         assert out.count(f"no notebook {notebook.notebook}") == (notebook.notebook in checked)
+
+
+@pytest.mark.parametrize("option, inside", [
+    ("--feedback", "feedback"), ("--class-report", "report"), ("--out", "grades.csv")])
+def test_grade_refuses_an_output_folder_the_next_run_would_grade_as_a_student(
+        tmp_path, capsys, option, inside):
+    # The course registry has written tasks, so --out grades.csv also makes grades_written/.
+    subs = tmp_path / "subs"
+    (subs / "ada").mkdir(parents=True)
+    shutil.copy(ROOT / "exercises" / "ex01_answer_equivalence.ipynb", subs / "ada")
+    assert main(["grade", str(subs), "--no-progress", option, str(subs / inside)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"{option} " in error
+    assert "where the next run would grade it as a student" in error
+    assert sorted(p.name for p in subs.iterdir()) == ["ada"]  # nothing written, nothing graded
 
 
 def test_grade_refuses_a_feedback_path_that_is_a_file(tmp_path, capsys):

@@ -1,7 +1,7 @@
 """Unusable arguments to ``grade``, ``progress`` and ``grade_class`` stop before grading, naming the value."""
 
 import pytest
-from submission_class import FAKE_REGISTRY, grade
+from submission_class import ADD, FAKE_REGISTRY, add_notebook, grade, write_notebook
 
 from reasoneval_mini import cli
 from reasoneval_mini.grading.grader import discover_students
@@ -128,3 +128,15 @@ def test_the_class_report_names_the_isolation_level_under_its_title():
     grades = [Grade("ann", "add", Fraction(2), 2, "passed", "")]
     text = report_markdown(grades, {"add": REGISTRY.EXERCISES["add"]}, isolation=isolation)
     assert "Student code ran with isolation: landlock ABI 4: files, network.\n" in text
+
+
+def test_grade_writes_grades_csv_inside_the_submissions_folder_when_no_folder_goes_there(
+        tmp_path, capsys):
+    subs = tmp_path / "subs"
+    (subs / "ada").mkdir(parents=True)
+    write_notebook(subs / "ada" / "ex01_add.ipynb", add_notebook(ADD))
+    # The fake registry has no written tasks: only a loose file goes there, which is ignored.
+    argv = ["grade", str(subs), "--registry", str(FAKE_REGISTRY), "--no-progress",
+            "--out", str(subs / "grades.csv")]
+    assert cli.main(argv) == 0 and cli.main(argv) == 0
+    assert capsys.readouterr().out.count("graded 1 students") == 2

@@ -163,6 +163,13 @@ def test_a_byte_order_mark_and_blank_lines_in_the_roster_are_accepted(tmp_path):
      "line 1: the columns are separated by ';', not commas; save the roster with commas"),
     ("folder\tname\temail\nada\tAda\ta@x\n", EXPORT_MOODLE,
      "line 1: the columns are separated by tab, not commas"),
+    # An unclosed quote reads the next lines into one field: name it, not "quote a name".
+    ("folder,name,id\nada,\"Lovelace, Ada,1001\nbob,Bob,1002\n", EXPORT_CANVAS,
+     "line 2, column 'name': a line break inside a field, so a quote (\") opened in this "
+     "line is never closed"),
+    # Here the field count still matches: bob would vanish from the roster unnamed.
+    ("folder,name,id,section\nada,Ada,1001,\"A\nbob,Bob,1002,B\n", EXPORT_CANVAS,
+     "line 2, column 'section': a line break inside a field"),
 ])
 def test_a_bad_roster_is_refused_naming_the_line_and_the_column(tmp_path, text, export_format, words):
     path = tmp_path / "roster.csv"
@@ -210,6 +217,22 @@ def test_grade_with_export_writes_the_csv_and_lists_both_kinds_of_mismatch(tmp_p
     assert "folders not on the roster (not exported): stranger" in output
     rows = (tmp_path / "grades_canvas.csv").read_text(encoding="utf-8").splitlines()
     assert rows[2] == '"Lovelace, Ada",1001,S001,ada,Group A,2,4'
+
+
+def test_a_roster_folder_in_another_letter_case_is_pointed_at_the_folder_it_means(tmp_path,
+                                                                                  capsys):
+    (tmp_path / "roster.csv").write_text("folder,name,id\nAda,Ada L,1001\nzoe,Zoe,1002\n",
+                                         encoding="utf-8")
+    submissions = small_class(tmp_path / "submissions")
+    assert grade(submissions, tmp_path, "--roster", str(tmp_path / "roster.csv"),
+                 "--export", "canvas") == 0
+    output = capsys.readouterr().out
+    assert "on the roster but no folder (left out of the export, no 0 written): Ada, zoe" in output
+    assert ("the roster's folder 'Ada' is not the folder 'ada' (folder names must match "
+            "exactly)") in output
+    assert output.count("is not the folder") == 1  # zoe has no look-alike; stranger is nobody's
+    rows = (tmp_path / "grades_canvas.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2  # header and Points Possible: nobody exported, nobody zeroed
 
 
 @pytest.mark.parametrize("options, words", [

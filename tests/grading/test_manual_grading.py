@@ -132,6 +132,19 @@ def test_manual_scores_flow_into_grades_totals_feedback_report_and_both_exports(
     assert "| explain_words | 4 | 4 | 0 | 0 | 1.13 |" in report  # (3.5 + 1 + 0 + 0) / 4 half up
 
 
+def test_the_review_page_counts_the_answers_scored_so_far(first_run, tmp_path):
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    page = review_folder(root / "out" / "grades.csv") / "explain_words.html"
+    assert "4 students; 2 answers to grade, 2 blank or missing" in page.read_text(encoding="utf-8")
+    sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
+    _fill(sheet, {"answered": ("3", "")})  # hostile's stays blank; the two 0s are not answers
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
+                  str(sheet)) == 0
+    assert ("4 students; 2 answers to grade (1 scored so far), 2 blank or missing"
+            in page.read_text(encoding="utf-8"))
+
+
 def test_merging_twice_gives_byte_identical_files_and_keeps_the_sheet(first_run, tmp_path):
     root = tmp_path
     shutil.copytree(first_run[0], root, dirs_exist_ok=True)
@@ -165,6 +178,87 @@ def test_an_unscored_answer_stays_awaiting_and_the_export_says_so(first_run, tmp
     assert canvas[1] == "    Points Possible,,,,,2,4"
 
 
+def test_a_rerun_without_manual_warns_that_the_typed_scores_were_not_merged(first_run, tmp_path,
+                                                                          capsys):
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
+    _fill(sheet, {"answered": ("3", ""), "hostile": ("1", "")})
+    # The instructor reruns the first command (no --manual) after typing two scores.
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--roster",
+                  str(root / "roster.csv"), "--export", "canvas") == 0
+    captured = capsys.readouterr()
+    assert (f"warning: {sheet} holds 2 hand scores that this run did not merge" in captured.err
+            and f"add --manual {sheet}" in captured.err)
+    rows = {(r["student"], r["exercise"]): r for r in _rows(root / "out" / "grades.csv")}
+    assert rows["answered", "explain_words"]["status"] == GRADE_AWAITING_INSTRUCTOR
+    # Merged, nothing is left to warn about; the pre-filled 0s alone never warn.
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
+                  str(sheet)) == 0
+    assert "did not merge" not in capsys.readouterr().err
+    _fill(sheet, {"answered": ("", ""), "hostile": ("", "")})
+    assert _grade(root, root / "registry_with_written.py", root / "subs") == 0
+    assert "did not merge" not in capsys.readouterr().err
+
+
+def test_counts_in_the_summary_are_singular_for_one(first_run, tmp_path, capsys):
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
+    _fill(sheet, {"answered": ("4", "")})
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
+                  str(sheet), "--roster", str(root / "roster.csv"), "--export", "canvas") == 0
+    printed = capsys.readouterr().out
+    # answered typed, plus the pre-filled 0s of unanswered and no_words; hostile still awaits.
+    assert "merged 3 hand scores" in printed
+    assert "because 1 written answer still awaits hand grading" in printed
+
+
+@pytest.mark.parametrize("platform, target", [
+    ("canvas", "make each Canvas assignment worth these"),
+    ("moodle", "make these each Moodle grade item's maximum grade")])
+def test_while_answers_await_the_command_prints_the_full_points_to_set_up_the_lms(
+        first_run, tmp_path, capsys, platform, target):
+    # A Moodle grade item set to the partial 4 points would refuse the later full
+    # scores (up to 8); a Canvas assignment created at 4 would read 7.5 as over the top.
+    root = tmp_path
+    shutil.copytree(first_run[0], root, dirs_exist_ok=True)
+    assert _grade(root, root / "registry_with_written.py", root / "subs", "--roster",
+                  str(root / "roster.csv"), "--export", platform) == 0
+    printed = capsys.readouterr().out
+    assert "points per column in this export" in printed and "ex01_add 2, ex02_words 4" in printed
+    # ex02_words in full: count_words 3 + shout 1 + explain_words 4.
+    assert (f"full points per column once every written answer is scored ({target}): "
+            "ex01_add 2, ex02_words 8") in printed
+    assert ("Points Possible" in printed) == (platform == "canvas")
+
+
+def test_a_blank_answer_with_a_copy_beside_its_notebook_names_the_copy_on_page_and_sheet(
+        tmp_path):
+    # Work saved in -Copy1: the original's answer is the stub. The pre-filled 0 stays
+    # (only the original is graded), but the instructor sees where the work is first.
+    registry, subs = _class(tmp_path)
+    copier = subs / "copier"
+    copier.mkdir()
+    write_notebook(copier / "ex01_add.ipynb", add_notebook(ADD))
+    write_notebook(copier / "ex02_words.ipynb",
+                   words_notebook(WORDS, SHOUT) + [_answer_cell("YOUR ANSWER HERE")])
+    write_notebook(copier / "ex02_words-Copy1.ipynb",
+                   words_notebook(WORDS, SHOUT) + [_answer_cell("Runs of spaces count once.")])
+    assert _grade(tmp_path, registry, subs) == 0
+    folder = review_folder(tmp_path / "out" / "grades.csv")
+    sheet = {r["student"]: r for r in _rows(folder / "scores.csv")}
+    assert sheet["copier"]["score"] == "0"
+    assert sheet["copier"]["comment"] == (
+        "no answer: the cell is empty or the stub; ex02_words-Copy1.ipynb is a copy of "
+        "ex02_words.ipynb (only ex02_words.ipynb is graded)")
+    assert sheet["unanswered"]["comment"] == "no answer: the cell is empty or the stub"
+    page = (folder / "explain_words.html").read_text(encoding="utf-8")
+    copier_part = page.split("copier</h3>")[1].split("</section>")[0]
+    assert "ex02_words-Copy1.ipynb is a copy of ex02_words.ipynb" in copier_part
+    assert "is a copy" not in page.split("unanswered</h3>")[1].split("</section>")[0]
+
+
 STUDENTS = ("answered", "hostile", "no_words", "unanswered")
 TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
 
@@ -173,7 +267,11 @@ TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
     ("student,task,score,comment\nanswered,explain_words,5,\n",
      "line 2, column 'score': '5' is more than the task's 4 points"),
     ("student,task,score,comment\nanswered,explain_words,-1,\n",
-     "line 2, column 'score': '-1' is not a number; expected a number from 0 to 4"),
+     "line 2, column 'score': '-1' is below 0; expected a number from 0 to 4"),
+    ("student,task,score,comment\nanswered,explain_words,-0.5,\n",
+     "line 2, column 'score': '-0.5' is below 0; expected a number from 0 to 4"),
+    ("student,task,score,comment\nanswered,explain_words,--1,\n",
+     "line 2, column 'score': '--1' is not a number; expected a number from 0 to 4"),
     ("student,task,score,comment\nanswered,explain_words,2,5,\n",
      "line 2: 5 fields, expected 4"),
     ("student,task,score,comment\nanswered,explain_words,\"2,5\",\n",
@@ -184,6 +282,14 @@ TASKS = {"explain_words": __import__("types").SimpleNamespace(points=4)}
     ("student,task,score,comment\nanswered,explain_words,1,\n\nanswered,explain_words,,\n",
      "line 4: 'answered' / 'explain_words' is already on line 2"),
     ("student;task;score;comment\n", "line 1: columns 'student;task;score;comment'"),
+    # A spreadsheet pads every line when something was typed in column E.
+    ("student,task,score,comment,\r\nanswered,explain_words,2,5,\r\n",
+     "line 1: an empty extra column beside student,task,score,comment (something typed in a "
+     "column after them?); delete that column"),
+    # An unclosed quote in a comment swallowed the next lines: their scores were lost.
+    ("student,task,score,comment\nanswered,explain_words,1,\"Good\nhostile,explain_words,2,\n",
+     "line 2: a quote (\") opened in this line is never closed, so the lines after it were "
+     "read as part of one field (the next is 'hostile,explain_words,2,')"),
     ("", "is empty"),
 ])
 def test_a_bad_scores_line_is_refused_naming_the_line(tmp_path, text, words):
@@ -192,6 +298,16 @@ def test_a_bad_scores_line_is_refused_naming_the_line(tmp_path, text, words):
     with pytest.raises(ManualScoresError) as raised:
         read_manual_scores(path, STUDENTS, TASKS)
     assert words in str(raised.value)
+
+
+def test_a_comment_on_two_lines_in_one_quoted_cell_is_kept(tmp_path):
+    path = tmp_path / "scores.csv"
+    path.write_text("student,task,score,comment\n"
+                    "answered,explain_words,3,\"Good.\nSee the rubric, 2nd row.\"\n"
+                    "hostile,explain_words,1,\n", encoding="utf-8")
+    scores = read_manual_scores(path, STUDENTS, TASKS)
+    assert scores["answered", "explain_words"].comment == "Good.\nSee the rubric, 2nd row."
+    assert scores["hostile", "explain_words"].score == 1
 
 
 def test_a_bad_scores_sheet_stops_grade_before_grading(first_run, tmp_path, capsys):

@@ -67,6 +67,34 @@ def test_progress_reports_broken_missing_and_looping_notebooks(tmp_path):
     assert rows["kp3_predict_statuses"].state == "not attempted"
 
 
+def test_progress_names_a_copy_that_holds_the_work_and_a_cell_that_stops_run_all(tmp_path,
+                                                                                capsys):
+    # A learner who saved their work in -Copy1 and left the original untouched, and
+    # whose notebook stops in a cell after defining a (correct) answer: the table
+    # alone says "not attempted" and "passed"; the lines below it say why.
+    folder = _copy(tmp_path, "exercises")
+    shutil.copy(ROOT / "solutions" / "ex01_answer_equivalence.ipynb",
+                folder / "ex01_answer_equivalence-Copy1.ipynb")
+    ex02 = folder / "ex02_pass_at_k.ipynb"
+    _edit_cell(ex02, "kp2_two_subsets", _set_source(
+        "import itertools", "def two_subsets():",
+        "    return list(itertools.combinations(range(5), 2))", "1 / 0"))
+    assert main(["progress", str(folder), "--timeout", "5"]) == 0
+    out = capsys.readouterr().out
+    states = _table_states(out)
+    assert states["kp1_practice_verdicts"] == "not attempted"
+    assert states["kp2_two_subsets"] == "passed"
+    ex01_ids = [i for i, e in EXERCISES.items()
+                if e.notebook.endswith("ex01_answer_equivalence.ipynb")]
+    copy_lines = [line for line in out.splitlines()
+                  if "ex01_answer_equivalence-Copy1.ipynb is a copy of it" in line]
+    assert len(copy_lines) == 1 and copy_lines[0].startswith(f"  {', '.join(ex01_ids)} (")
+    assert "save your work under that name" in copy_lines[0]
+    assert ("  kp2_two_subsets (ex02_pass_at_k.ipynb): note: cell" in out
+            and "which defines two_subsets(), failed: ZeroDivisionError" in out)
+    assert "not attempted yet" not in out  # the usual words stay in the table's state
+
+
 def _table_states(out):
     """``{exercise_id: state}`` from the printed progress table."""
     rows = (line.split(maxsplit=2) for line in out.splitlines())
