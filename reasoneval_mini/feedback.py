@@ -189,9 +189,10 @@ def _stopped_report(exercise, seconds):
     return (f"{exercise.id}: {exercise.title} ({plural(exercise.points, 'point')})\n"
             f"  STOPPED  {exercise.answer_name} was still running after {seconds:g} s, so the "
             f"check stopped it.\n"
-            f"  Look for a loop that never ends (a `while` whose condition never changes, a "
-            f"counter that is never increased) or a call that waits forever; try your "
-            f"function on one small input in a new cell first.")
+            # Short lines: JupyterLab wraps a long output line mid-word.
+            f"  Look for a loop that never ends (a `while` whose condition never changes,\n"
+            f"  a counter that is never increased) or a call that waits forever; try your\n"
+            f"  function on one small input in a new cell first.")
 
 
 def check(exercise_id, answer, *, time_limit_s=CHECK_TIME_LIMIT_S):

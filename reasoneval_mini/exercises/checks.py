@@ -413,7 +413,7 @@ def withheld_predictions(choices, *, noun, confusions=()):
     >>> compare = withheld_predictions((True, False, None), noun="verdict",
     ...                                confusions=((True, False, "no tolerance"),))
     >>> compare({"a": True, "b": True}, Withheld({"a": True, "b": False}))
-    '1 of 2 verdicts is wrong (which one is not said); no tolerance'
+    '1 of 2 verdicts is wrong (which one is not said) | no tolerance'
 
     Surprising: a text in place of ``None`` is not a wrong verdict but no verdict at all.
 
@@ -441,7 +441,8 @@ def withheld_predictions(choices, *, noun, confusions=()):
             if any(same_value(actual[item], given) == "" and same_value(wanted[item], right) == ""
                    for item in wrong) and sentence not in parts:
                 parts.append(sentence)
-        return "; ".join(parts)
+        # " | ": check() prints each part on its own line, never cut off mid-sentence.
+        return " | ".join(parts)
     return compare
 
 

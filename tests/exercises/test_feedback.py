@@ -124,6 +124,7 @@ def test_check_stops_an_endless_loop_after_its_time_limit_with_a_message(capsys)
     report = check("kp3_rates", _spins, time_limit_s=0.3)
     out = capsys.readouterr().out
     assert "STOPPED  rates was still running after 0.3 s" in out and "Traceback" not in out
+    assert max(len(line) for line in out.splitlines()) <= 90  # JupyterLab wraps longer lines mid-word
     assert report.state == "failed" and report.results == ()
     assert feedback._SESSION_STATES["kp3_rates"] == "failed"
 

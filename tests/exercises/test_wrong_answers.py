@@ -80,7 +80,7 @@ def test_practice_feedback_counts_the_wrong_verdicts_and_names_none():
     text = _printed("kp1_practice_verdicts",
                     lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False})
     why = _why_lines(text)
-    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said); a False verdict "
+    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said) / a False verdict "
                    "is given to a text the scorer cannot read as a number: reread which texts "
                    "the declared answer space holds"]
     assert not any(p in why[0] for p in ("0.5 kg", "0.5001", "1/2'", "None"))
@@ -113,7 +113,17 @@ def test_predict_feedback_counts_the_wrong_predictions_and_names_no_program_or_s
 
 
 def _why_lines(text):
-    return [line.strip() for line in text.splitlines() if line.strip().startswith("why:")]
+    """Each failed test's "why:" line and its continuation lines (one reason each), " / "-joined."""
+    blocks, inside = [], False
+    for line in text.splitlines():
+        if line.strip().startswith("why:"):
+            blocks.append(line.strip())
+            inside = True
+        elif inside and line.startswith(" " * 20) and line.strip():
+            blocks[-1] += " / " + line.strip()
+        else:
+            inside = False
+    return blocks
 
 
 def test_conditions_feedback_for_an_empty_set_says_neither_which_nor_how_many():
