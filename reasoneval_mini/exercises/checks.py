@@ -418,7 +418,7 @@ def withheld_predictions(choices, *, noun, confusions=()):
     Surprising: a text in place of ``None`` is not a wrong verdict but no verdict at all.
 
     >>> compare({"a": "None", "b": False}, Withheld({"a": True, "b": False}))
-    "every verdict must be one of True, False, None (got 'None')"
+    "'None' is not a verdict here: every verdict must be one of True, False, None"
     """
     def compare(actual, expected):
         wanted = expected.value
@@ -430,7 +430,8 @@ def withheld_predictions(choices, *, noun, confusions=()):
                if choices is not None and not _is_one_of(value, choices)]
         if odd:
             listed = ", ".join(show(choice) for choice in choices)
-            return f"every {noun} must be one of {listed} (got {show(odd[0])})"
+            # The value first: a long list of choices may be cut off when printed.
+            return f"{show(odd[0])} is not a {noun} here: every {noun} must be one of {listed}"
         wrong = [item for item in wanted if same_value(actual[item], wanted[item])]
         if not wrong:
             return ""

