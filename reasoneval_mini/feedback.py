@@ -44,6 +44,7 @@ import difflib
 import inspect
 import os
 import re
+import textwrap
 from collections import Counter
 from dataclasses import dataclass
 
@@ -55,6 +56,9 @@ from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time
 
 #: Longest expected/actual text printed, in characters.
 MAX_SHOWN_CHARS = 300
+
+#: Width of the reason lines: JupyterLab wraps a longer output line anywhere, even mid-word.
+REASON_WIDTH = 100
 #: Shown by :func:`progress` for an exercise not checked in this session.
 NOT_CHECKED = "not checked yet"
 
@@ -93,6 +97,15 @@ class CheckReport:
 def _shown(text):
     # Values keep their line breaks (a table stays a table), but not their length.
     return cut(text, MAX_SHOWN_CHARS)
+
+
+def _reason_lines(reason, prefix):
+    """*reason* after *prefix*, wrapped at word boundaries; a wrapped part is indented 2 more."""
+    if "\n" in reason:  # a reason with its own layout keeps it
+        return [prefix + reason]
+    return textwrap.wrap(reason, REASON_WIDTH, initial_indent=prefix,
+                         subsequent_indent=" " * (len(prefix) + 2),
+                         break_long_words=False, break_on_hyphens=False) or [prefix.rstrip()]
 
 
 def _parameters_text(answer):
@@ -147,9 +160,9 @@ def format_report(exercise, results, answer=None):
         reasons = [_shown(reason) for reason in result.message.split(" | ")]
         lines += [f"  FAIL  {_shown(result.call)}",
                   f"          expected: {_shown(result.expected)}",
-                  f"          actual:   {_shown(result.actual)}",
-                  f"          why:      {reasons[0]}"]
-        lines += [f"                    {reason}" for reason in reasons[1:]]
+                  f"          actual:   {_shown(result.actual)}"]
+        for number, reason in enumerate(reasons):
+            lines += _reason_lines(reason, "          why:      " if number == 0 else " " * 20)
     passed = sum(result.passed for result in results)
     if state == STATE_PASSED:
         lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")

@@ -129,6 +129,18 @@ def test_check_stops_an_endless_loop_after_its_time_limit_with_a_message(capsys)
     assert feedback._SESSION_STATES["kp3_rates"] == "failed"
 
 
+def test_a_long_reason_is_wrapped_at_words_and_loses_no_word():
+    answer = lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": False}
+    results = feedback.run_checks("kp1_practice_verdicts", answer)
+    printed = feedback.format_report(EXERCISES["kp1_practice_verdicts"], results, answer)
+    why_lines = printed.splitlines()[4:-1]          # after FAIL, expected and actual
+    assert why_lines[0].startswith("          why:      ") and len(why_lines) > 3
+    assert all(len(line) <= feedback.REASON_WIDTH for line in why_lines)
+    why = "\n".join(why_lines)
+    # The words printed are the words of the message, in order, none cut.
+    assert why.split()[1:] == results[0].message.replace(" | ", " ").split()
+
+
 def test_check_stops_an_endless_loop_from_a_thread_too(capsys):
     # Off the main thread there is no SIGALRM: the timer-thread fallback (the one Windows uses).
     import threading
@@ -221,7 +233,7 @@ def test_records_with_a_dropped_sample_name_the_missing_sample(capsys):
         return [row for row in reference_records(results) if row["status"] != "not_run"]
 
     check("kp3_records_from_results", drops_never_run)
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # a long reason is wrapped over lines
     assert "expected a sequence of length 6, got length 4" in out
     assert "sample_id 's4' missing, sample_id 's6' missing" in out
     rows = [{"sample_id": "a"}, {"sample_id": "b"}]

@@ -113,12 +113,18 @@ def test_predict_feedback_counts_the_wrong_predictions_and_names_no_program_or_s
 
 
 def _why_lines(text):
-    """Each failed test's "why:" line and its continuation lines (one reason each), " / "-joined."""
+    """Each failed test's "why:" line with its continuation lines, unwrapped.
+
+    A new reason starts at column 20 and is joined with " / "; a wrapped
+    part of a reason is indented 2 more and joined with a space.
+    """
     blocks, inside = [], False
     for line in text.splitlines():
         if line.strip().startswith("why:"):
             blocks.append(line.strip())
             inside = True
+        elif inside and line.startswith(" " * 22) and line.strip():
+            blocks[-1] += " " + line.strip()
         elif inside and line.startswith(" " * 20) and line.strip():
             blocks[-1] += " / " + line.strip()
         else:
@@ -142,7 +148,7 @@ def test_a_choice_of_the_expected_size_does_not_name_the_wrong_picks():
 def test_conditions_feedback_for_the_whole_menu_names_no_condition():
     # The actual line repeats the learner's own set; the why line must name nothing.
     text = _printed("kp3_conditions_to_fix", lambda: set(CONDITIONS))
-    why = [line for line in text.splitlines() if line.strip().startswith(("why:", "expected:"))]
+    why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(key in line for line in why for key in CONDITIONS)
 
 
@@ -155,7 +161,7 @@ def test_possible_states_feedback_never_names_a_state():
 def test_possible_states_feedback_for_all_five_states_names_no_state():
     # Choosing everything must not be answered with the impossible ones (that is the answer).
     text = _printed("kp3_possible_states", lambda r: set(STATUSES))
-    why = [line for line in text.splitlines() if line.strip().startswith(("why:", "expected:"))]
+    why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(state in line for line in why for state in STATUSES)
 
 
