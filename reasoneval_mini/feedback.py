@@ -59,6 +59,9 @@ MAX_SHOWN_CHARS = 300
 
 #: Width of the reason lines: JupyterLab wraps a longer output line anywhere, even mid-word.
 REASON_WIDTH = 100
+
+#: A reason is teaching text, wrapped over lines: cut later than a value (which may be huge).
+MAX_REASON_CHARS = 800
 #: Shown by :func:`progress` for an exercise not checked in this session.
 NOT_CHECKED = "not checked yet"
 
@@ -157,7 +160,7 @@ def format_report(exercise, results, answer=None):
             lines.append(f"  PASS  {_shown(result.call)}  ->  {_shown(result.actual)}")
             continue
         # A bundle of checks gives one reason per failed part, " | "-separated: one line each.
-        reasons = [_shown(reason) for reason in result.message.split(" | ")]
+        reasons = [cut(reason, MAX_REASON_CHARS) for reason in result.message.split(" | ")]
         lines += [f"  FAIL  {_shown(result.call)}",
                   f"          expected: {_shown(result.expected)}",
                   f"          actual:   {_shown(result.actual)}"]

@@ -314,3 +314,25 @@ def test_rejects_can_require_the_message_to_name_the_bad_value():
     name_n = rejects("g()", lambda f: f(), ValueError, mentions="n")
     assert not name_n(lambda: int("cannot")).passed  # "n" inside a word does not count
     assert name_n(lambda: (_ for _ in ()).throw(ValueError("bad n (20 vs 200)"))).passed
+
+
+def test_a_long_teaching_reason_is_printed_whole():
+    # The typical slip of the interval exercise: the population standard deviation.
+    import math
+    import statistics
+
+    from reasoneval_mini import pass_at_k
+
+    def population_sd(counts, k):
+        if len(counts) < 2:
+            raise ValueError("one problem has no spread")
+        values = [pass_at_k(n, c, k) for n, c in counts.values()]
+        mean = statistics.fmean(values)
+        se = statistics.pstdev(values) / math.sqrt(len(values))
+        return mean, se, max(0, mean - 1.96 * se), min(1, mean + 1.96 * se)
+
+    results = feedback.run_checks("kp2_pass_at_k_interval", population_sd)
+    printed = feedback.format_report(EXERCISES["kp2_pass_at_k_interval"], results, population_sd)
+    unwrapped = " ".join(printed.split())
+    assert "divides by m" in unwrapped and "fix that first" in unwrapped
+    assert "fix t..." not in unwrapped and "follo..." not in unwrapped
