@@ -197,6 +197,11 @@ def _known(exercise_id):
     # Printed, not raised: in a notebook a ValueError shows a traceback through the package.
     if isinstance(exercise_id, str) and exercise_id in EXERCISES:
         return True
+    if isinstance(exercise_id, str) and exercise_id in WRITTEN_TASKS:
+        # Not "no exercise ...; did you mean <the same id>?": it exists, it is just not checked.
+        print(f"{exercise_id} is a written task: there is nothing to check. Write your answer in "
+              f"its markdown cell, in place of YOUR ANSWER HERE; your instructor grades it by hand.")
+        return False
     print(unknown_id_message(exercise_id))
     return False
 

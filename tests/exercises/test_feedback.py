@@ -115,6 +115,15 @@ def test_hint_on_a_written_task_says_there_is_none(capsys):
     assert "is a written task: there is no hint" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("task_id", sorted(WRITTEN_TASKS))
+def test_check_on_a_written_task_says_it_is_graded_by_hand_not_that_it_does_not_exist(
+        capsys, task_id):
+    assert check(task_id, print) is None
+    out = capsys.readouterr().out
+    assert f"{task_id} is a written task: there is nothing to check" in out
+    assert "There is no exercise" not in out and "Did you mean" not in out
+
+
 def _spins(*args):
     while True:
         pass
