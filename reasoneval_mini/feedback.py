@@ -44,6 +44,7 @@ import difflib
 import inspect
 import os
 import re
+import textwrap
 from collections import Counter
 from dataclasses import dataclass
 
@@ -55,6 +56,12 @@ from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time
 
 #: Longest expected/actual text printed, in characters.
 MAX_SHOWN_CHARS = 300
+
+#: Width of the reason lines: JupyterLab wraps a longer output line anywhere, even mid-word.
+REASON_WIDTH = 100
+
+#: A reason is teaching text, wrapped over lines: cut later than a value (which may be huge).
+MAX_REASON_CHARS = 800
 #: Shown by :func:`progress` for an exercise not checked in this session.
 NOT_CHECKED = "not checked yet"
 
@@ -93,6 +100,15 @@ class CheckReport:
 def _shown(text):
     # Values keep their line breaks (a table stays a table), but not their length.
     return cut(text, MAX_SHOWN_CHARS)
+
+
+def _reason_lines(reason, prefix):
+    """*reason* after *prefix*, wrapped at word boundaries; a wrapped part is indented 2 more."""
+    if "\n" in reason:  # a reason with its own layout keeps it
+        return [prefix + reason]
+    return textwrap.wrap(reason, REASON_WIDTH, initial_indent=prefix,
+                         subsequent_indent=" " * (len(prefix) + 2),
+                         break_long_words=False, break_on_hyphens=False) or [prefix.rstrip()]
 
 
 def _parameters_text(answer):
@@ -144,12 +160,12 @@ def format_report(exercise, results, answer=None):
             lines.append(f"  PASS  {_shown(result.call)}  ->  {_shown(result.actual)}")
             continue
         # A bundle of checks gives one reason per failed part, " | "-separated: one line each.
-        reasons = [_shown(reason) for reason in result.message.split(" | ")]
+        reasons = [cut(reason, MAX_REASON_CHARS) for reason in result.message.split(" | ")]
         lines += [f"  FAIL  {_shown(result.call)}",
                   f"          expected: {_shown(result.expected)}",
-                  f"          actual:   {_shown(result.actual)}",
-                  f"          why:      {reasons[0]}"]
-        lines += [f"                    {reason}" for reason in reasons[1:]]
+                  f"          actual:   {_shown(result.actual)}"]
+        for number, reason in enumerate(reasons):
+            lines += _reason_lines(reason, "          why:      " if number == 0 else " " * 20)
     passed = sum(result.passed for result in results)
     if state == STATE_PASSED:
         lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")
@@ -181,6 +197,11 @@ def _known(exercise_id):
     # Printed, not raised: in a notebook a ValueError shows a traceback through the package.
     if isinstance(exercise_id, str) and exercise_id in EXERCISES:
         return True
+    if isinstance(exercise_id, str) and exercise_id in WRITTEN_TASKS:
+        # Not "no exercise ...; did you mean <the same id>?": it exists, it is just not checked.
+        print(f"{exercise_id} is a written task: there is nothing to check. Write your answer in "
+              f"its markdown cell, in place of YOUR ANSWER HERE; your instructor grades it by hand.")
+        return False
     print(unknown_id_message(exercise_id))
     return False
 
@@ -189,9 +210,10 @@ def _stopped_report(exercise, seconds):
     return (f"{exercise.id}: {exercise.title} ({plural(exercise.points, 'point')})\n"
             f"  STOPPED  {exercise.answer_name} was still running after {seconds:g} s, so the "
             f"check stopped it.\n"
-            f"  Look for a loop that never ends (a `while` whose condition never changes, a "
-            f"counter that is never increased) or a call that waits forever; try your "
-            f"function on one small input in a new cell first.")
+            # Short lines: JupyterLab wraps a long output line mid-word.
+            f"  Look for a loop that never ends (a `while` whose condition never changes,\n"
+            f"  a counter that is never increased) or a call that waits forever; try your\n"
+            f"  function on one small input in a new cell first.")
 
 
 def check(exercise_id, answer, *, time_limit_s=CHECK_TIME_LIMIT_S):

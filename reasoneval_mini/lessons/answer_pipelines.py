@@ -21,6 +21,7 @@ two ways (:func:`score_final_answers`).
 """
 
 import re
+import textwrap
 from fractions import Fraction
 
 from reasoneval_mini.support.arguments import ArgumentTypeError
@@ -148,15 +149,38 @@ def compare_many_answers(pairs=REALISTIC_ANSWERS):
     return rows
 
 
-def format_table(header, rows):
+def format_table(header, rows, *, last_column_width=None):
     """Return *rows* (sequences of values) as an aligned plain-text table.
+
+    With *last_column_width* (an int >= 10), a longer text in the last column
+    is wrapped at words onto lines of its own, the other columns left blank:
+    JupyterLab breaks an output line that is wider than the page anywhere,
+    even mid-word. ``ValueError`` for a width that is not such an int.
 
     >>> print(format_table(("a", "bb"), [(1, None)]))
     a  bb
     -  ----
     1  None
+
+    Surprising: the header's own dashes follow the wrapped width, not the longest text.
+
+    >>> print(format_table(("id", "note"), [(1, "one two three four")], last_column_width=10))
+    id  note
+    --  ----------
+    1   one two
+        three four
     """
+    if last_column_width is not None and (type(last_column_width) is not int
+                                          or last_column_width < 10):
+        raise ValueError(f"last_column_width must be an int >= 10, got {last_column_width!r}")
     cells = [[str(value) for value in row] for row in [header, *rows]]
+    if last_column_width is not None:
+        wrapped = [cells[0]]
+        for row in cells[1:]:
+            parts = textwrap.wrap(row[-1], last_column_width, break_long_words=False) or [""]
+            wrapped.append([*row[:-1], parts[0]])
+            wrapped += [[""] * (len(row) - 1) + [part] for part in parts[1:]]
+        cells = wrapped
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -152,9 +152,10 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
     summary = execution_summary(records)
     counts = count_passes(records)
     lines = ["# Mini evaluation report", "", format_budget(budget),
+             # Lines under 100 characters: JupyterLab breaks longer output lines mid-word.
              f"cost: {summary['planned']} samples planned over {len(counts)} problems, "
-             f"{summary['attempted']} programs run; every sample counts in pass@k "
-             "(no selector picked among them)",
+             f"{summary['attempted']} programs run;",
+             "      every sample counts in pass@k (no selector picked among them)",
              "", "## Execution"]
     lines += [f"- {status}: {summary['counts'][status]}" for status in STATUSES]
     lines += [
@@ -181,8 +182,9 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
         f"- Samples: {budget.get('samples', 'not stated')}; another source, n, k or timeout "
         "gives another number.",
         "- not_run samples count as failures in n; coverage above says how many ran.",
-        "- The interval covers redrawn problems and samples under this budget, not another "
-        "prompt, temperature, test suite or harness; with few problems it is wide.",
+        "- The interval covers redrawn problems and samples under this budget; with few "
+        "problems it is wide.",
+        "- It covers this protocol only, not another prompt, temperature, test suite or harness.",
         "- Passing the given tests is not full functional correctness.",
         "- A local run under this budget is not an official benchmark result.",
     ]

@@ -86,7 +86,7 @@ def make_execution_explorer(problems, *, task_id=None, variant="canonical", time
     task_dropdown = widgets.Dropdown(options=list(by_id), value=task_id, description="problem")
     variant_dropdown = widgets.Dropdown(options=list(VARIANTS), value=variant, description="variant")
     run_button = widgets.Button(description="Run sample", icon="play")
-    view = widgets.HTML("<i>Choose a problem and a variant, then press Run.</i>")
+    view = widgets.HTML("<i>Choose a problem and a variant, then press <b>Run sample</b>.</i>")
     box = widgets.VBox([widgets.HBox([task_dropdown, variant_dropdown, run_button]), view])
     box.result = None
 

@@ -56,7 +56,8 @@ PASS_COLOUR, FAIL_COLOUR = STATE_COLORS[PASSED], STATE_COLORS[ASSERTION_FAILED]
 #: The verdicts of a final-answer scorer (lesson 01): equal, different, unparsed.
 VERDICT_COLOURS = {True: STATE_COLORS[PASSED], False: STATE_COLORS[ASSERTION_FAILED], None: GREY}
 
-#: Two estimators, or two models: colours no state uses.
+#: Two estimators, or two models: colours no state uses. The lessons name them as they look
+#: on screen, "blue" and "pink" (Okabe-Ito calls the second "reddish purple").
 FIRST_SERIES_COLOUR, SECOND_SERIES_COLOUR = OKABE_ITO["blue"], OKABE_ITO["reddish_purple"]
 
 #: Default figure size (inches) and resolution (dots per inch) of every lesson figure.

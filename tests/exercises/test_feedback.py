@@ -115,6 +115,15 @@ def test_hint_on_a_written_task_says_there_is_none(capsys):
     assert "is a written task: there is no hint" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("task_id", sorted(WRITTEN_TASKS))
+def test_check_on_a_written_task_says_it_is_graded_by_hand_not_that_it_does_not_exist(
+        capsys, task_id):
+    assert check(task_id, print) is None
+    out = capsys.readouterr().out
+    assert f"{task_id} is a written task: there is nothing to check" in out
+    assert "There is no exercise" not in out and "Did you mean" not in out
+
+
 def _spins(*args):
     while True:
         pass
@@ -124,8 +133,21 @@ def test_check_stops_an_endless_loop_after_its_time_limit_with_a_message(capsys)
     report = check("kp3_rates", _spins, time_limit_s=0.3)
     out = capsys.readouterr().out
     assert "STOPPED  rates was still running after 0.3 s" in out and "Traceback" not in out
+    assert max(len(line) for line in out.splitlines()) <= 90  # JupyterLab wraps longer lines mid-word
     assert report.state == "failed" and report.results == ()
     assert feedback._SESSION_STATES["kp3_rates"] == "failed"
+
+
+def test_a_long_reason_is_wrapped_at_words_and_loses_no_word():
+    answer = lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": False}
+    results = feedback.run_checks("kp1_practice_verdicts", answer)
+    printed = feedback.format_report(EXERCISES["kp1_practice_verdicts"], results, answer)
+    why_lines = printed.splitlines()[4:-1]          # after FAIL, expected and actual
+    assert why_lines[0].startswith("          why:      ") and len(why_lines) > 3
+    assert all(len(line) <= feedback.REASON_WIDTH for line in why_lines)
+    why = "\n".join(why_lines)
+    # The words printed are the words of the message, in order, none cut.
+    assert why.split()[1:] == results[0].message.replace(" | ", " ").split()
 
 
 def test_check_stops_an_endless_loop_from_a_thread_too(capsys):
@@ -220,7 +242,7 @@ def test_records_with_a_dropped_sample_name_the_missing_sample(capsys):
         return [row for row in reference_records(results) if row["status"] != "not_run"]
 
     check("kp3_records_from_results", drops_never_run)
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # a long reason is wrapped over lines
     assert "expected a sequence of length 6, got length 4" in out
     assert "sample_id 's4' missing, sample_id 's6' missing" in out
     rows = [{"sample_id": "a"}, {"sample_id": "b"}]
@@ -301,3 +323,25 @@ def test_rejects_can_require_the_message_to_name_the_bad_value():
     name_n = rejects("g()", lambda f: f(), ValueError, mentions="n")
     assert not name_n(lambda: int("cannot")).passed  # "n" inside a word does not count
     assert name_n(lambda: (_ for _ in ()).throw(ValueError("bad n (20 vs 200)"))).passed
+
+
+def test_a_long_teaching_reason_is_printed_whole():
+    # The typical slip of the interval exercise: the population standard deviation.
+    import math
+    import statistics
+
+    from reasoneval_mini import pass_at_k
+
+    def population_sd(counts, k):
+        if len(counts) < 2:
+            raise ValueError("one problem has no spread")
+        values = [pass_at_k(n, c, k) for n, c in counts.values()]
+        mean = statistics.fmean(values)
+        se = statistics.pstdev(values) / math.sqrt(len(values))
+        return mean, se, max(0, mean - 1.96 * se), min(1, mean + 1.96 * se)
+
+    results = feedback.run_checks("kp2_pass_at_k_interval", population_sd)
+    printed = feedback.format_report(EXERCISES["kp2_pass_at_k_interval"], results, population_sd)
+    unwrapped = " ".join(printed.split())
+    assert "divides by m" in unwrapped and "fix that first" in unwrapped
+    assert "fix t..." not in unwrapped and "follo..." not in unwrapped

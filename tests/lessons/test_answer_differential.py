@@ -8,6 +8,7 @@ from reasoneval_mini.lessons.answer_differential import (
     course_verdict,
     differential,
     math_verify_available,
+    shown_output,
     summarise_verdicts,
     verdicts_in_fresh_processes,
 )
@@ -103,3 +104,15 @@ def test_the_lesson_s_challenge_numbers_are_what_the_two_checkers_give_on_the_sl
     text = " ".join(_lesson_01_markdown().split())
     assert "math-verify accuracy 50%, our pipeline 39%" in text
     assert "four of math-verify's nine" in text and "against none of the course's seven" in text
+
+
+def test_shown_output_is_ascii_keeps_ascii_text_as_written_and_escapes_each_look_alike():
+    for pair in answer_pairs():
+        shown = shown_output(pair.output)
+        assert shown.isascii(), pair.pair_id
+        if pair.output.isascii() and pair.output.isprintable():
+            assert shown == pair.output, pair.pair_id  # a LaTeX backslash is not doubled
+    # Each look-alike differs from the ASCII text it imitates, and reads back as itself.
+    for look_alike, plain in (("\uff11\uff18", "18"), ("\u22125", "-5"), ("1\u00a0000", "1 000")):
+        assert shown_output(look_alike) != plain
+        assert shown_output(look_alike).encode("ascii").decode("unicode_escape") == look_alike

@@ -162,3 +162,11 @@ def test_report_with_one_problem_has_no_interval():
     records = records_from({"A": ["passed", "timeout"]})
     report = build_hand_in_report(records, [1], evaluation_budget(n=2, ks=[1], timeout=1, workers=1))
     assert "How sure" not in report
+
+
+def test_report_lines_fit_a_notebook_page():
+    # JupyterLab breaks a longer output line anywhere, even mid-word.
+    records = records_from(WORKED)
+    budget = evaluation_budget(n=5, ks=[1], timeout=1.0, workers=2, samples="synthetic pool, seed 0")
+    report = build_hand_in_report(records, [1], budget, {"correct": 16, "wrong": 12, "format_failure": 14})
+    assert max(len(line) for line in report.splitlines()) < 100

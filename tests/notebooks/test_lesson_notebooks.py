@@ -216,6 +216,16 @@ def test_lesson_ends_with_key_points_then_exercises_then_next(path):
     assert markdown_sections(read(path)["cells"])[-3:] == ["Key points", "Exercises", "Next"]
 
 
+@pytest.mark.parametrize("path", LESSONS[:-1], ids=lambda p: p.name)
+def test_next_line_links_the_next_lesson_of_the_course_map(path):
+    # A link, not just a name: a click in JupyterLab opens the next lesson.
+    following = LESSONS[LESSONS.index(path) + 1].name
+    next_lines = [line for cell in read(path)["cells"] if cell["cell_type"] == "markdown"
+                  for line in source(cell).splitlines() if line.startswith("**Next:**")]
+    assert next_lines and f"[`{following}`]({following})" in next_lines[-1]
+    assert (NOTEBOOKS / following).is_file()
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_lesson_has_an_inline_challenge_with_a_folded_answer(path):
     markdown = "\n".join(source(c) for c in read(path)["cells"] if c["cell_type"] == "markdown")
