@@ -57,3 +57,12 @@ def test_every_notebook_records_the_same_python_version():
     versions = {nbformat.read(path, as_version=4).metadata["language_info"]["version"]
                 for path in NOTEBOOKS}
     assert len(versions) == 1, versions
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_cell_stores_when_it_was_run(path):
+    # nbconvert --execute records wall-clock times per cell (metadata.execution);
+    # they change on every run, so a re-executed notebook would differ for nothing.
+    timed = [index for index, cell in enumerate(nbformat.read(path, as_version=4).cells)
+             if "execution" in cell.metadata]
+    assert timed == [], f"cells {timed} store execution timestamps: strip metadata.execution"
