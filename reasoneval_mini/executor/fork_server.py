@@ -175,8 +175,8 @@ def _prepared(isolation):
     if isolation not in _PREPARED:
         # A server that caps folders keeps the power to mount (in its own
         # namespace); each child then gives up its powers itself.
-        if isolation.enforced and _PARENT["pid"] is not None and not _MOUNTS["private"]:
-            harden_forking_parent()
+        if isolation.enforced and _PARENT["pid"] is not None:
+            harden_forking_parent(keep_own_powers=_MOUNTS["private"])
         _PREPARED[isolation] = prepare_confinement(isolation)
     return _PREPARED[isolation]
 

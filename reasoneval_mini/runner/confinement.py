@@ -34,6 +34,7 @@ from reasoneval_mini.sandbox.policy import (
     Isolation,
     build_ruleset,
     confine,
+    drop_bounding_set,
     drop_capabilities,
     plan_isolation,
     prepare,
@@ -82,16 +83,23 @@ def prepare_confinement(isolation):
     return prepare(isolation) if isolation.enforced else None
 
 
-def harden_forking_parent():
+def harden_forking_parent(keep_own_powers=False):
     """In a process that only forks untrusted children (a fork server): give up root's powers once.
 
     As root it empties its own capability sets (see
     :func:`~reasoneval_mini.sandbox.policy.drop_capabilities`), so that no
     child has to: each child then pays only for its Landlock domain. Such a
     parent still signals and reaps its children, and removes the folders it
-    owns. Does nothing for an ordinary user or off Linux.
+    owns. With *keep_own_powers* (a parent that still mounts its children's
+    folders, in a namespace of its own) it empties only the bounding set,
+    which its children inherit: each child then clears its own sets in one
+    system call instead of one per capability (about 0.4 ms a child).
+    Does nothing for an ordinary user or off Linux.
     """
-    drop_capabilities()
+    if keep_own_powers:
+        drop_bounding_set()
+    else:
+        drop_capabilities()
 
 
 def build_child_ruleset(isolation, workdir, prepared=None):
