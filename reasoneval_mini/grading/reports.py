@@ -19,38 +19,17 @@ character reaches a file) and the feedback's student values through
 :func:`.escaping.code_span` or :func:`.escaping.markdown_text`.
 """
 
-import contextlib
 import csv
 import io
 import math
-import signal
-import threading
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
+from reasoneval_mini.support.interrupts import interrupts_deferred
 from reasoneval_mini.grading.escaping import code_span, markdown_text, printable
 from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED, GRADE_PASSED, GRADE_STATUSES)
-
-@contextlib.contextmanager
-def interrupts_deferred():
-    """Hold Ctrl-C (SIGINT) back while the body runs, then raise it: a file is never lost to one.
-
-    Only in the main thread (where Python delivers signals); elsewhere it does nothing.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught and callable(previous):
-        previous(signal.SIGINT, None)
-
 
 GRADE_COLUMNS = ("student", "exercise", "score", "max_score", "status", "message")
 TOTAL_COLUMNS = ("student", "score", "max_score") + GRADE_STATUSES

@@ -87,9 +87,7 @@ def write_message(fd, message):
 
 def _read_exact(fd, size, deadline=None):
     # One buffer of the announced size, filled in place: reading into fresh
-    # chunks and joining them allocates every byte twice, and in pieces whose
-    # sizes depend on timing, which left the grader's heap fragmented (a
-    # child sending sixty 4 MB messages took it from 80 MB to 220 MB).
+    # chunks and joining them held every byte twice while a message arrived.
     buffer = bytearray(size)
     view, filled = memoryview(buffer), 0
     while filled < size:
