@@ -33,6 +33,23 @@ class UsageError(Exception):
     """Raised by a command whose arguments cannot be used; the message says why."""
 
 
+def planned_sandbox(mode):
+    """The :class:`~reasoneval_mini.sandbox.Isolation` for ``--sandbox MODE``, its warning on stderr.
+
+    ``required`` on a kernel that cannot meet it is a :class:`UsageError`
+    (exit 2, naming the missing feature), before anything runs.
+    """
+    from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
+
+    try:
+        isolation = plan_isolation(mode)
+    except SandboxUnavailable as error:
+        raise UsageError(error) from None
+    if isolation.warning():
+        print(f"warning: {isolation.warning()}", file=sys.stderr)
+    return isolation
+
+
 def _positive_seconds(text):
     # An argparse type. The library's own check (support.arguments) is for
     # numbers; here the text is parsed first, so "nan" and "inf" are caught too.

@@ -27,13 +27,12 @@ import signal
 import sys
 from pathlib import Path
 
-from reasoneval_mini.cli import UsageError
+from reasoneval_mini.cli import UsageError, planned_sandbox
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
 from reasoneval_mini.grading.statuses import (
     ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_INTERRUPTED)
-from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
 
 
 def _export_plan(args):
@@ -187,12 +186,7 @@ def run(args):
     registry_spec = args.registry or DEFAULT_REGISTRY
     roster, export_out = _export_plan(args)
     _check_folders(args)
-    try:
-        isolation = plan_isolation(args.sandbox)
-    except SandboxUnavailable as error:
-        raise UsageError(error) from None
-    if isolation.warning():
-        print(f"warning: {isolation.warning()}", file=sys.stderr)
+    isolation = planned_sandbox(args.sandbox)
     # Everything the reports need is imported before any student code runs.
     if roster is not None:
         from reasoneval_mini.grading.gradebook import write_gradebook

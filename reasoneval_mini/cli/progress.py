@@ -1,13 +1,11 @@
 """``reasoneval-course progress [DIR]``: the progress report of a folder of notebooks (see :func:`~reasoneval_mini.feedback.format_folder_progress`)."""
 
-import sys
 from pathlib import Path
 
-from reasoneval_mini.cli import UsageError
+from reasoneval_mini.cli import UsageError, planned_sandbox
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.feedback import format_folder_progress
 from reasoneval_mini.grading.progress import MISSING_NOTEBOOK, evaluate_folder
-from reasoneval_mini.sandbox import SandboxUnavailable, plan_isolation
 
 
 def _no_folder(directory):
@@ -27,12 +25,7 @@ def _no_folder(directory):
 
 
 def run(args):
-    try:
-        isolation = plan_isolation(args.sandbox)
-    except SandboxUnavailable as error:
-        raise UsageError(error) from None
-    if isolation.warning():
-        print(f"warning: {isolation.warning()}", file=sys.stderr)
+    isolation = planned_sandbox(args.sandbox)
     if not Path(args.directory).is_dir():
         raise UsageError(_no_folder(args.directory))
     try:
