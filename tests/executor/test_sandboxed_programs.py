@@ -86,6 +86,23 @@ def test_a_program_cannot_read_the_solutions_of_the_checkout(quiet_off):
 
 
 @needs(1, "file rules")
+def test_a_link_made_in_the_programs_own_folder_opens_nothing_outside_it(quiet_off):
+    # The folder is writable, so a program may make links there; the kernel
+    # judges the file a link leads to, and a hard link or a rename across
+    # the boundary is refused (another file system, and Landlock's REFER).
+    master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
+    package_file = REPOSITORY / "reasoneval_mini" / "answers.py"
+    before = package_file.read_bytes()
+    symlink = run(f"import os\nos.symlink({str(master)!r}, 'm')\nprint(len(open('m').read()))")
+    assert (symlink.status, symlink.detail.split(":")[0]) == (RUNTIME_ERROR, "PermissionError")
+    assert symlink.stdout_tail == ""
+    for move in ("link", "rename"):
+        moved = run(f"import os\nos.{move}({str(package_file)!r}, 'p')\nopen('p', 'a').write('#')")
+        assert moved.status == RUNTIME_ERROR, (move, moved.detail)
+    assert package_file.read_bytes() == before
+
+
+@needs(1, "file rules")
 def test_the_fresh_interpreter_fallback_is_confined_too(monkeypatch):
     monkeypatch.delattr(os, "fork")
     master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
@@ -186,8 +203,8 @@ def test_a_program_cannot_connect_to_a_unix_socket_file_it_can_name(tmp_path):
     assert result.detail.startswith("PermissionError"), result.detail
 
 
-@needs_socket_filter()
-def test_a_program_cannot_send_a_udp_datagram_to_a_local_port():
+def assert_a_udp_datagram_to_a_local_port_is_refused():
+    """Run a program that sends one UDP datagram to a port listening here; nothing may arrive."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver:
         receiver.bind(("127.0.0.1", 0))
         port = receiver.getsockname()[1]
@@ -200,6 +217,11 @@ def test_a_program_cannot_send_a_udp_datagram_to_a_local_port():
             receiver.recvfrom(10)  # nothing arrived
     assert result.status == RUNTIME_ERROR
     assert result.detail.startswith("PermissionError"), result.detail
+
+
+@needs_socket_filter()
+def test_a_program_cannot_send_a_udp_datagram_to_a_local_port():
+    assert_a_udp_datagram_to_a_local_port_is_refused()
 
 
 @needs_socket_filter()
@@ -468,18 +490,7 @@ def test_removing_a_working_folder_never_follows_a_link_the_program_left(tmp_pat
 def test_the_fresh_interpreter_fallback_installs_the_socket_filter_too(monkeypatch):
     # It too asked /proc/self/status whether seccomp exists after Landlock had closed it.
     monkeypatch.delattr(os, "fork")
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as receiver:
-        receiver.bind(("127.0.0.1", 0))
-        port = receiver.getsockname()[1]
-        result = run(f"""
-            import socket
-            socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", {port}))
-            """)
-        receiver.settimeout(0.2)
-        with pytest.raises(socket.timeout):
-            receiver.recvfrom(10)  # nothing arrived
-    assert result.status == RUNTIME_ERROR
-    assert result.detail.startswith("PermissionError"), result.detail
+    assert_a_udp_datagram_to_a_local_port_is_refused()
 
 
 @needs_socket_filter()
