@@ -213,13 +213,13 @@ def exit_status_of(error):
     return 1
 
 
-def run_program(source, send_report, nonce, warnings=(), code=None):
-    """Run *source* as ``__main__``, print any traceback, send the report.
+def run_program(source, send_report, nonce, warnings=()):
+    """Compile and run *source* as ``__main__``, print any traceback, send the report.
 
-    *code*, if given, is *source* already compiled (the fork server compiles
-    before forking, under the program's memory limit: compiling in a fresh
-    child costs several times more, as every page the compiler touches must
-    first be copied). *send_report* is called once with the report as
+    Compiling here, after the limits, holds the compiler to the program's
+    memory limit. (A fork server that compiled before forking saved the
+    child a few copied pages but cost itself more in all: compiling there
+    made each fork slower.) *send_report* is called once with the report as
     ``bytes``, and only in the process that called this function: a process
     the program forked that reaches the end of the program sends nothing.
     Returns the exit status the process should end with, as plain Python
@@ -228,9 +228,7 @@ def run_program(source, send_report, nonce, warnings=(), code=None):
     main_pid = _getpid()
     completed, facts, status = False, {}, 0
     try:
-        if code is None:
-            code = compile_program(source)
-        exec(code, {"__name__": "__main__", "__builtins__": builtins})
+        exec(compile_program(source), {"__name__": "__main__", "__builtins__": builtins})
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
         facts = _safe_description(error)
         print_bounded_traceback(error)

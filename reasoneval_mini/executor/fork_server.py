@@ -13,19 +13,26 @@ The server itself is single-threaded, so forking it is safe (forking a
 multi-threaded Jupyter kernel would not be).
 
 Per request, the child gets: its own session and process group (a timeout
-kills the whole group), a new temporary working directory (made by the
-caller, removed afterwards), a minimal environment, ``/dev/null`` as stdin,
+kills the whole group), a new empty working folder (removed afterwards), a
+minimal environment, ``/dev/null`` as stdin,
 pipes for stdout and stderr (read here, keeping head and tail), a private
 pipe on fd 3 for the end-of-program report, then the sandbox the request's
 plan names (:mod:`reasoneval_mini.runner.confinement`; the policy's paths
-are opened once in the server) and the resource limits. On Linux the server
-lives in user and mount namespaces of its own (root's powers over those
-only; :func:`~reasoneval_mini.runner.workdir.enter_private_mounts`), and a
-sandboxed child's working directory is a ``tmpfs`` of the request's
-``memory_mb``, mounted by the server before the fork and detached after:
-files in ``/dev/shm`` count against no address-space limit. Where the
-kernel refuses the namespaces, the server gives up root's capabilities once
-for all its children instead, and the folders stay uncapped. Anything that fails
+are opened once in the server) and the resource limits; the child compiles
+the program itself, under those limits.
+
+Folders: the caller makes one base folder per server, and each program's
+folder is ``<base>/run`` in turn, made empty before it starts and removed
+after it ends (a new folder each time: the sandbox's rule names that very
+folder, so a program's leftover helper cannot write in the next one's). The
+name never changes, so ``HOME`` and ``TMPDIR`` are set once, in the server.
+On Linux the server lives in user and mount namespaces of its own (root's
+powers over those only; :func:`~reasoneval_mini.runner.workdir.enter_private_mounts`)
+and mounts a ``tmpfs`` of its memory limit over the base once: files in
+``/dev/shm`` count against no address-space limit, and the server runs one
+program at a time. A request with another ``memory_mb`` gets a new server.
+The server then gives up root's capabilities once, for all its children.
+Where the kernel refuses the namespaces, the folders stay uncapped. Anything that fails
 before the program runs (a sandbox the kernel refuses, above all) is written
 on a setup pipe that the child closes before the program's first line; the
 program then never runs. Closing the server's stdin while a program runs
@@ -44,7 +51,6 @@ removes the working directory and returns by its own deadline.
 """
 
 import gc
-import linecache
 import os
 import secrets
 import select
@@ -56,16 +62,13 @@ import time
 
 try:
     import fcntl
-    import resource
 except ImportError:  # pragma: no cover - the fork server runs on POSIX only
-    fcntl = resource = None
+    fcntl = None
 
 from reasoneval_mini.executor.child import (
     MAX_SETUP_NOTE,
-    PROGRAM_FILENAME,
     SETUP_FAILED,
     claim_report_channel,
-    compile_program,
     run_program,
     send_on_channel,
 )
@@ -91,7 +94,7 @@ from reasoneval_mini.runner.limits import (
     cpu_seconds_for,
 )
 from reasoneval_mini.runner.workdir import (
-    enter_private_mounts, make_workdir, mount_capped, remove_tree, unmount)
+    enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
     CANCEL_BYTE,
     parse_report,
@@ -118,7 +121,7 @@ def _max_fd():
     return limit if limit > 0 else 65536
 
 
-def _child_main(request, code, workdir, pipes, nonce, ruleset=None):
+def _child_main(request, workdir, pipes, nonce, ruleset=None):
     """In the forked child: isolate, confine, limit, run, report, exit. Never returns.
 
     Any failure before the program runs (the sandbox refused, above all) is
@@ -136,9 +139,8 @@ def _child_main(request, code, workdir, pipes, nonce, ruleset=None):
         if setup_w <= REPORT_FD:  # keep it clear of the descriptors set below
             setup_w = fcntl.fcntl(setup_w, fcntl.F_DUPFD_CLOEXEC, REPORT_FD + 1)
         os.chdir(workdir)
-        # Here, not in the server: the server's os.environ must stay as it was
-        # (run_request also runs in-process, in tests).
-        os.environ.update(HOME=workdir, TMPDIR=workdir)
+        if os.environ.get("HOME") != workdir:  # a server set them once; in-process (tests), not
+            os.environ.update(HOME=workdir, TMPDIR=workdir)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.dup2(out_w, 1)
@@ -153,7 +155,7 @@ def _child_main(request, code, workdir, pipes, nonce, ruleset=None):
         warnings = apply_limits(
             memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
             file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
-        status = run_program(request["program"], send_on_channel, nonce, warnings, code)
+        status = run_program(request["program"], send_on_channel, nonce, warnings)
         _exit(status)
     except BaseException as error:
         try:
@@ -173,10 +175,8 @@ def _prepared(isolation):
     caller that runs :func:`run_request` in its own process, e.g. a test).
     """
     if isolation not in _PREPARED:
-        # A server that caps folders keeps the power to mount (in its own
-        # namespace); each child then gives up its powers itself.
         if isolation.enforced and _PARENT["pid"] is not None:
-            harden_forking_parent(keep_own_powers=_MOUNTS["private"])
+            harden_forking_parent()
         _PREPARED[isolation] = prepare_confinement(isolation)
     return _PREPARED[isolation]
 
@@ -187,17 +187,13 @@ def run_request(request, on_started=None):
     *on_started*, if given, is called with the child's pid before the program
     may run; if it raises ``OSError`` (the caller has gone) the program never runs.
     """
-    workdir = request.get("workdir") or make_workdir(request["tempdir"])
+    workdir = _make_run_folder(request)
     nonce = secrets.token_hex(16)
     started = time.monotonic()
-    # A sandboxed program's folder holds at most its memory limit: it lives in
-    # memory (/dev/shm), where no address-space limit counts it.
-    capped = (_MOUNTS["private"] and isolation_from_fields(request["isolation"]).enforced
-              and mount_capped(workdir, request["memory_mb"]))
     try:
         pid, out_r, err_r, report_r, go_w, setup_r = _fork_child(request, workdir, nonce)
     except BaseException:
-        _remove_workdir(workdir, capped)
+        remove_tree(workdir)
         raise
     try:
         if on_started is not None:
@@ -214,7 +210,7 @@ def run_request(request, on_started=None):
         pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
         started + request["timeout"], _PARENT["pid"])
     duration = time.monotonic() - started
-    _remove_workdir(workdir, capped)
+    remove_tree(workdir)
     return {
         "outcome": outcome,
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
@@ -228,49 +224,29 @@ def run_request(request, on_started=None):
     }
 
 
-def _remove_workdir(workdir, capped):
-    if capped:
-        unmount(workdir)  # a leftover keeps its detached file system, at most its size
-    remove_tree(workdir)
+#: This server's folders (set by serve()): the base folder its caller made,
+#: and whether a file system of the server's memory limit is mounted over it.
+_FOLDERS = {"base": None, "capped": False}
+RUN_FOLDER = "run"  # each program's folder, in turn: <base>/run
 
 
-#: Whether this server has its own mount namespace (set by serve(), Linux):
-#: then each sandboxed program's folder is a capped file system of its own.
-_MOUNTS = {"private": False}
+def _make_run_folder(request):
+    """The program's new, empty folder: ``<base>/run`` in a server; in-process (tests), one below ``request["tempdir"]``.
 
-
-def compile_under_limit(source, memory_mb):
-    """*source* compiled with this process's address space held to *memory_mb*, or None.
-
-    Compiling in the server saves the child a copy of every page the compiler
-    touches; the temporary soft limit makes it count against the program's
-    memory limit all the same (a 5 MB program must not take the server to a
-    gigabyte). None when it fails (syntax, memory, depth): the child then
-    compiles again under its own limits and reports the error as the program's.
+    Raises ``OSError`` if the last program's folder is still there (it could
+    not be removed): the next program must not share it, so the request
+    fails and the caller replaces this server.
     """
-    limit = getattr(resource, "RLIMIT_AS", None)
-    saved = None
-    if limit is not None:
-        try:
-            saved = resource.getrlimit(limit)
-            wanted = memory_mb * 2**20
-            if saved[1] != resource.RLIM_INFINITY:
-                wanted = min(wanted, saved[1])
-            resource.setrlimit(limit, (wanted, saved[1]))
-        except (ValueError, OSError):
-            return None  # cannot hold the compiler to the limit: the child compiles
-    try:
-        return compile_program(source)
-    except Exception:  # noqa: BLE001 - SyntaxError, MemoryError, RecursionError...
-        return None
-    finally:
-        if saved is not None:
-            resource.setrlimit(limit, saved)
+    base = _FOLDERS["base"]
+    if base is None:
+        return make_workdir(request["tempdir"])
+    workdir = os.path.join(base, RUN_FOLDER)
+    os.mkdir(workdir, 0o700)
+    return workdir
 
 
 def _fork_child(request, workdir, nonce):
     """Fork the child for *request*; return its pid, the read ends of its pipes, the go pipe."""
-    code = compile_under_limit(request["program"], request["memory_mb"])
     isolation = isolation_from_fields(request["isolation"])
     ruleset = _child_ruleset(isolation, workdir)
     fds = []
@@ -281,14 +257,11 @@ def _fork_child(request, workdir, nonce):
     except OSError:  # e.g. EAGAIN or EMFILE; tidy up, let serve() report it
         for fd in fds + ([ruleset] if ruleset is not None else []):
             os.close(fd)
-        linecache.cache.pop(PROGRAM_FILENAME, None)
         raise
     out_r, out_w, err_r, err_w, report_r, report_w, go_r, go_w, setup_r, setup_w = fds
     if pid == 0:
         os.close(go_w)  # so that a dead server reads as end of file, not a wait forever
-        _child_main(request, code, workdir, (out_w, err_w, report_w, go_r, setup_w), nonce,
-                    ruleset)
-    linecache.cache.pop(PROGRAM_FILENAME, None)
+        _child_main(request, workdir, (out_w, err_w, report_w, go_r, setup_w), nonce, ruleset)
     for fd in (out_w, err_w, report_w, go_r, setup_w) + ((ruleset,) if ruleset is not None else ()):
         os.close(fd)
     return pid, out_r, err_r, report_r, go_w, setup_r
@@ -319,8 +292,13 @@ def _next_request():
     return read_message(0)
 
 
-def serve(notes_fd=None):
-    """Answer requests from stdin until it closes; write start notes on *notes_fd*."""
+def serve(notes_fd=None, base=None, memory_mb=None):
+    """Answer requests from stdin until it closes; write start notes on *notes_fd*.
+
+    *base* is the empty folder (made by the caller) that holds each
+    program's folder in turn; on Linux a file system of *memory_mb* MB is
+    mounted over it, seen by this server and its children only.
+    """
     # No SIGINT handling here: the server runs in its own session, so a Ctrl-C
     # in a terminal or a notebook's interrupt never reaches it or its children,
     # and the children keep Python's default (KeyboardInterrupt) handler.
@@ -331,7 +309,11 @@ def serve(notes_fd=None):
     gc.collect()
     gc.freeze()
     _PARENT["pid"] = os.getppid()
-    _MOUNTS["private"] = enter_private_mounts()
+    if base is not None:
+        _FOLDERS["capped"] = enter_private_mounts() and mount_capped(base, memory_mb)
+        _FOLDERS["base"] = base
+        workdir = os.path.join(base, RUN_FOLDER)
+        os.environ.update(HOME=workdir, TMPDIR=workdir)  # once, for every child
     while True:
         try:
             request = _next_request()
@@ -368,7 +350,7 @@ PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath
 SERVER_BOOT = (
     "import sys; sys.path.insert(0, {dir!r}); "
     "from reasoneval_mini.executor import fork_server; "
-    "del sys.path[0]; fork_server.serve({notes})"
+    "del sys.path[0]; fork_server.serve({notes}, {base!r}, {memory_mb})"
 )
 #: How long the caller waits for a new server to start and to start the
 #: program (the compile included); and, after the program's own timeout, for
@@ -387,6 +369,8 @@ class ForkServerWorker(Worker):
 
     def __init__(self):
         self.process = None
+        self.base = None  # the folder that holds the server's program folders (made here)
+        self.memory_mb = None  # the limit the server's folders are capped at
         self.notes_r = None  # the read end of the server's start notes
         self.notes = {}  # request id -> (child pid, start time), read from the notes pipe
         self.lock = threading.Lock()  # one program at a time
@@ -394,20 +378,25 @@ class ForkServerWorker(Worker):
         self.cancelled = False
         self.tainted = False  # someone else wrote into this server's answer pipe
 
-    def _start(self):
+    def _start(self, memory_mb):
         self.tainted = False
         self.notes.clear()
+        # Made here, so that it is removed here when the server cannot.
+        self.base, self.memory_mb = make_workdir(), memory_mb
         notes_r, notes_w = os.pipe()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-X", "utf8", "-c",
-                 SERVER_BOOT.format(dir=PACKAGE_PARENT, notes=notes_w)],
+                 SERVER_BOOT.format(dir=PACKAGE_PARENT, notes=notes_w, base=self.base,
+                                    memory_mb=int(memory_mb))],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
                 start_new_session=True,  # a Ctrl-C in the terminal must not reach it
                 close_fds=True, pass_fds=(notes_w,),
             )
         except BaseException:
             os.close(notes_r)
+            remove_tree(self.base)
+            self.base = None
             raise
         finally:
             os.close(notes_w)
@@ -416,26 +405,26 @@ class ForkServerWorker(Worker):
 
     def run(self, request):
         request_id = secrets.token_hex(16)
-        # Made here, so that it is removed here when the server cannot.
-        workdir = make_workdir()
-        request = dict(request, id=request_id, workdir=workdir)
+        request = dict(request, id=request_id)
         with self.lock:
+            if self.process is not None and (self.process.poll() is not None
+                                             or self.memory_mb != request["memory_mb"]):
+                self._stop()  # dead, or its folders are capped at another limit
             with self.state_lock:
                 if self.cancelled:
-                    remove_tree(workdir)
                     return {"outcome": CANCELLED}
-                fresh = self.process is None or self.process.poll() is not None
+                fresh = self.process is None
                 if fresh:
-                    self._start()
+                    self._start(request["memory_mb"])
             sent = time.monotonic()
             try:
                 write_message(self.process.stdin.fileno(), request)
                 answer = self._answer(request_id, request["timeout"], sent, fresh)
             except (WorkerLost, OSError, ValueError) as error:
-                self._abandon(request_id, workdir)
+                self._abandon(request_id)
                 return {EXECUTOR_ERROR: f"fork server failed: {error}"}
             except BaseException:  # e.g. KeyboardInterrupt: kill the program, then re-raise
-                self._abandon(request_id, workdir)
+                self._abandon(request_id)
                 raise
             self._read_notes()  # keeps the notes pipe from filling; these notes are done
             self.notes.clear()
@@ -517,7 +506,7 @@ class ForkServerWorker(Worker):
             except ValueError:
                 continue
 
-    def _abandon(self, request_id, workdir):
+    def _abandon(self, request_id):
         """Kill the program (from here, whatever state the server is in), the server; clean up."""
         self._read_notes()
         note = self.notes.get(request_id)
@@ -530,6 +519,7 @@ class ForkServerWorker(Worker):
                 pass
         with self.state_lock:
             process, self.process = self.process, None
+            base, self.base = self.base, None
         if process is not None:
             for stream in (process.stdin, process.stdout):
                 try:
@@ -538,7 +528,8 @@ class ForkServerWorker(Worker):
                     pass
             kill_process_tree(process)
         self._close_notes()
-        remove_tree(workdir)
+        if base is not None:
+            remove_tree(base)
 
     def _close_notes(self):
         if self.notes_r is not None:
@@ -576,18 +567,20 @@ class ForkServerWorker(Worker):
     def _stop(self):
         with self.state_lock:
             process, self.process = self.process, None
-        if process is None:
-            return
-        for stream in (process.stdin, process.stdout):
+            base, self.base = self.base, None
+        if process is not None:
+            for stream in (process.stdin, process.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
             try:
-                stream.close()
-            except OSError:
-                pass
-        try:
-            process.wait(timeout=1)
-        except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
-            kill_process_tree(process)
-        self._close_notes()
+                process.wait(timeout=1)
+            except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
+                kill_process_tree(process)
+            self._close_notes()
+        if base is not None:  # once the server is gone: its folders go with it
+            remove_tree(base)
 
     def close(self):
         """Stop the server (waits for a running program to be cancelled)."""

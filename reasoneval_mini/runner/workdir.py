@@ -94,7 +94,6 @@ def _unlock(name, dir_fd):
 # Named as in include/uapi/linux/sched.h and mount.h.
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 1 << 18
-MNT_DETACH = 2
 
 
 def cap_workdir(path, size_mb):
@@ -117,10 +116,15 @@ def cap_workdir(path, size_mb):
     return True
 
 
-def _libc():
-    import ctypes
+_LIBC = []  # the C library, loaded on first use (each load makes a new ctypes class)
 
-    return ctypes.CDLL(None, use_errno=True)
+
+def _libc():
+    if not _LIBC:
+        import ctypes
+
+        _LIBC.append(ctypes.CDLL(None, use_errno=True))
+    return _LIBC[0]
 
 
 def enter_private_mounts():
@@ -165,7 +169,3 @@ def mount_capped(path, size_mb):
     return _libc().mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV,
                          options) == 0
 
-
-def unmount(path):
-    """Detach what is mounted on *path* (its memory goes back once its last user is gone)."""
-    _libc().umount2(os.fsencode(path), MNT_DETACH)
