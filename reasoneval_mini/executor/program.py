@@ -30,8 +30,9 @@ daemon's included); reading the
 Python installation and the package folder (the policy must allow them);
 adversarial code that forges its *own* end-of-program report from inside its
 main process (it can dig the channel and the nonce out of the runner's
-frames); a helper that leaves the group with ``setsid`` (it survives the
-timeout, confined and under its own CPU limit); fork bombs and other
+frames); off x86_64 and aarch64 (no seccomp filter), a helper that leaves
+the group with ``setsid`` (it survives the timeout, confined and under its
+own CPU limit); fork bombs and other
 exhaustion beyond the per-process limits. Kernels without Landlock (or
 before ABI 4 / 6), macOS and Windows run programs with what they have and a
 warning: macOS does not enforce ``RLIMIT_AS`` (no memory limit) and Windows

@@ -1,4 +1,4 @@
-"""What Landlock does not rule, refused by a seccomp filter: sockets, keyring, System V IPC, namespaces.
+"""What Landlock does not rule, refused by a seccomp filter: sockets, keyring, System V IPC, sessions, namespaces.
 
 Landlock (ABI 7 and before) rules TCP bind and connect and abstract Unix
 sockets, but not UDP datagrams, and not a ``connect`` to a Unix socket file
@@ -23,6 +23,10 @@ seccomp filter that makes these fail with ``EACCES``:
   carries data from one run to the next;
 * ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
   sysctls may open to anyone (large attack surfaces, no use to a test);
+* ``setsid(2)`` and ``setpgid(2)``: every process a run starts stays in
+  the run's process group, so the run's end kills them all (a helper in a
+  session of its own outlived its sample, held its folder's memory and
+  used the CPU the next samples were timed on);
 * ``unshare(2)``, and ``clone(2)`` asking for any new namespace;
   ``clone3(2)`` says ``ENOSYS`` (its flags sit in memory a filter cannot
   read), so that the C library falls back to ``clone``.
@@ -76,8 +80,10 @@ SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semct
 #: Kernel interfaces that some machines open to unprivileged users (by their
 #: sysctls): large attack surfaces, of no use to a program under test.
 KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
+#: Leaving the run's process group, which the run's end kills.
+NEW_GROUP = ("setsid", "setpgid")
 DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
-          + SYSTEM_V + KERNEL_SURFACE)
+          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP)
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
@@ -87,14 +93,16 @@ _ARCHITECTURES = {
                             "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65,
                             "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69,
                             "msgrcv": 70, "msgctl": 71,
-                            "bpf": 321, "perf_event_open": 298, "userfaultfd": 323}, True),
+                            "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
+                            "setpgid": 109, "setsid": 112}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
                              "msgget": 186, "msgctl": 187, "msgrcv": 188, "msgsnd": 189,
                              "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
                              "shmget": 194, "shmctl": 195, "shmat": 196,
-                             "bpf": 280, "perf_event_open": 241, "userfaultfd": 282}, False),
+                             "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
+                             "setpgid": 154, "setsid": 157}, False),
 }
 
 
@@ -108,12 +116,14 @@ class _SockFprog(ctypes.Structure):
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
 def supported():
     """True where the filter can be installed: Linux with seccomp filters, on x86_64 or aarch64.
 
-    Read once per process, from ``/proc/self/status``: a process that
-    confines itself must ask before Landlock closes ``/proc`` to it
-    (:func:`~reasoneval_mini.sandbox.policy.confine` does).
+    Read once per process, from ``/proc/self/status``, and kept: a process
+    that confines itself must ask before Landlock closes ``/proc`` to it
+    (:func:`~reasoneval_mini.sandbox.policy.confine` does), and a fork
+    server asks once for all its children (each read cost a child 0.04 ms).
     """
     if sys.platform != "linux" or platform.machine() not in _ARCHITECTURES:
         return False

@@ -20,16 +20,18 @@ import warnings
 from pathlib import Path
 
 import pytest
-from process_checks import process_alive
+from process_checks import assert_gone_soon, process_alive
 
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
 import reasoneval_mini.sandbox.landlock as landlock
+import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import (
     ASSERTION_FAILED,
     NOT_RUN,
     PASSED,
     RUNTIME_ERROR,
+    TIMEOUT,
     execute_program,
     execute_samples,
 )
@@ -289,7 +291,10 @@ ATTACKER = f"""
     server = os.getppid()
     pid_r, pid_w = os.pipe()
     if os.fork() == 0:
-        os.setsid()  # out of the sample's process group: the timeout kill misses it
+        try:  # out of the sample's process group, which its end kills
+            os.setsid()
+        except PermissionError:  # the sandbox's filter refuses it: attack from inside
+            pass
         if os.fork() != 0:
             os._exit(0)
         os.write(pid_w, str(os.getpid()).encode())
@@ -335,16 +340,62 @@ def _state(pid):
         return handle.read().rpartition(")")[2].split()[0]
 
 
+@needs(1, "file rules")
+@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+def test_no_process_a_sample_starts_can_leave_its_group_so_its_end_kills_them_all():
+    result = run("""
+        import os, subprocess, sys, time
+        refused, pids = 0, []
+        for _ in range(10):
+            child = os.fork()
+            if child == 0:
+                for leave in (os.setsid, lambda: os.setpgid(0, 0)):
+                    try:
+                        leave()
+                    except PermissionError:
+                        pass
+                time.sleep(60)
+                os._exit(0)
+            pids.append(child)
+        try:
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                             start_new_session=True)
+        except PermissionError:
+            refused += 1
+        pids.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]).pid)
+        print(refused, *pids, flush=True)
+        while True:  # the timeout ends the sample
+            pass
+        """, timeout=2.0)
+    refused, *pids = map(int, result.stdout_tail.split())
+    try:
+        assert result.status == TIMEOUT
+        assert refused == 1 and len(pids) == 11
+        for pid in pids:
+            assert_gone_soon(pid)
+    finally:
+        for pid in pids:
+            if process_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
 @needs(6, "signal scoping")
-def test_a_setsid_helper_left_by_a_sample_cannot_stop_the_server_or_forge_later_verdicts():
+def test_a_helper_left_by_a_sample_cannot_stop_the_server_or_forge_later_verdicts():
+    # Where the filter runs, the helper cannot leave the sample's group and
+    # dies with it; elsewhere it lives on in a session of its own, and the
+    # sandbox (signal scoping, /proc) must hold against it.
     pool._close_idle_workers()  # one warm worker, this test's own
     attacker = run(ATTACKER, timeout=5.0)
     helper = int(attacker.stdout_tail)
+    leftover = not seccomp.supported()
     try:
         assert attacker.status == ASSERTION_FAILED
         (worker,) = pool._IDLE
         server = worker.process.pid
-        assert process_alive(helper), "the helper must still be there to attack"
+        if leftover:
+            assert process_alive(helper), "the helper must still be there to attack"
+        else:
+            assert_gone_soon(helper)  # killed with its sample's group
         for call in ("first", "later"):  # a later call on the same warm worker, too
             plan = [item(f"{call}-{name}", source) for name, source, _ in HONEST]
             records = execute_samples(plan, timeout=5.0, workers=1, progress=False)
@@ -352,9 +403,10 @@ def test_a_setsid_helper_left_by_a_sample_cannot_stop_the_server_or_forge_later_
             assert not any("retried" in r["detail"] for r in records), records
             assert pool._IDLE == [worker] and worker.process.pid == server
             assert _state(server) != "T", "the helper stopped the fork server"
-        assert process_alive(helper), "the helper gave up before the later samples ran"
+        assert process_alive(helper) == leftover, "the helper gave up before the later samples ran"
     finally:
-        os.kill(helper, signal.SIGKILL)
+        if process_alive(helper):
+            os.kill(helper, signal.SIGKILL)
 
 
 # --- Reports and verdicts -------------------------------------------------------

@@ -245,7 +245,10 @@ def test_a_student_cell_cannot_connect_to_a_local_port(tmp_path):
 SETSID_LEFTOVER = """\
 import os, time
 if os.fork() == 0:
-    os.setsid()
+    try:
+        os.setsid()  # refused where the sandbox filters system calls: it stays a leftover
+    except PermissionError:
+        pass
     time.sleep(60)
     os._exit(0)
 time.sleep(1)  # long enough for the test to see the leftover

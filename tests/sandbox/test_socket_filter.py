@@ -13,6 +13,7 @@ SOCKET, SOCKETPAIR, IO_URING_SETUP, READ = 41, 53, 425, 0  # x86_64 numbers
 ADD_KEY, REQUEST_KEY, KEYCTL, UNSHARE, CLONE, CLONE3, FORK = 248, 249, 250, 272, 56, 435, 57
 SHMGET, SHMAT, MSGGET, SHMDT = 29, 30, 68, 67
 BPF, PERF_EVENT_OPEN, USERFAULTFD = 321, 298, 323
+SETPGID, SETSID, GETPGID, GETSID = 109, 112, 121, 124  # arch/x86/entry/syscalls/syscall_64.tbl
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
 NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
 # What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
@@ -53,6 +54,10 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, BPF, DENY),
     (X86_64, PERF_EVENT_OPEN, DENY),
     (X86_64, USERFAULTFD, DENY),
+    (X86_64, SETSID, DENY),
+    (X86_64, SETPGID, DENY),
+    (X86_64, GETPGID, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, GETSID, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, CLONE3, NO_SUCH_CALL),
     (X86_64, FORK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, IO_URING_SETUP, DENY),
@@ -62,7 +67,7 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
     program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
@@ -118,7 +123,7 @@ def test_installed_the_filter_refuses_socket_and_keeps_socketpair():
 
 
 @pytest.mark.skipif(not seccomp.supported(), reason="seccomp filters on x86_64 or aarch64 Linux")
-def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a_user_namespace():
+def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a_namespace_or_session():
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -144,7 +149,15 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
                                  text=True).stdout.strip()
             libc = ctypes.CDLL(None, use_errno=True)
             refused = libc.unshare(seccomp.CLONE_NEWUSER) == -1 and ctypes.get_errno()
-            outcome = [box[0], f"fork {forked}", f"subprocess {ran}", f"unshare errno {refused}"]
+            group = os.getpgid(0)
+            for leave in (os.setsid, lambda: os.setpgid(0, 0)):
+                try:
+                    leave()
+                except PermissionError:
+                    pass
+            stayed = os.getpgid(0) == group and os.getsid(0) == os.getsid(os.getppid())
+            outcome = [box[0], f"fork {forked}", f"subprocess {ran}", f"unshare errno {refused}",
+                       f"same group {stayed}"]
         except BaseException as error:
             outcome = [f"{type(error).__name__}: {error}"]
         os.write(write_end, " / ".join(outcome).encode())
@@ -153,4 +166,5 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
     with os.fdopen(read_end, "rb") as stream:
         text = stream.read().decode()
     os.waitpid(pid, 0)
-    assert text == f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
+    assert text == (f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
+                    " / same group True")
