@@ -338,8 +338,8 @@ def serve(notes_fd=None, base=None, memory_mb=None):
             write_message(1, answer)
         except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
             return
-        if answer.get("outcome") == CANCELLED:
-            return
+        if answer.get("outcome") == CANCELLED or answer.get("workdir_left"):
+            return  # a program's folder left behind: the next one gets a new server
 
 
 # --- The parent's side: a handle on one server -------------------------------
@@ -429,7 +429,10 @@ class ForkServerWorker(Worker):
             self._read_notes()  # keeps the notes pipe from filling; these notes are done
             self.notes.clear()
             answer.pop("id", None)
-            if "outcome" not in answer or answer["outcome"] == CANCELLED or self.tainted:
+            if ("outcome" not in answer or answer["outcome"] == CANCELLED or self.tainted
+                    or answer.get("workdir_left")):
+                # A folder left (<base>/run) would fail the next program that
+                # is not its own: that one runs on a new server instead.
                 self._stop()
             return answer
 
