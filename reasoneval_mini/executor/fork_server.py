@@ -30,7 +30,10 @@ On Linux the server lives in user and mount namespaces of its own (root's
 powers over those only; :func:`~reasoneval_mini.runner.workdir.enter_private_mounts`)
 and mounts a ``tmpfs`` of its memory limit over the base once: files in
 ``/dev/shm`` count against no address-space limit, and the server runs one
-program at a time. A request with another ``memory_mb`` gets a new server.
+program at a time. A request with another ``memory_mb`` gets a new server,
+and so does a sandboxed request after an unsandboxed one (which may have
+mounted over the base). A program whose folder could not be removed is the
+server's last: the next one, not its own, would find the folder there.
 The server then gives up root's capabilities once, for all its children.
 Where the kernel refuses the namespaces, the folders stay uncapped. Anything that fails
 before the program runs (a sandbox the kernel refuses, above all) is written
@@ -377,9 +380,11 @@ class ForkServerWorker(Worker):
         self.state_lock = threading.Lock()  # guards process and cancelled against cancel()
         self.cancelled = False
         self.tainted = False  # someone else wrote into this server's answer pipe
+        self.ran_unconfined = False  # a program ran here without the sandbox (see run)
 
     def _start(self, memory_mb):
         self.tainted = False
+        self.ran_unconfined = False
         self.notes.clear()
         # Made here, so that it is removed here when the server cannot.
         self.base, self.memory_mb = make_workdir(), memory_mb
@@ -406,10 +411,16 @@ class ForkServerWorker(Worker):
     def run(self, request):
         request_id = secrets.token_hex(16)
         request = dict(request, id=request_id)
+        confined = bool(isolation_from_fields(request["isolation"]).enforced)
         with self.lock:
             if self.process is not None and (self.process.poll() is not None
-                                             or self.memory_mb != request["memory_mb"]):
-                self._stop()  # dead, or its folders are capped at another limit
+                                             or self.memory_mb != request["memory_mb"]
+                                             or (confined and self.ran_unconfined)):
+                # Dead, or its folders are capped at another limit, or a
+                # program ran here unconfined: it may have changed the
+                # server's own mounts (a 1 MB file system over the base, and
+                # every later program's writes fail) or the base's modes.
+                self._stop()
             with self.state_lock:
                 if self.cancelled:
                     return {"outcome": CANCELLED}
@@ -417,6 +428,7 @@ class ForkServerWorker(Worker):
                 if fresh:
                     self._start(request["memory_mb"])
             sent = time.monotonic()
+            self.ran_unconfined = self.ran_unconfined or not confined
             try:
                 write_message(self.process.stdin.fileno(), request)
                 answer = self._answer(request_id, request["timeout"], sent, fresh)
