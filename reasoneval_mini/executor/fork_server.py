@@ -213,6 +213,7 @@ def run_request(request, on_started=None):
         pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
         started + request["timeout"], _PARENT["pid"])
     duration = time.monotonic() - started
+    _restore_base()
     remove_tree(workdir)
     return {
         "outcome": outcome,
@@ -246,6 +247,23 @@ def _make_run_folder(request):
     workdir = os.path.join(base, RUN_FOLDER)
     os.mkdir(workdir, 0o700)
     return workdir
+
+
+def _restore_base():
+    """Give the base folder its mode (0700) back, before the run folder in it is removed.
+
+    Landlock does not cover ``chmod``: a sandboxed program may take away
+    the write right on its folder's parent (its owner's right), and the
+    server, without root's powers, could then neither remove ``<base>/run``
+    nor make the next one. The program cannot replace the base itself (it
+    may write only below its own folder; the base is a mount point, too).
+    """
+    base = _FOLDERS["base"]
+    if base is not None:
+        try:
+            os.chmod(base, 0o700)
+        except OSError:
+            pass
 
 
 def _fork_child(request, workdir, nonce):
