@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import warnings
 
 import pytest
@@ -385,6 +386,22 @@ def test_a_request_after_the_server_was_killed_runs_on_a_new_server_and_the_old_
     assert result.status == PASSED, result.detail
     assert worker.process.pid != old_server
     assert not os.path.exists(old_base)
+
+
+def test_a_server_killed_while_its_program_runs_leaves_no_folder_and_the_next_runs(own_worker):
+    assert run("pass").status == PASSED
+    worker = the_warm_worker()
+    server, base = worker.process.pid, worker.base
+    killer = threading.Timer(0.3, os.kill, (server, signal.SIGKILL))
+    killer.start()
+    try:
+        lost = run("import time\nopen('f', 'w').write('x')\ntime.sleep(3)", timeout=5.0)
+    finally:
+        killer.cancel()
+    assert lost.status == "not_run" and "fork server failed" in lost.detail, lost.detail
+    assert not os.path.exists(base)
+    result = run("import os\nassert os.listdir('.') == []")
+    assert result.status == PASSED, result.detail
 
 
 @needs_landlock
