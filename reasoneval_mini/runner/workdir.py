@@ -75,9 +75,10 @@ def _remove_flattening(path):
 
     Each pass removes every file and link in *path*, and for each folder
     there: unlocks it, removes its files and links, moves its folders up
-    into *path* (a rename within one file system), removes it. Every entry is moved once at most, and only
-    *path* and one folder below it are open at a time. Stops when a pass
-    removes nothing (what is left cannot be removed: the caller sees it).
+    into *path* (a rename within one file system), removes it. Every entry
+    is moved once at most, and only *path* and one folder below it are open
+    at a time. Stops when a pass removes nothing (what is left cannot be
+    removed: the caller sees it).
     """
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
     _unlock(path, None)  # the child may have locked its own folder too
@@ -93,10 +94,8 @@ def _remove_flattening(path):
             spare[0] += 1
             try:
                 os.stat(name, dir_fd=top, follow_symlinks=False)
-            except FileNotFoundError:
+            except OSError:  # not there (or *path* unreadable: the rename fails as well)
                 return name
-            except OSError:
-                continue
 
     try:
         progress = True
@@ -185,7 +184,8 @@ def cap_workdir(path, size_mb):
 
     Linux only, in a single-threaded process, before the sandbox (which
     forbids mounting): :func:`enter_private_mounts`, then
-    :func:`mount_capped`. A write past the size fails with ``ENOSPC``, and
+    :func:`mount_capped`. A write past the size (or a file past
+    ``size_mb * FILES_PER_MB``) fails with ``ENOSPC``, and
     the memory goes back to the system with the last process of the run.
     Nobody else sees the new files (the caller's folder stays empty; it
     still removes it as usual). The process's working directory moves onto
