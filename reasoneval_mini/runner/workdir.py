@@ -149,7 +149,7 @@ def _remove_flattening(path):
 
 
 def _unlock(name, dir_fd):
-    """``chmod 0700`` the folder *name* (in *dir_fd*, if given), never the target of a link in its place."""
+    """``chmod 0700`` the folder *name* (in *dir_fd*, if given), never a link's target."""
     if not hasattr(os, "O_NOFOLLOW"):
         try:
             os.chmod(name, 0o700)

@@ -33,7 +33,7 @@ ABI = landlock.abi_version()
 
 
 def scrub(path):
-    """Remove *path* whatever the code under test left there (a deep tree would upset pytest's own cleanup)."""
+    """Remove *path*, whatever the code under test left (a deep tree upsets pytest's cleanup)."""
     if os.path.lexists(path) and shutil.which("rm"):
         subprocess.run(["chmod", "-R", "u+rwx", path], capture_output=True)
         subprocess.run(["rm", "-rf", "--", path], capture_output=True)
@@ -54,7 +54,7 @@ def item(sample_id, source):
 
 @pytest.fixture
 def own_worker():
-    """One warm fork server for this test alone, closed afterwards (no patched server stays warm)."""
+    """A warm fork server for this test alone, closed afterwards (no patched one stays warm)."""
     pool._close_idle_workers()
     yield
     pool._close_idle_workers()
