@@ -30,7 +30,10 @@ On Linux the server lives in user and mount namespaces of its own (root's
 powers over those only; :func:`~reasoneval_mini.runner.workdir.enter_private_mounts`)
 and mounts a ``tmpfs`` of its memory limit over the base once: files in
 ``/dev/shm`` count against no address-space limit, and the server runs one
-program at a time. A request with another ``memory_mb`` gets a new server.
+program at a time. A request with another ``memory_mb`` gets a new server,
+and so does a sandboxed request after an unsandboxed one (which may have
+mounted over the base). A program whose folder could not be removed is the
+server's last: the next one, not its own, would find the folder there.
 The server then gives up root's capabilities once, for all its children.
 Where the kernel refuses the namespaces, the folders stay uncapped. Anything that fails
 before the program runs (a sandbox the kernel refuses, above all) is written
@@ -210,6 +213,7 @@ def run_request(request, on_started=None):
         pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
         started + request["timeout"], _PARENT["pid"])
     duration = time.monotonic() - started
+    _restore_base()
     remove_tree(workdir)
     return {
         "outcome": outcome,
@@ -243,6 +247,23 @@ def _make_run_folder(request):
     workdir = os.path.join(base, RUN_FOLDER)
     os.mkdir(workdir, 0o700)
     return workdir
+
+
+def _restore_base():
+    """Give the base folder its mode (0700) back, before the run folder in it is removed.
+
+    Landlock does not cover ``chmod``: a sandboxed program may take away
+    the write right on its folder's parent (its owner's right), and the
+    server, without root's powers, could then neither remove ``<base>/run``
+    nor make the next one. The program cannot replace the base itself (it
+    may write only below its own folder; the base is a mount point, too).
+    """
+    base = _FOLDERS["base"]
+    if base is not None:
+        try:
+            os.chmod(base, 0o700)
+        except OSError:
+            pass
 
 
 def _fork_child(request, workdir, nonce):
@@ -338,8 +359,8 @@ def serve(notes_fd=None, base=None, memory_mb=None):
             write_message(1, answer)
         except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
             return
-        if answer.get("outcome") == CANCELLED:
-            return
+        if answer.get("outcome") == CANCELLED or answer.get("workdir_left"):
+            return  # a program's folder left behind: the next one gets a new server
 
 
 # --- The parent's side: a handle on one server -------------------------------
@@ -377,9 +398,11 @@ class ForkServerWorker(Worker):
         self.state_lock = threading.Lock()  # guards process and cancelled against cancel()
         self.cancelled = False
         self.tainted = False  # someone else wrote into this server's answer pipe
+        self.ran_unconfined = False  # a program ran here without the sandbox (see run)
 
     def _start(self, memory_mb):
         self.tainted = False
+        self.ran_unconfined = False
         self.notes.clear()
         # Made here, so that it is removed here when the server cannot.
         self.base, self.memory_mb = make_workdir(), memory_mb
@@ -406,10 +429,16 @@ class ForkServerWorker(Worker):
     def run(self, request):
         request_id = secrets.token_hex(16)
         request = dict(request, id=request_id)
+        confined = bool(isolation_from_fields(request["isolation"]).enforced)
         with self.lock:
             if self.process is not None and (self.process.poll() is not None
-                                             or self.memory_mb != request["memory_mb"]):
-                self._stop()  # dead, or its folders are capped at another limit
+                                             or self.memory_mb != request["memory_mb"]
+                                             or (confined and self.ran_unconfined)):
+                # Dead, or its folders are capped at another limit, or a
+                # program ran here unconfined: it may have changed the
+                # server's own mounts (a 1 MB file system over the base, and
+                # every later program's writes fail) or the base's modes.
+                self._stop()
             with self.state_lock:
                 if self.cancelled:
                     return {"outcome": CANCELLED}
@@ -417,6 +446,7 @@ class ForkServerWorker(Worker):
                 if fresh:
                     self._start(request["memory_mb"])
             sent = time.monotonic()
+            self.ran_unconfined = self.ran_unconfined or not confined
             try:
                 write_message(self.process.stdin.fileno(), request)
                 answer = self._answer(request_id, request["timeout"], sent, fresh)
@@ -429,7 +459,10 @@ class ForkServerWorker(Worker):
             self._read_notes()  # keeps the notes pipe from filling; these notes are done
             self.notes.clear()
             answer.pop("id", None)
-            if "outcome" not in answer or answer["outcome"] == CANCELLED or self.tainted:
+            if ("outcome" not in answer or answer["outcome"] == CANCELLED or self.tainted
+                    or answer.get("workdir_left")):
+                # A folder left (<base>/run) would fail the next program that
+                # is not its own: that one runs on a new server instead.
                 self._stop()
             return answer
 

@@ -1,0 +1,463 @@
+"""The fork server's folders, tried as an attacker would: one sample against the next.
+
+A fork server has one base folder (on Linux a file system of its memory
+limit, mounted once) and runs each program in ``<base>/run`` in turn, made
+empty before and removed after. Each test here is a sample program that
+tries to reach the next sample through that folder (files left behind, a
+folder it cannot remove, a full or overfull file system, links, an
+unsandboxed program's mounts), and checks the next sample's record: the
+state it earned, with no retry and no executor failure in its detail.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import warnings
+
+import pytest
+
+import reasoneval_mini.sandbox.landlock as landlock
+from reasoneval_mini import ASSERTION_FAILED, PASSED, execute_program, execute_samples
+from reasoneval_mini.executor import fork_server, pool
+from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
+from reasoneval_mini.runner.workdir import make_workdir, remove_tree
+from reasoneval_mini.sandbox import plan_isolation
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
+                                reason="the fork server runs on POSIX only")
+ABI = landlock.abi_version()
+
+
+def scrub(path):
+    """Remove *path*, whatever the code under test left (a deep tree upsets pytest's cleanup)."""
+    if os.path.lexists(path) and shutil.which("rm"):
+        subprocess.run(["chmod", "-R", "u+rwx", path], capture_output=True)
+        subprocess.run(["rm", "-rf", "--", path], capture_output=True)
+
+
+def needs_landlock(test):
+    return pytest.mark.skipif(sys.platform != "linux" or ABI < 1,
+                              reason="needs Landlock's file rules")(test)
+
+
+def run(source, **options):
+    return execute_program(textwrap.dedent(source), **options)
+
+
+def item(sample_id, source):
+    return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(source)}
+
+
+@pytest.fixture
+def own_worker():
+    """A warm fork server for this test alone, closed afterwards (no patched one stays warm)."""
+    pool._close_idle_workers()
+    yield
+    pool._close_idle_workers()
+
+
+@pytest.fixture
+def quiet_off():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="reasoneval_mini: sandbox off")
+        yield
+
+
+SIZE_PROBE = "import os\nst = os.statvfs('.')\nprint(st.f_blocks * st.f_frsize >> 20)\n"
+
+
+def folder_size_mb(memory_mb):
+    """The size of the run folder's file system as a program sees it, under *memory_mb*."""
+    result = run(SIZE_PROBE, memory_mb=memory_mb)
+    assert result.status == PASSED, result.detail
+    return int(result.stdout_tail)
+
+
+def skip_unless_capped(memory_mb=64):
+    if folder_size_mb(memory_mb) != memory_mb:
+        pytest.skip("the server cannot mount its folder's file system here "
+                    "(needs root or user namespaces)")
+
+
+def the_warm_worker():
+    (worker,) = pool._IDLE
+    return worker
+
+
+HONEST = [("passing", "assert sorted([2, 1]) == [1, 2]\n", PASSED),
+          ("failing", "assert sorted([2, 1]) == [2, 1]\n", ASSERTION_FAILED)]
+
+
+def assert_honest_samples_unaffected(attacker):
+    """*attacker* first, then the honest samples, on one worker: each keeps its own state."""
+    plan = [item("attacker", attacker)] + [item(name, source) for name, source, _ in HONEST]
+    records = execute_samples(plan, timeout=5.0, workers=1, progress=False)
+    assert [r["status"] for r in records[1:]] == [state for _, _, state in HONEST], records
+    for record in records:
+        assert "retried" not in record["detail"], record
+        assert "executor failure" not in record["detail"], record
+    return records[0]
+
+
+# --- What one sample leaves, the next never sees ----------------------------------
+
+@pytest.mark.parametrize("sandbox", ["auto", "off"])
+def test_a_file_left_by_one_sample_is_not_seen_by_the_next(own_worker, quiet_off, sandbox):
+    left = item("leaves", """
+        import os
+        os.makedirs("sub/deeper")
+        for name in ("answer.txt", ".hidden", "sub/deeper/cache.json"):
+            with open(name, "w") as handle:
+                handle.write("left by the first sample")
+        """)
+    looks = item("looks", """
+        import os
+        assert os.listdir(".") == [], os.listdir(".")
+        assert not os.path.exists("answer.txt")
+        """)
+    records = execute_samples([left, looks], workers=1, progress=False, sandbox=sandbox)
+    assert [r["status"] for r in records] == [PASSED, PASSED], records
+
+
+def test_home_and_tmpdir_name_the_programs_own_empty_folder(own_worker):
+    for _ in range(2):  # the second program on the same server too
+        result = run("""
+            import os, tempfile
+            here = os.getcwd()
+            assert os.listdir(here) == []
+            assert os.environ["HOME"] == os.environ["TMPDIR"] == here, dict(os.environ)
+            assert os.path.expanduser("~") == here
+            assert tempfile.gettempdir() == here
+            with tempfile.NamedTemporaryFile(delete=False) as handle:
+                handle.write(b"x")
+            assert os.path.dirname(handle.name) == here
+            """)
+        assert result.status == PASSED, result.detail
+
+
+@needs_landlock
+def test_a_helper_left_in_the_group_never_writes_into_the_next_samples_folder(own_worker):
+    # The helper stays in its sample's process group (so it is killed at the
+    # sample's end); until then it tries the next folder's name, <base>/run.
+    attacker = """
+        import os, time
+        if os.fork() == 0:
+            os.chdir("..")
+            for _ in range(20000):
+                for path in ("run/planted", "planted"):
+                    try:
+                        open(path, "w").close()
+                    except OSError:
+                        pass
+            os._exit(0)
+        time.sleep(0.05)
+        """
+    record = assert_honest_samples_unaffected(attacker)
+    assert record["status"] == PASSED, record
+    result = run("import os, time\ntime.sleep(0.1)\nassert os.listdir('.') == [], os.listdir('.')")
+    assert result.status == PASSED, result.detail
+
+
+@needs_landlock
+def test_a_program_cannot_reach_its_servers_base_folder_by_dot_dot_or_a_link(own_worker):
+    result = run("""
+        import os
+        base = os.path.dirname(os.getcwd())
+        os.symlink("..", "up")
+        attempts = [lambda: os.listdir(".."), lambda: os.listdir("up"),
+                    lambda: open("../planted", "w"), lambda: open("up/planted", "w"),
+                    lambda: open(os.path.join(base, "planted"), "w"),
+                    lambda: os.mkdir("../run2"), lambda: os.link("up", "../hard"),
+                    lambda: os.rename(".", "../moved")]
+        for number, attempt in enumerate(attempts):
+            try:
+                attempt()
+            except OSError:
+                continue
+            raise AssertionError(f"attempt {number} reached the base folder")
+        """)
+    assert result.status == PASSED, result.detail
+
+
+@needs_landlock
+@pytest.mark.xfail(strict=True, reason="Landlock has no right for chmod or utime: a sandboxed "
+                   "program changes the modes of any file its user owns (as root: every file); "
+                   "a seccomp refusal of the chmod calls would close it (sandbox/, the lead's)")
+def test_a_sandboxed_program_cannot_change_the_mode_of_a_file_outside_its_folder(tmp_path):
+    victim = tmp_path / "solutions.ipynb"
+    victim.write_text("secret")
+    victim.chmod(0o600)
+    result = run(f"""
+        import os
+        try:
+            os.chmod({str(victim)!r}, 0o644)
+        except OSError:
+            pass
+        """)
+    assert result.status == PASSED, result.detail
+    assert victim.stat().st_mode & 0o777 == 0o600, "a sandboxed program made it readable by all"
+
+
+# --- A folder that resists removal --------------------------------------------------
+
+LOCKS = {
+    "its own folder read-only": """
+        import os
+        open("f", "w").write("x")
+        os.chmod(".", 0o555)
+        """,
+    "its own folder mode 000": """
+        import os
+        open("f", "w").write("x")
+        os.mkdir("d")
+        os.chmod(".", 0)
+        """,
+    "nested read-only folders": """
+        import os
+        os.makedirs("a/b/c")
+        for path in ("a/b/c/f", "a/b/g", "a/h"):
+            open(path, "w").write("x")
+        for path in ("a/b/c", "a/b", "a"):
+            os.chmod(path, 0)
+        os.chmod(".", 0o500)
+        """,
+    "the base folder read-only": """
+        import os
+        open("f", "w").write("x")
+        os.chmod("..", 0o500)  # Landlock does not cover chmod: the owner may
+        """,
+    "a link to the base inside a locked folder": """
+        import os
+        os.mkdir("locked")
+        os.symlink("..", "locked/base")
+        os.symlink("/", "locked/root")
+        os.chmod("locked", 0o500)
+        os.chmod(".", 0o500)
+        """,
+}
+
+
+@pytest.mark.parametrize("lock", sorted(LOCKS))
+def test_a_sample_that_locks_its_folder_costs_the_next_sample_nothing(own_worker, lock):
+    # The server, which has given up root's powers, removes the folder by
+    # its owner's right to chmod, the folder itself included; before, the
+    # folder stayed and the next sample failed on "File exists".
+    record = assert_honest_samples_unaffected(LOCKS[lock])
+    assert record["status"] == PASSED, record
+    first, second = run(LOCKS[lock]), run("assert 1 + 1 == 2")
+    assert first.status == PASSED and first.warnings == (), first
+    assert second.status == PASSED, second.detail
+
+
+DEEP = """
+    import os
+    for _ in range({depth}):
+        os.mkdir("d")
+        os.chdir("d")
+    open("leaf", "w").write("x")
+    """
+
+
+def test_a_folder_nested_thousands_deep_is_removed_and_its_sample_keeps_its_verdict(own_worker):
+    # Made in milliseconds; Python 3.11's rmtree recursed once a level and
+    # the server answered RecursionError: the sample's own state was lost.
+    record = assert_honest_samples_unaffected(DEEP.format(depth=3000))
+    assert (record["status"], record["detail"]) == (PASSED, "ran to the end without an exception")
+
+
+def test_remove_tree_removes_a_deep_locked_tree_and_never_follows_its_links(tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep").write_text("mine")
+    folder = make_workdir(str(tmp_path))
+    fd = os.open(folder, os.O_RDONLY)
+    for _ in range(3000):  # by descriptor: the path grows past PATH_MAX
+        os.mkdir("d", dir_fd=fd)
+        deeper = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = deeper
+    os.symlink(victim, "link", dir_fd=fd)
+    os.fchmod(fd, 0)
+    os.close(fd)
+    os.chmod(folder, 0o500)
+    victim.chmod(0o500)
+    try:
+        remove_tree(folder)
+        assert not os.path.lexists(folder)
+    finally:
+        scrub(folder)
+    assert (victim / "keep").read_text() == "mine"
+    assert victim.stat().st_mode & 0o777 == 0o500
+
+
+def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_program(
+        own_worker, monkeypatch):
+    # Whatever the reason the folder stays (here, a server whose removal does
+    # nothing), the next program must not pay for it: it runs on a new server.
+    boot = fork_server.SERVER_BOOT.replace(
+        "fork_server.serve(", "fork_server.remove_tree = lambda path: None; fork_server.serve(")
+    assert boot != fork_server.SERVER_BOOT
+    monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
+    first = run("open('f', 'w').write('x')")
+    assert first.status == PASSED, first.detail
+    assert first.warnings == ("the working directory could not be removed",)
+    second = run("import os\nassert os.listdir('.') == []")
+    assert second.status == PASSED, second.detail
+
+
+# --- The shared file system: full, overfull ------------------------------------------
+
+def test_a_file_system_one_sample_filled_is_empty_again_for_the_next(own_worker):
+    skip_unless_capped(64)
+    filled = run("""
+        written = 0
+        try:
+            for number in range(8):  # 128 MB, twice the folder's size (16 MB a file at most)
+                with open(f"fill-{number}", "wb") as handle:
+                    for _ in range(16):
+                        handle.write(b"x" * (1 << 20))
+                        written += 1
+        except OSError:
+            pass
+        print(written)
+        """, memory_mb=64, timeout=10.0)
+    assert filled.status == PASSED, filled.detail
+    assert 48 <= int(filled.stdout_tail) <= 64  # it did fill the folder
+    after = run("""
+        for number in range(3):  # 48 MB: fits only if the last sample's files are gone
+            with open(f"file-{number}", "wb") as handle:
+                for _ in range(16):
+                    handle.write(b"y" * (1 << 20))
+        """, memory_mb=64, timeout=10.0)
+    assert after.status == PASSED, after.detail
+
+
+@pytest.mark.parametrize("kind", ["empty files", "hard links"])
+def test_the_files_a_program_makes_cost_the_kernel_no_more_than_its_memory_limit(
+        own_worker, kind):
+    # An empty file holds no data, so the file system's size never counts
+    # it; its inode and name cost the kernel about 1 KiB each. Before, a
+    # program made 300,000 of them in about a second under a 64 MB limit.
+    skip_unless_capped(64)
+    make = ("os.close(os.open(str(made), os.O_CREAT | os.O_WRONLY))" if kind == "empty files"
+            else "os.link('target', str(made))")
+    result = run(f"""
+        import os
+        open("target", "w").close()
+        made = 0
+        try:
+            while made < 70000:
+                {make}
+                made += 1
+        except OSError:
+            pass
+        print(made)
+        """, memory_mb=64, timeout=10.0)
+    assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) * 1024 <= 64 << 20, result.stdout_tail
+
+
+# --- Servers replaced: another limit, a death, an unsandboxed program ----------------
+
+def test_a_memory_limit_switch_gives_a_new_server_and_removes_the_old_ones_folder(own_worker):
+    sizes, bases = [], []
+    for memory_mb in (64, 128, 64):
+        sizes.append(folder_size_mb(memory_mb))
+        bases.append(the_warm_worker().base)
+    assert len(set(bases)) == 3
+    assert [os.path.exists(base) for base in bases] == [False, False, True]
+    if sizes[0] != 64:
+        pytest.skip("the folders are not capped here: the sizes cannot be checked")
+    assert sizes == [64, 128, 64]
+
+
+def test_a_request_after_the_server_was_killed_runs_on_a_new_server_and_the_old_folder_goes(
+        own_worker):
+    assert run("open('f', 'w').write('x')").status == PASSED
+    worker = the_warm_worker()
+    old_server, old_base = worker.process.pid, worker.base
+    os.kill(old_server, signal.SIGKILL)
+    worker.process.wait()
+    result = run("import os\nassert os.listdir('.') == []")
+    assert result.status == PASSED, result.detail
+    assert worker.process.pid != old_server
+    assert not os.path.exists(old_base)
+
+
+def test_a_server_killed_while_its_program_runs_leaves_no_folder_and_the_next_runs(own_worker):
+    assert run("pass").status == PASSED
+    worker = the_warm_worker()
+    server, base = worker.process.pid, worker.base
+    killer = threading.Timer(0.3, os.kill, (server, signal.SIGKILL))
+    killer.start()
+    try:
+        lost = run("import time\nopen('f', 'w').write('x')\ntime.sleep(3)", timeout=5.0)
+    finally:
+        killer.cancel()
+    assert lost.status == "not_run" and "fork server failed" in lost.detail, lost.detail
+    assert not os.path.exists(base)
+    result = run("import os\nassert os.listdir('.') == []")
+    assert result.status == PASSED, result.detail
+
+
+@needs_landlock
+def test_an_unsandboxed_program_cannot_shrink_the_folders_of_later_sandboxed_programs(
+        own_worker, quiet_off):
+    # With the sandbox off a program keeps the server's powers over its own
+    # mount namespace: it mounted a 1 MB file system over the base, and every
+    # later sandboxed program on that warm server failed to write 4 MB.
+    # (First on a new server: one that ran a sandboxed program has given up its powers.)
+    attack = run("""
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        base = os.path.dirname(os.getcwd()).encode()
+        print(libc.mount(b"tmpfs", base, b"tmpfs", 0, b"size=1m"))
+        """, sandbox="off")
+    if attack.stdout_tail.strip() != "0":
+        pytest.skip("an unsandboxed program cannot mount here: nothing to attack")
+    assert folder_size_mb(DEFAULT_MEMORY_MB) == DEFAULT_MEMORY_MB
+    result = run("open('f', 'wb').write(b'x' * (4 << 20))")
+    assert result.status == PASSED, result.detail
+
+
+# --- Without a file system of its own --------------------------------------------------
+
+@pytest.fixture
+def stdin_pipe():
+    """fd 0 as an open, empty pipe: run in this process, the server reads it as its cancel line."""
+    saved = os.dup(0)
+    read_end, write_end = os.pipe()
+    os.dup2(read_end, 0)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 0)
+        for fd in (saved, read_end, write_end):
+            os.close(fd)
+
+
+def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
+        tmp_path, monkeypatch, stdin_pipe):
+    # Where the kernel refuses namespaces the base is a plain folder; the run
+    # folder is made and removed the same way (here in this process, as a
+    # server that could not mount would; removal raised RecursionError before).
+    base = make_workdir(str(tmp_path))
+    monkeypatch.setitem(fork_server._FOLDERS, "base", base)
+    monkeypatch.setitem(fork_server._FOLDERS, "capped", False)
+    isolation = plan_isolation("auto")
+    programs = [DEEP.format(depth=3000), LOCKS["nested read-only folders"],
+                "import os\nassert os.listdir('.') == []\nassert os.environ['HOME'] == os.getcwd()"]
+    try:
+        for source in programs:
+            request = build_request(textwrap.dedent(source), 5.0, DEFAULT_MEMORY_MB, isolation)
+            raw = fork_server.run_request(request)
+            assert raw["workdir_left"] is False
+            result = classify_run(raw, 5.0, DEFAULT_MEMORY_MB, isolation)
+            assert result.status == PASSED, result.detail
+            assert os.listdir(base) == []
+    finally:
+        scrub(base)
