@@ -8,7 +8,9 @@ What isolates a program, where the operating system offers it:
   Python installation and the package folder, writes only its own working
   directory, opens no TCP connection (ABI 4) and, on x86_64 and aarch64, no
   socket at all (seccomp), signals no process outside its sandbox (ABI 6)
-  and reads no ``/proc/<pid>`` of one; root's capabilities are gone. A child whose sandbox the kernel refuses never runs the program;
+  and reads no ``/proc/<pid>`` of one; root's capabilities are gone; on
+  x86_64 and aarch64 it cannot leave its process group nor change a file's
+  mode (seccomp). A child whose sandbox the kernel refuses never runs the program;
 * a clean process per program (forked from a pre-warmed worker, or a fresh
   ``python -I`` where ``fork`` is missing), in its own session and process
   group: a timeout kills the whole group, grandchildren included;

@@ -78,19 +78,19 @@ def sandbox_report(abi=None):
 
 
 def filter_report(supported=None):
-    """The line saying whether the seccomp filter (sockets, keyring, System V IPC, namespaces) applies.
+    """The line saying whether the seccomp filter (sockets, keyring, System V IPC, sessions, modes, namespaces) applies.
 
     >>> filter_report(supported=False)
-    'system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux only; programs can send UDP, reach Unix socket files, the kernel keyring and System V IPC'
+    'system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux only; programs can send UDP, reach Unix socket files, the kernel keyring and System V IPC, leave their process group and change file modes'
     """
     if supported is None:
         supported = seccomp.supported()
     if supported:
-        return ("system-call filter: yes - no socket, kernel keyring, System V IPC or new "
-                "namespace")
+        return ("system-call filter: yes - no socket, kernel keyring, System V IPC, new "
+                "session or process group, file mode change or new namespace")
     return ("system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux "
             "only; programs can send UDP, reach Unix socket files, the kernel keyring and "
-            "System V IPC")
+            "System V IPC, leave their process group and change file modes")
 
 
 def run_doctor(args=None, out=print):

@@ -23,6 +23,11 @@ seccomp filter that makes these fail with ``EACCES``:
   carries data from one run to the next;
 * ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
   sysctls may open to anyone (large attack surfaces, no use to a test);
+* ``chmod(2)``, ``fchmod(2)``, ``fchmodat(2)``, ``fchmodat2(2)``: Landlock
+  has no right for a file's mode, so a program could make any file its user
+  owns (every file, for root) readable by all, or lock the package folder
+  against later runs; a program under test has no need to change modes
+  (``shutil.copy``, which copies one, fails);
 * ``setsid(2)`` and ``setpgid(2)``: every process a run starts stays in
   the run's process group, so the run's end kills them all (a helper in a
   session of its own outlived its sample, held its folder's memory and
@@ -82,8 +87,10 @@ SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semct
 KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
 #: Leaving the run's process group, which the run's end kills.
 NEW_GROUP = ("setsid", "setpgid")
+#: Changing a file's mode (Landlock rules no such right). aarch64 has no plain chmod.
+CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2")
 DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
-          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP)
+          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE)
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
@@ -94,7 +101,8 @@ _ARCHITECTURES = {
                             "semctl": 66, "semtimedop": 220, "msgget": 68, "msgsnd": 69,
                             "msgrcv": 70, "msgctl": 71,
                             "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
-                            "setpgid": 109, "setsid": 112}, True),
+                            "setpgid": 109, "setsid": 112,
+                            "chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
@@ -102,7 +110,8 @@ _ARCHITECTURES = {
                              "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
                              "shmget": 194, "shmctl": 195, "shmat": 196,
                              "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
-                             "setpgid": 154, "setsid": 157}, False),
+                             "setpgid": 154, "setsid": 157,
+                             "chmod": None, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452}, False),
 }
 
 
@@ -116,14 +125,13 @@ class _SockFprog(ctypes.Structure):
 
 
 @functools.lru_cache(maxsize=None)
-@functools.lru_cache(maxsize=None)
 def supported():
     """True where the filter can be installed: Linux with seccomp filters, on x86_64 or aarch64.
 
     Read once per process, from ``/proc/self/status``, and kept: a process
     that confines itself must ask before Landlock closes ``/proc`` to it
     (:func:`~reasoneval_mini.sandbox.policy.confine` does), and a fork
-    server asks once for all its children (each read cost a child 0.04 ms).
+    server asks once for all its children.
     """
     if sys.platform != "linux" or platform.machine() not in _ARCHITECTURES:
         return False
@@ -140,7 +148,8 @@ def _program(arch, numbers, x32):
     allow = (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW)
     body = []
     for name in DENIED:
-        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers[name]), deny]
+        if numbers[name] is not None:  # None: the architecture has no such call
+            body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers[name]), deny]
     body += [
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers["clone3"]),  # clone3(): "no such call"
         (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),

@@ -14,6 +14,7 @@ ADD_KEY, REQUEST_KEY, KEYCTL, UNSHARE, CLONE, CLONE3, FORK = 248, 249, 250, 272,
 SHMGET, SHMAT, MSGGET, SHMDT = 29, 30, 68, 67
 BPF, PERF_EVENT_OPEN, USERFAULTFD = 321, 298, 323
 SETPGID, SETSID, GETPGID, GETSID = 109, 112, 121, 124  # arch/x86/entry/syscalls/syscall_64.tbl
+CHMOD, FCHMOD, FCHMODAT, FCHMODAT2, FCHOWN = 90, 91, 268, 452, 93
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
 NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
 # What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
@@ -58,6 +59,11 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, SETPGID, DENY),
     (X86_64, GETPGID, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, GETSID, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, CHMOD, DENY),
+    (X86_64, FCHMOD, DENY),
+    (X86_64, FCHMODAT, DENY),
+    (X86_64, FCHMODAT2, DENY),
+    (X86_64, FCHOWN, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, CLONE3, NO_SUCH_CALL),
     (X86_64, FORK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, IO_URING_SETUP, DENY),
@@ -67,7 +73,7 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "fchown", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
     program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
@@ -123,8 +129,14 @@ def test_installed_the_filter_refuses_socket_and_keeps_socketpair():
 
 
 @pytest.mark.skipif(not seccomp.supported(), reason="seccomp filters on x86_64 or aarch64 Linux")
-def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a_namespace_or_session():
+def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a_namespace_session_or_mode(
+        tmp_path):
     read_end, write_end = os.pipe()
+    own = tmp_path / "own.txt"  # a file of the process's own, in a folder of its own
+    own.write_text("x")
+    own.chmod(0o600)
+    folder = os.open(tmp_path, os.O_RDONLY)
+    handle = os.open(own, os.O_RDONLY)
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
@@ -156,8 +168,16 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
                 except PermissionError:
                     pass
             stayed = os.getpgid(0) == group and os.getsid(0) == os.getsid(os.getppid())
+            modes = []
+            for change in (lambda: os.chmod(own, 0o644), lambda: os.chmod(own.name, 0o644, dir_fd=folder),
+                           lambda: os.fchmod(handle, 0o644)):
+                try:
+                    change()
+                    modes.append("changed")
+                except PermissionError:
+                    modes.append("refused")
             outcome = [box[0], f"fork {forked}", f"subprocess {ran}", f"unshare errno {refused}",
-                       f"same group {stayed}"]
+                       f"same group {stayed}", f"modes {' '.join(modes)}"]
         except BaseException as error:
             outcome = [f"{type(error).__name__}: {error}"]
         os.write(write_end, " / ".join(outcome).encode())
@@ -166,5 +186,8 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
     with os.fdopen(read_end, "rb") as stream:
         text = stream.read().decode()
     os.waitpid(pid, 0)
+    os.close(folder)
+    os.close(handle)
+    assert own.stat().st_mode & 0o777 == 0o600  # unchanged: each attempt was refused
     assert text == (f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
-                    " / same group True")
+                    " / same group True / modes refused refused refused")
