@@ -48,8 +48,7 @@ from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.text import plural, shorten
 from reasoneval_mini.grading.escaping import html_text, printable
 from reasoneval_mini.grading.reports import format_score
-from reasoneval_mini.grading.statuses import (
-    GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED)
+from reasoneval_mini.grading.statuses import GRADE_INSTRUCTOR_GRADED
 from reasoneval_mini.grading.submissions import is_unanswered, written_answer
 
 SCORE_COLUMNS = ("student", "task", "score", "comment")

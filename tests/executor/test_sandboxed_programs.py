@@ -379,6 +379,62 @@ def test_no_process_a_sample_starts_can_leave_its_group_so_its_end_kills_them_al
                 os.kill(pid, signal.SIGKILL)
 
 
+def _processes_named(name):
+    """The pids whose command name (``/proc/<pid>/comm``) is *name*, zombies excluded."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm", encoding="ascii", errors="replace") as handle:
+                    if handle.read().strip() == name and process_alive(int(entry)):
+                        found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+@needs(1, "file rules")
+@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+def test_a_fork_bomb_is_a_timeout_and_leaves_no_process_behind():
+    # Doubling six times (64 processes, each trying to leave the group), all
+    # asleep so that the machine stays usable; the timeout must take every one.
+    import threading
+
+    name = f"bomb{os.getpid() % 100000}"
+    source = f"""
+        import ctypes, os, time
+        libc = ctypes.CDLL(None)
+        for _ in range(6):
+            if os.fork() == 0:
+                libc.prctl(15, {name.encode()!r}, 0, 0, 0)  # PR_SET_NAME: findable from outside
+                try:
+                    os.setsid()
+                except PermissionError:
+                    pass
+        time.sleep(60)
+        """
+    box = []
+    runner = threading.Thread(target=lambda: box.append(run(source, timeout=3.0)))
+    runner.start()
+    most = 0
+    try:
+        while runner.is_alive():
+            most = max(most, len(_processes_named(name)))
+            time.sleep(0.05)
+        runner.join()
+        (result,) = box
+        assert result.status == TIMEOUT, result.detail
+        assert most >= 60, f"the bomb made only {most} processes: the test proves nothing"
+        deadline = time.monotonic() + 5.0
+        while _processes_named(name) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _processes_named(name) == []
+    finally:
+        runner.join()
+        for pid in _processes_named(name):
+            os.kill(pid, signal.SIGKILL)
+
+
 @needs(6, "signal scoping")
 def test_a_helper_left_by_a_sample_cannot_stop_the_server_or_forge_later_verdicts():
     # Where the filter runs, the helper cannot leave the sample's group and

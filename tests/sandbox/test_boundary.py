@@ -11,7 +11,6 @@ import signal
 import socket
 import sys
 import sysconfig
-import tempfile
 from pathlib import Path
 
 import pytest
