@@ -23,11 +23,13 @@ seccomp filter that makes these fail with ``EACCES``:
   carries data from one run to the next;
 * ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
   sysctls may open to anyone (large attack surfaces, no use to a test);
-* ``chmod(2)``, ``fchmod(2)``, ``fchmodat(2)``, ``fchmodat2(2)``: Landlock
-  has no right for a file's mode, so a program could make any file its user
-  owns (every file, for root) readable by all, or lock the package folder
-  against later runs; a program under test has no need to change modes
-  (``shutil.copy``, which copies one, fails);
+* ``chmod(2)``, ``fchmod(2)``, ``fchmodat(2)``, ``fchmodat2(2)``, and
+  setting or removing extended attributes (``setxattr(2)``,
+  ``removexattr(2)`` and their variants; a POSIX ACL is one): Landlock has
+  no right for a file's mode or attributes, so a program could make any
+  file its user owns (every file, for root) readable by all, or lock the
+  package folder against later runs; a program under test has no need to
+  (``shutil.copy``, which copies a mode, fails);
 * ``setsid(2)`` and ``setpgid(2)``: every process a run starts stays in
   the run's process group, so the run's end kills them all (a helper in a
   session of its own outlived its sample, held its folder's memory and
@@ -87,8 +89,10 @@ SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semct
 KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
 #: Leaving the run's process group, which the run's end kills.
 NEW_GROUP = ("setsid", "setpgid")
-#: Changing a file's mode (Landlock rules no such right). aarch64 has no plain chmod.
-CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2")
+#: Changing a file's mode or extended attributes, ACLs included (Landlock
+#: rules no such right). aarch64 has no plain chmod.
+CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2", "setxattr", "lsetxattr", "fsetxattr",
+               "setxattrat", "removexattr", "lremovexattr", "fremovexattr", "removexattrat")
 DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
           + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE)
 
@@ -102,7 +106,10 @@ _ARCHITECTURES = {
                             "msgrcv": 70, "msgctl": 71,
                             "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
                             "setpgid": 109, "setsid": 112,
-                            "chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452}, True),
+                            "chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452,
+                            "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190,
+                            "setxattrat": 463, "removexattr": 197, "lremovexattr": 198,
+                            "fremovexattr": 199, "removexattrat": 466}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
@@ -111,7 +118,10 @@ _ARCHITECTURES = {
                              "shmget": 194, "shmctl": 195, "shmat": 196,
                              "bpf": 280, "perf_event_open": 241, "userfaultfd": 282,
                              "setpgid": 154, "setsid": 157,
-                             "chmod": None, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452}, False),
+                             "chmod": None, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452,
+                             "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "setxattrat": 463,
+                             "removexattr": 14, "lremovexattr": 15, "fremovexattr": 16,
+                             "removexattrat": 466}, False),
 }
 
 

@@ -379,6 +379,31 @@ def test_no_process_a_sample_starts_can_leave_its_group_so_its_end_kills_them_al
                 os.kill(pid, signal.SIGKILL)
 
 
+@needs(1, "file rules")
+@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+def test_a_sandboxed_program_cannot_open_a_file_to_all_with_an_acl_or_mark_it(tmp_path):
+    # Landlock rules no extended attribute: a POSIX ACL set on a file the
+    # user owns made it readable by all (mode 0600 became 0644).
+    victim = tmp_path / "grades.csv"
+    victim.write_text("secret")
+    victim.chmod(0o600)
+    result = run(f"""
+        import os, struct
+        acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", tag, perm, 0xFFFFFFFF)
+                                              for tag, perm in ((1, 6), (4, 4), (0x10, 4), (0x20, 4)))
+        refused = []
+        for name, value in (("system.posix_acl_access", acl), ("user.note", b"planted")):
+            try:
+                os.setxattr({str(victim)!r}, name, value)
+            except PermissionError:
+                refused.append(name)
+        print(len(refused))
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "2\n"), result.detail
+    assert victim.stat().st_mode & 0o777 == 0o600
+    assert os.listxattr(victim) == []
+
+
 def _processes_named(name):
     """The pids whose command name (``/proc/<pid>/comm``) is *name*, zombies excluded."""
     found = []

@@ -15,6 +15,7 @@ SHMGET, SHMAT, MSGGET, SHMDT = 29, 30, 68, 67
 BPF, PERF_EVENT_OPEN, USERFAULTFD = 321, 298, 323
 SETPGID, SETSID, GETPGID, GETSID = 109, 112, 121, 124  # arch/x86/entry/syscalls/syscall_64.tbl
 CHMOD, FCHMOD, FCHMODAT, FCHMODAT2, FCHOWN = 90, 91, 268, 452, 93
+SETXATTR, FSETXATTR, REMOVEXATTR, GETXATTR, SETXATTRAT = 188, 190, 197, 191, 463
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
 NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
 # What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
@@ -64,6 +65,11 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, FCHMODAT, DENY),
     (X86_64, FCHMODAT2, DENY),
     (X86_64, FCHOWN, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, SETXATTR, DENY),
+    (X86_64, FSETXATTR, DENY),
+    (X86_64, SETXATTRAT, DENY),
+    (X86_64, REMOVEXATTR, DENY),
+    (X86_64, GETXATTR, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, CLONE3, NO_SUCH_CALL),
     (X86_64, FORK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, IO_URING_SETUP, DENY),
@@ -73,7 +79,7 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "fchown", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "fchown", "setxattr", "fsetxattr", "setxattrat", "removexattr", "getxattr", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
     program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
@@ -170,7 +176,8 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
             stayed = os.getpgid(0) == group and os.getsid(0) == os.getsid(os.getppid())
             modes = []
             for change in (lambda: os.chmod(own, 0o644), lambda: os.chmod(own.name, 0o644, dir_fd=folder),
-                           lambda: os.fchmod(handle, 0o644)):
+                           lambda: os.fchmod(handle, 0o644),
+                           lambda: os.setxattr(own, "user.note", b"x")):
                 try:
                     change()
                     modes.append("changed")
@@ -190,4 +197,4 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
     os.close(handle)
     assert own.stat().st_mode & 0o777 == 0o600  # unchanged: each attempt was refused
     assert text == (f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
-                    " / same group True / modes refused refused refused")
+                    " / same group True / modes refused refused refused refused")
