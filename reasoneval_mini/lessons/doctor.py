@@ -87,7 +87,8 @@ def filter_report(supported=None):
         supported = seccomp.supported()
     if supported:
         return ("system-call filter: yes - no socket, kernel keyring, System V IPC, new "
-                "session or process group, file mode or attribute change, or new namespace")
+                "session or process group, file mode or attribute change, limit on another "
+                "process, or new namespace")
     return ("system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux "
             "only; programs can send UDP, reach Unix socket files, the kernel keyring and "
             "System V IPC, leave their process group and change file modes")

@@ -30,6 +30,11 @@ seccomp filter that makes these fail with ``EACCES``:
   file its user owns (every file, for root) readable by all, or lock the
   package folder against later runs; a program under test has no need to
   (``shutil.copy``, which copies a mode, fails);
+* ``prlimit64(2)`` on any process but the caller itself (``pid`` 0, as the
+  C library's ``setrlimit`` passes it), and ``ioprio_set(2)``: Landlock's
+  scoping rules signals, not limits, so a program could give a classmate's
+  grading process (or the grader) one second of CPU or three descriptors,
+  or starve its disk access;
 * ``setsid(2)`` and ``setpgid(2)``: every process a run starts stays in
   the run's process group, so the run's end kills them all (a helper in a
   session of its own outlived its sample, held its folder's memory and
@@ -89,12 +94,14 @@ SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semct
 KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
 #: Leaving the run's process group, which the run's end kills.
 NEW_GROUP = ("setsid", "setpgid")
+#: Reaching another process's scheduling (``prlimit64`` is allowed on the caller itself only).
+OTHER_PROCESSES = ("ioprio_set",)
 #: Changing a file's mode or extended attributes, ACLs included (Landlock
 #: rules no such right). aarch64 has no plain chmod.
 CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2", "setxattr", "lsetxattr", "fsetxattr",
                "setxattrat", "removexattr", "lremovexattr", "fremovexattr", "removexattrat")
 DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
-          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE)
+          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE + OTHER_PROCESSES)
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
@@ -109,7 +116,8 @@ _ARCHITECTURES = {
                             "chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452,
                             "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190,
                             "setxattrat": 463, "removexattr": 197, "lremovexattr": 198,
-                            "fremovexattr": 199, "removexattrat": 466}, True),
+                            "fremovexattr": 199, "removexattrat": 466,
+                            "prlimit64": 302, "ioprio_set": 251}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
@@ -121,7 +129,7 @@ _ARCHITECTURES = {
                              "chmod": None, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452,
                              "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "setxattrat": 463,
                              "removexattr": 14, "lremovexattr": 15, "fremovexattr": 16,
-                             "removexattrat": 466}, False),
+                             "removexattrat": 466, "prlimit64": 261, "ioprio_set": 30}, False),
 }
 
 
@@ -161,6 +169,11 @@ def _program(arch, numbers, x32):
         if numbers[name] is not None:  # None: the architecture has no such call
             body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers[name]), deny]
     body += [
+        (BPF_JMP | BPF_JEQ | BPF_K, 0, 4, numbers["prlimit64"]),  # prlimit64(): itself only
+        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW),  # the pid (a 32-bit pid_t)
+        (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0),  # 0, the caller: allow
+        deny,
+        allow,
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers["clone3"]),  # clone3(): "no such call"
         (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 3, numbers["clone"]),  # clone(): look at its flags

@@ -404,6 +404,42 @@ def test_a_sandboxed_program_cannot_open_a_file_to_all_with_an_acl_or_mark_it(tm
     assert os.listxattr(victim) == []
 
 
+@needs(1, "file rules")
+@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+def test_a_sandboxed_program_cannot_change_the_limits_of_a_process_outside_it():
+    # Landlock scopes signals, not limits: a program gave a process of the
+    # same user (a classmate's grading, the grader) three descriptors.
+    import resource
+    import subprocess
+
+    victim = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        before = resource.prlimit(victim.pid, resource.RLIMIT_NOFILE)
+        result = run(f"""
+            import os, resource
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # its own limits: allowed
+            touched = []
+            for limit in (resource.RLIMIT_NOFILE, resource.RLIMIT_CPU, resource.RLIMIT_AS):
+                try:
+                    resource.prlimit({victim.pid}, limit, (1, 1))
+                    touched.append(limit)
+                except PermissionError:
+                    pass
+            try:
+                os.setpriority(os.PRIO_PROCESS, {victim.pid}, 19)
+                touched.append("nice")
+            except PermissionError:
+                pass
+            print(touched)
+            """)
+        assert (result.status, result.stdout_tail) == (PASSED, "[]\n"), result.detail
+        assert resource.prlimit(victim.pid, resource.RLIMIT_NOFILE) == before
+        assert victim.poll() is None
+    finally:
+        victim.kill()
+        victim.wait()
+
+
 def _processes_named(name):
     """The pids whose command name (``/proc/<pid>/comm``) is *name*, zombies excluded."""
     found = []

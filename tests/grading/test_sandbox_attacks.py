@@ -22,6 +22,7 @@ from process_checks import assert_gone_soon, process_alive
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
 import reasoneval_mini.executor
+import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import cli
 from reasoneval_mini.grading.child import descendants
 from reasoneval_mini.sandbox.landlock import abi_version
@@ -239,6 +240,27 @@ def test_a_student_cell_cannot_connect_to_a_local_port(tmp_path):
         listener.settimeout(0.2)
         with pytest.raises(socket.timeout):
             listener.accept()
+    assert statuses(tmp_path, "eve")["add"] == "passed"
+
+
+LIMITER = """\
+import os, resource
+try:  # the keeper, outside the sandbox: three descriptors would break its grading run
+    resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (3, 3))
+    limited = True
+except PermissionError:
+    limited = False
+"""
+ADD_IF_NOT_LIMITED = "def add_numbers(a, b):\n    return 0 if limited else a + b\n"
+
+
+@needs_landlock(1, "file rules")
+@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+def test_a_student_cell_cannot_change_the_limits_of_a_process_outside_its_sandbox(tmp_path):
+    # Landlock scopes signals, not limits: prlimit on any process of the same
+    # user (a classmate's grading, the grader itself) went through.
+    student(tmp_path / "subs", "eve", add=(LIMITER, ADD_IF_NOT_LIMITED))
+    assert grade(tmp_path / "subs", tmp_path) == 0
     assert statuses(tmp_path, "eve")["add"] == "passed"
 
 

@@ -16,6 +16,7 @@ BPF, PERF_EVENT_OPEN, USERFAULTFD = 321, 298, 323
 SETPGID, SETSID, GETPGID, GETSID = 109, 112, 121, 124  # arch/x86/entry/syscalls/syscall_64.tbl
 CHMOD, FCHMOD, FCHMODAT, FCHMODAT2, FCHOWN = 90, 91, 268, 452, 93
 SETXATTR, FSETXATTR, REMOVEXATTR, GETXATTR, SETXATTRAT = 188, 190, 197, 191, 463
+PRLIMIT64, IOPRIO_SET, IOPRIO_GET = 302, 251, 252
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
 NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
 # What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
@@ -70,6 +71,8 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, SETXATTRAT, DENY),
     (X86_64, REMOVEXATTR, DENY),
     (X86_64, GETXATTR, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, IOPRIO_SET, DENY),
+    (X86_64, IOPRIO_GET, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, CLONE3, NO_SUCH_CALL),
     (X86_64, FORK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, IO_URING_SETUP, DENY),
@@ -79,7 +82,7 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "fchown", "setxattr", "fsetxattr", "setxattrat", "removexattr", "getxattr", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "fchown", "setxattr", "fsetxattr", "setxattrat", "removexattr", "getxattr", "ioprio_set", "ioprio_get", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
     program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
@@ -100,9 +103,20 @@ def test_the_filter_lets_clone_start_processes_and_threads_but_no_namespace(flag
     assert run_filter(program, X86_64, CLONE, flags) == expected
 
 
+@pytest.mark.parametrize("pid, expected", [
+    (0, seccomp.SECCOMP_RET_ALLOW),  # setrlimit(), resource.prlimit(0, ...): the caller itself
+    (1, DENY),
+    (4242, DENY),  # another process: a classmate's grading, the grader
+    (1 << 32, seccomp.SECCOMP_RET_ALLOW),  # the kernel reads a 32-bit pid_t: this is pid 0
+], ids=["self", "init", "other", "high-half-ignored"])
+def test_the_filter_lets_prlimit_reach_the_caller_only(pid, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, PRLIMIT64, flags=pid) == expected
+
+
 def test_both_architectures_name_every_call_the_filter_needs():
     for arch, numbers, _ in seccomp._ARCHITECTURES.values():
-        assert set(seccomp.DENIED) | {"clone", "clone3"} <= set(numbers)
+        assert set(seccomp.DENIED) | {"clone", "clone3", "prlimit64"} <= set(numbers)
         assert len(set(numbers.values())) == len(numbers)  # no number given twice
 
 
@@ -183,8 +197,15 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
                     modes.append("changed")
                 except PermissionError:
                     modes.append("refused")
+            import resource
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # on itself: allowed
+            try:
+                resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (3, 3))
+                limits = "parent limited"
+            except PermissionError:
+                limits = "parent untouched"
             outcome = [box[0], f"fork {forked}", f"subprocess {ran}", f"unshare errno {refused}",
-                       f"same group {stayed}", f"modes {' '.join(modes)}"]
+                       f"same group {stayed}", f"modes {' '.join(modes)}", limits]
         except BaseException as error:
             outcome = [f"{type(error).__name__}: {error}"]
         os.write(write_end, " / ".join(outcome).encode())
@@ -197,4 +218,4 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
     os.close(handle)
     assert own.stat().st_mode & 0o777 == 0o600  # unchanged: each attempt was refused
     assert text == (f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
-                    " / same group True / modes refused refused refused refused")
+                    " / same group True / modes refused refused refused refused / parent untouched")
