@@ -228,9 +228,8 @@ def run_request(request, on_started=None):
     }
 
 
-#: This server's folders (set by serve()): the base folder its caller made,
-#: and whether a file system of the server's memory limit is mounted over it.
-_FOLDERS = {"base": None, "capped": False}
+#: This server's folders (set by serve()): the base folder its caller made.
+_FOLDERS = {"base": None}
 RUN_FOLDER = "run"  # each program's folder, in turn: <base>/run
 
 
@@ -331,7 +330,8 @@ def serve(notes_fd=None, base=None, memory_mb=None):
     gc.freeze()
     _PARENT["pid"] = os.getppid()
     if base is not None:
-        _FOLDERS["capped"] = enter_private_mounts() and mount_capped(base, memory_mb)
+        if enter_private_mounts():  # else the folders stay uncapped
+            mount_capped(base, memory_mb)
         _FOLDERS["base"] = base
         workdir = os.path.join(base, RUN_FOLDER)
         os.environ.update(HOME=workdir, TMPDIR=workdir)  # once, for every child
@@ -359,8 +359,8 @@ def serve(notes_fd=None, base=None, memory_mb=None):
             write_message(1, answer)
         except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
             return
-        if answer.get("outcome") == CANCELLED or answer.get("workdir_left"):
-            return  # a program's folder left behind: the next one gets a new server
+        if answer.get("outcome") == CANCELLED:
+            return
 
 
 # --- The parent's side: a handle on one server -------------------------------

@@ -455,7 +455,6 @@ def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
     # server that could not mount would; removal raised RecursionError before).
     base = make_workdir(str(tmp_path))
     monkeypatch.setitem(fork_server._FOLDERS, "base", base)
-    monkeypatch.setitem(fork_server._FOLDERS, "capped", False)
     isolation = plan_isolation("auto")
     programs = [DEEP.format(depth=3000), LOCKS["nested read-only folders"],
                 "import os\nassert os.listdir('.') == []\nassert os.environ['HOME'] == os.getcwd()"]
