@@ -12,8 +12,10 @@ Why a server: a fresh interpreter costs about 15-30 ms, a fork about 2 ms.
 The server itself is single-threaded, so forking it is safe (forking a
 multi-threaded Jupyter kernel would not be).
 
-Per request, the child gets: its own session and process group (a timeout
-kills the whole group), a new empty working folder (removed afterwards), a
+Per request, the child gets: its own session and process group (its end
+kills the whole group; on Linux the server is a subreaper, and then also
+kills what the program started outside the group:
+:mod:`reasoneval_mini.runner.reaping`), a new empty working folder (removed afterwards), a
 minimal environment, ``/dev/null`` as stdin,
 pipes for stdout and stderr (read here, keeping head and tail), a private
 pipe on fd 3 for the end-of-program report, then the sandbox the request's
@@ -96,6 +98,7 @@ from reasoneval_mini.runner.limits import (
     apply_limits,
     cpu_seconds_for,
 )
+from reasoneval_mini.runner.reaping import become_subreaper
 from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
@@ -110,7 +113,9 @@ from reasoneval_mini.support.processes import kill_process_group, kill_process_t
 REPORT_FD = 3
 GO_BYTE = b"g"  # the server has told the caller the child's pid: the program may run
 _exit = os._exit  # bound before any program runs: a program that replaces os._exit changes nothing
-_PARENT = {"pid": None}  # the process that started this server, set by serve()
+#: The process that started this server, and whether the server is a subreaper
+#: (it then kills what a program left outside its group), set by serve().
+_PARENT = {"pid": None, "subreaper": False}
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
 
@@ -211,7 +216,7 @@ def run_request(request, on_started=None):
     setup = HeadTailBuffer(MAX_SETUP_NOTE, 0)
     outcome, status, report = watch_child(
         pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
-        started + request["timeout"], _PARENT["pid"])
+        started + request["timeout"], _PARENT["pid"], _PARENT["subreaper"])
     duration = time.monotonic() - started
     _restore_base()
     remove_tree(workdir)
@@ -329,6 +334,7 @@ def serve(notes_fd=None, base=None, memory_mb=None):
     gc.collect()
     gc.freeze()
     _PARENT["pid"] = os.getppid()
+    _PARENT["subreaper"] = become_subreaper()
     if base is not None:
         if enter_private_mounts():  # else the folders stay uncapped
             mount_capped(base, memory_mb)

@@ -13,7 +13,8 @@ What isolates a program, where the operating system offers it:
   mode (seccomp). A child whose sandbox the kernel refuses never runs the program;
 * a clean process per program (forked from a pre-warmed worker, or a fresh
   ``python -I`` where ``fork`` is missing), in its own session and process
-  group: a timeout kills the whole group, grandchildren included;
+  group: a timeout kills the whole group, grandchildren included (on
+  Linux, those that left the group too);
 * resource limits: address space (``memory_mb``, compiling included), CPU
   time (timeout + 1 s), file size (16 MB), open files (64), no core files;
 * a new temporary working directory, removed afterwards; a minimal
@@ -32,9 +33,9 @@ daemon's included); reading the
 Python installation and the package folder (the policy must allow them);
 adversarial code that forges its *own* end-of-program report from inside its
 main process (it can dig the channel and the nonce out of the runner's
-frames); off x86_64 and aarch64 (no seccomp filter), a helper that leaves
-the group with ``setsid`` (it survives the timeout, confined and under its
-own CPU limit); fork bombs and other
+frames); on macOS, a helper that leaves the group with ``setsid`` (it
+survives the timeout; on Linux the worker, a subreaper, kills it); fork
+bombs and other
 exhaustion beyond the per-process limits. Kernels without Landlock (or
 before ABI 4 / 6), macOS and Windows run programs with what they have and a
 warning: macOS does not enforce ``RLIMIT_AS`` (no memory limit) and Windows

@@ -9,6 +9,7 @@ import time
 
 from reasoneval_mini.executor.workers import CANCELLED, EXITED, TIMED_OUT
 from reasoneval_mini.support.messages import MAX_REPORT_BYTES
+from reasoneval_mini.runner.reaping import kill_descendants
 from reasoneval_mini.support.processes import kill_process_group
 
 DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
@@ -20,7 +21,7 @@ def parent_gone(parent_pid):
     return parent_pid is not None and os.getppid() != parent_pid
 
 
-def watch_child(pid, streams, report_r, deadline, parent_pid=None):
+def watch_child(pid, streams, report_r, deadline, parent_pid=None, subreaper=False):
     """Collect output and wait for the child, the deadline, or a cancel.
 
     *streams* maps the read ends of the child's stdout and stderr pipes to
@@ -29,7 +30,10 @@ def watch_child(pid, streams, report_r, deadline, parent_pid=None):
     closes it), or the death of *parent_pid*. Kills the child's process group
     in every case, reaps the child, closes the pipes, and returns
     ``(outcome, wait_status, report_bytes)``, outcome one of
-    :data:`~reasoneval_mini.executor.workers.OUTCOMES`.
+    :data:`~reasoneval_mini.executor.workers.OUTCOMES`. A *subreaper*
+    (:func:`~reasoneval_mini.runner.reaping.become_subreaper`) then also
+    kills what the child started outside its group, before draining the
+    pipes such a process may hold.
     """
     pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
     report = bytearray()
@@ -56,6 +60,8 @@ def watch_child(pid, streams, report_r, deadline, parent_pid=None):
     kill_process_group(pid)
     if status is None:
         status = os.waitpid(pid, 0)[1]
+    if subreaper:  # what left the group (setsid, where the filter allows it) is ours now
+        kill_descendants(os.getpid())
     if pidfd is not None:
         os.close(pidfd)
     drain_deadline = time.monotonic() + DRAIN_SECONDS

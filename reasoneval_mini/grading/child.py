@@ -41,7 +41,7 @@ Processes (Linux): the process the grader starts is a *keeper*. It dies with
 the grader (``PR_SET_PDEATHSIG``), makes itself a child subreaper
 (``PR_SET_CHILD_SUBREAPER``) and forks the *worker*, which confines itself
 and runs the student's code. Every process the student starts stays below the
-keeper, ``setsid`` or double ``fork`` included, so :func:`kill_descendants`
+keeper, ``setsid`` or double ``fork`` included, so :func:`~reasoneval_mini.runner.reaping.kill_descendants`
 finds and kills all of them (Landlock bounds what a process may touch, not how
 long it lives); the keeper, outside the sandbox, does that when the worker
 ends and when the grader dies. Elsewhere the worker is the process itself, in
@@ -66,6 +66,8 @@ import threading
 import time
 
 from reasoneval_mini.runner import apply_limits, cap_workdir, confine_child, isolation_from_fields
+from reasoneval_mini.runner.reaping import (
+    PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl)
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.plain_values import NotPlain, encode_plain
@@ -87,10 +89,6 @@ MAX_VALUE_CHARS = 2 << 20
 BOOT = ("import sys; sys.path[0] = {parent!r}; "
         "from reasoneval_mini.grading import child; "
         "del sys.path[0]; child.main({grader})")
-
-# Linux prctl options (linux/prctl.h).
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
 
 # Bound before any student code runs.
 _loads, _b64decode, _monotonic, _dumps = pickle.loads, base64.b64decode, time.monotonic, json.dumps
@@ -250,74 +248,6 @@ def run_job(job, emit, requests):
 
 # -- processes ------------------------------------------------------------------------------
 
-def _prctl(option, value):
-    """``prctl(option, value)`` on Linux; False where it is not available."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
-
-
-def _children_map():
-    """``{parent pid: [child pids]}`` from ``/proc`` (empty where there is none)."""
-    children = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return children
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rpartition(b")")[2].split()
-        except OSError:
-            continue
-        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):  # a zombie is dead already
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    return children
-
-
-def descendants(pid):
-    """Every process below *pid* (Linux ``/proc``; empty elsewhere)."""
-    children, found, todo = _children_map(), [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def kill_descendants(pid, rounds=100):
-    """SIGKILL every process below *pid*, again until none is left (new forks included)."""
-    for _ in range(rounds):
-        below = descendants(pid)
-        if not below:
-            return
-        for child in below:
-            try:
-                os.kill(child, signal.SIGKILL)
-            except OSError:
-                pass
-        if pid == os.getpid():  # the keeper: reap them, or they stay as zombies in the list
-            _reap_all()
-
-
-def _reap_all():
-    while True:
-        try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                time.sleep(0.001)
-                if not descendants(os.getpid()):
-                    return
-        except ChildProcessError:
-            return
-
-
 def _keep(worker):
     """The keeper's life: reap everything, kill what is left when the worker ends, exit like it."""
     def grader_died(signum, frame):
@@ -346,11 +276,11 @@ def _keep(worker):
 
 def _become_worker(grader_pid):
     """On Linux, split into keeper and worker; return in the worker (everywhere else at once)."""
-    if not _prctl(PR_SET_PDEATHSIG, signal.SIGTERM):
+    if not prctl(PR_SET_PDEATHSIG, signal.SIGTERM):
         return
     if os.getppid() != grader_pid:  # the grader died before prctl took effect
         os._exit(1)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    become_subreaper()
     keeper = os.getpid()
     worker = os.fork()
     if worker:
@@ -358,7 +288,7 @@ def _become_worker(grader_pid):
         for fd in (0, 1, 2):  # only the worker holds the pipes to the grader
             os.dup2(null, fd)
         _keep(worker)
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != keeper:
         os._exit(1)
 

@@ -13,7 +13,7 @@ an empty temporary working folder, no path to any notebook, registry or
 hidden-tests file, and confines itself to the sandbox the job's
 :class:`~reasoneval_mini.sandbox.Isolation` describes. On Linux its keeper
 holds every process the student starts; when the run ends,
-:func:`~reasoneval_mini.grading.child.kill_descendants` kills them all,
+:func:`~reasoneval_mini.runner.reaping.kill_descendants` kills them all,
 ``setsid`` ones included. Elsewhere on POSIX the child's process group is
 killed; on Windows, its process tree.
 
@@ -45,11 +45,12 @@ from pathlib import Path
 from reasoneval_mini.runner import (
     child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
     remove_tree)
+from reasoneval_mini.runner.reaping import kill_descendants
 from reasoneval_mini.support.messages import (
     MessageTooLarge, read_message, wait_until_readable, write_message)
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS, kill_descendants
+from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS
 from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 

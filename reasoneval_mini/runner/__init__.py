@@ -10,6 +10,10 @@ gets is the same in both, and lives here:
   (:func:`make_workdir`, :func:`remove_tree`), and capped in size where a
   child can afford it (:func:`cap_workdir`);
 * ``limits``: its resource limits (:func:`apply_limits`);
+* ``reaping``: on Linux, the trusted parent of the untrusted process (the
+  executor's fork server, the grader's keeper) is a child subreaper and
+  kills everything the run started, what left its process group included
+  (:mod:`reasoneval_mini.runner.reaping`);
 * ``confinement``: the operating system's sandbox around it, planned in the
   caller with a warning once per session about what is missing
   (:func:`plan_sandbox`; :func:`isolation_to_fields` carries the plan to

@@ -24,7 +24,7 @@ from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell,
 import reasoneval_mini.executor
 import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import cli
-from reasoneval_mini.grading.child import descendants
+from reasoneval_mini.runner.reaping import descendants
 from reasoneval_mini.sandbox.landlock import abi_version
 from test_torture_class import argv, grade, rows, statuses, student
 

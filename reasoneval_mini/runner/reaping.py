@@ -1,0 +1,169 @@
+"""Kill everything a run started, including what left the run's process group (Linux).
+
+A run's process group catches most of what a run starts, but a process can
+leave it (``setsid``, where the sandbox's filter does not refuse that; a
+double ``fork``). On Linux the trusted process that starts the untrusted one
+(the executor's fork server, the grader's keeper) makes itself a *child
+subreaper* (:func:`become_subreaper`): every process below it whose parent
+dies is handed to it rather than to ``init``, so nothing that the run started
+leaves its subtree. When the run ends, :func:`kill_descendants` kills that
+whole subtree, again and again until it is empty (a process may fork while
+it is being killed).
+
+Reading a subtree costs one small ``/proc/<pid>/task/<tid>/children`` read
+per thread in it (an empty subtree, the usual case, one read); where the
+kernel lacks that file, the whole of ``/proc`` is read instead. Elsewhere
+(macOS, Windows) nothing here does anything: only the process group is killed.
+
+>>> import subprocess
+>>> sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+>>> sleeper.pid in descendants(os.getpid()) or not sys.platform.startswith("linux")
+True
+
+Surprising: a process that is dead but not yet reaped (a zombie) is no
+descendant here: it runs nothing, and killing it again would do nothing.
+
+>>> sleeper.kill()
+>>> time.sleep(0.2)  # dead by now; reaped only by wait() below
+>>> sleeper.pid in descendants(os.getpid())
+False
+>>> sleeper.wait() != 0
+True
+"""
+
+import os
+import signal
+import sys
+import time
+
+# Linux prctl options (include/uapi/linux/prctl.h).
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def prctl(option, value):
+    """``prctl(option, value)`` on Linux; True if it worked, False where it is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def become_subreaper():
+    """Make this process a child subreaper (Linux); True if it is one now."""
+    return prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _children(pid):
+    """The live children of *pid*, from its threads' ``children`` files; None where the kernel has none.
+
+    Each thread has its own file (a child forked by another thread is listed
+    only there).
+    """
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None if not os.path.isdir("/proc/self/task") else []  # no /proc, or *pid* is gone
+    listed = []
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                listed.extend(int(child) for child in handle.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{thread}"):
+                continue  # the thread ended meanwhile
+            return None  # no such file (the kernel was built without CONFIG_PROC_CHILDREN)
+        except OSError:
+            continue
+    return [child for child in listed if _running(child)]
+
+
+def _running(pid):
+    """True unless *pid* is gone or a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _children_map():
+    """``{parent pid: [child pids]}`` from all of ``/proc`` (empty where there is none)."""
+    children = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return children
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):  # a zombie is dead already
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    return children
+
+
+def descendants(pid):
+    """Every live process below *pid* (Linux ``/proc``; empty elsewhere)."""
+    found, todo, everyone = [], [pid], None
+    while todo:
+        parent = todo.pop()
+        below = _children(parent) if everyone is None else None
+        if below is None:
+            if everyone is None:
+                everyone = _children_map()
+            below = everyone.get(parent, [])
+        found.extend(below)
+        todo.extend(below)
+    return found
+
+
+def kill_descendants(pid, rounds=100):
+    """SIGKILL every process below *pid*, again until none is left (new forks included).
+
+    Called by *pid* itself (a subreaper), it also reaps them: a killed
+    process stays a zombie, listed nowhere here, until its parent reaps it.
+    """
+    for _ in range(rounds):
+        below = descendants(pid)
+        if not below:
+            break
+        for child in below:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+        if pid == os.getpid():
+            _reap_all()
+    if pid == os.getpid():
+        _reap_dead()  # those that died after the last look: no zombie stays behind
+
+
+def _reap_dead():
+    """Reap every child of this process that has died, without waiting for the others."""
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
+def _reap_all():
+    """Reap every dead child of this process, waiting until none of its descendants runs."""
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.001)
+                if not descendants(os.getpid()):
+                    return
+        except ChildProcessError:
+            return
