@@ -556,19 +556,7 @@ class ForkServerWorker(Worker):
                 os.kill(child, signal.SIGKILL)  # not yet its own group leader, perhaps
             except (ProcessLookupError, PermissionError):
                 pass
-        with self.state_lock:
-            process, self.process = self.process, None
-            base, self.base = self.base, None
-        if process is not None:
-            for stream in (process.stdin, process.stdout):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
-            kill_process_tree(process)
-        self._close_notes()
-        if base is not None:
-            remove_tree(base)
+        self._stop(kill=True)
 
     def _close_notes(self):
         if self.notes_r is not None:
@@ -603,7 +591,8 @@ class ForkServerWorker(Worker):
             except OSError:
                 pass
 
-    def _stop(self):
+    def _stop(self, kill=False):
+        """Stop the server (at once with *kill*, else given a second), close its pipes, remove its folders."""
         with self.state_lock:
             process, self.process = self.process, None
             base, self.base = self.base, None
@@ -613,11 +602,14 @@ class ForkServerWorker(Worker):
                     stream.close()
                 except OSError:
                     pass
-            try:
-                process.wait(timeout=1)
-            except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
+            if kill:
                 kill_process_tree(process)
-            self._close_notes()
+            else:
+                try:
+                    process.wait(timeout=1)
+                except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
+                    kill_process_tree(process)
+        self._close_notes()
         if base is not None:  # once the server is gone: its folders go with it
             remove_tree(base)
 

@@ -399,20 +399,6 @@ def test_unsandboxed_a_child_that_escapes_with_setsid_is_killed_when_its_program
             pass
 
 
-@pytest.fixture
-def stdin_pipe():
-    """fd 0 as an open, empty pipe: the fork server reads it as its cancel line."""
-    saved = os.dup(0)
-    read_end, write_end = os.pipe()
-    os.dup2(read_end, 0)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 0)
-        for fd in (saved, read_end, write_end):
-            os.close(fd)
-
-
 @posix_only
 @pytest.mark.parametrize("missing", [(), ("pidfd_open",), ("pidfd_open", "waitid")],
                          ids=["pidfd", "waitid-peek", "waitpid-poll"])

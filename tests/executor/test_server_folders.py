@@ -434,20 +434,6 @@ def test_an_unsandboxed_program_cannot_shrink_the_folders_of_later_sandboxed_pro
 
 # --- Without a file system of its own --------------------------------------------------
 
-@pytest.fixture
-def stdin_pipe():
-    """fd 0 as an open, empty pipe: run in this process, the server reads it as its cancel line."""
-    saved = os.dup(0)
-    read_end, write_end = os.pipe()
-    os.dup2(read_end, 0)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 0)
-        for fd in (saved, read_end, write_end):
-            os.close(fd)
-
-
 def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
         tmp_path, monkeypatch, stdin_pipe):
     # Where the kernel refuses namespaces the base is a plain folder; the run
