@@ -18,9 +18,10 @@ seccomp filter that makes these fail with ``EACCES``:
   reaches nobody: ``asyncio`` needs it);
 * ``add_key(2)``, ``request_key(2)``, ``keyctl(2)``;
 * System V IPC (``shmget(2)``, ``msgget(2)``, ``semget(2)`` and the calls
-  on their ids): a shared memory segment outlives every process of the run
-  (the kernel's default size limits are unlimited), and a message queue
-  carries data from one run to the next;
+  on their ids) and POSIX message queues (``mq_open(3)``: Landlock refuses
+  opening one, not making it): a shared memory segment outlives every
+  process of the run (the kernel's default size limits are unlimited), and a
+  message queue carries data from one run to the next;
 * ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
   sysctls may open to anyone (large attack surfaces, no use to a test);
 * ``chmod(2)``, ``fchmod(2)``, ``fchmodat(2)``, ``fchmodat2(2)``, and
@@ -101,6 +102,10 @@ NAMESPACE_FLAGS = (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |
 #: System V IPC: shared memory, semaphores, message queues (kernel objects, not files).
 SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl",
             "msgget", "msgsnd", "msgrcv", "msgctl")
+#: POSIX message queues: Landlock refuses opening one, but not making it, and
+#: a queue made outlives the run (its name carries data to a later run, which
+#: tells "refused" from "no such queue"; 256 of them fill the machine's table).
+POSIX_QUEUES = ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr")
 #: The calls refused outright, in the order the filter tests them.
 #: Kernel interfaces that some machines open to unprivileged users (by their
 #: sysctls): large attack surfaces, of no use to a program under test.
@@ -131,7 +136,7 @@ FCNTL_DENIED = (F_SETLEASE, F_NOTIFY)
 CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2", "setxattr", "lsetxattr", "fsetxattr",
                "setxattrat", "removexattr", "lremovexattr", "fremovexattr", "removexattrat")
 DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
-          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE + OTHER_PROCESSES
+          + SYSTEM_V + POSIX_QUEUES + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE + OTHER_PROCESSES
           + CHANGE_OWNER_OR_TIMES + WATCH)
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
@@ -154,7 +159,9 @@ _ARCHITECTURES = {
                             "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144,
                             "sched_setaffinity": 203, "sched_setattr": 314,
                             "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
-                            "fanotify_init": 300, "fanotify_mark": 301, "fcntl": 72}, True),
+                            "fanotify_init": 300, "fanotify_mark": 301, "fcntl": 72,
+                            "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
+                            "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
@@ -172,7 +179,9 @@ _ARCHITECTURES = {
                              "setpriority": 140, "sched_setparam": 118, "sched_setscheduler": 119,
                              "sched_setaffinity": 122, "sched_setattr": 274,
                              "inotify_init": None, "inotify_init1": 26, "inotify_add_watch": 27,
-                             "fanotify_init": 262, "fanotify_mark": 263, "fcntl": 25}, False),
+                             "fanotify_init": 262, "fanotify_mark": 263, "fcntl": 25,
+                             "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
+                             "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185}, False),
 }
 
 

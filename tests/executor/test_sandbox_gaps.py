@@ -262,3 +262,50 @@ def test_a_program_cannot_hold_up_a_writer_outside_its_run_with_a_lease():
     finally:
         target.unlink()
 
+
+
+# --- Shared kernel state ----------------------------------------------------
+
+@needs(1, "file rules")
+@needs_filter
+def test_a_program_cannot_leave_a_posix_message_queue_for_a_later_run(quiet_off):
+    # Like a System V queue, a POSIX queue outlives every process of the run.
+    # Landlock refuses *opening* one (its file system has no rule), but the
+    # kernel has made it by then: it stayed, and a later run told "refused"
+    # (it exists) from "no such queue", so its name carried data across runs.
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    name = f"/reasoneval_queue_{os.getpid()}".encode()
+    attack = f"""
+        import ctypes, os
+        libc = ctypes.CDLL(None, use_errno=True)
+        queue = libc.mq_open({name!r}, os.O_CREAT | os.O_RDWR, 0o600, None)
+        print("made" if queue >= 0 else os.strerror(ctypes.get_errno()))
+        """
+    try:
+        result = run(attack)
+        assert (result.status, result.stdout_tail) == (PASSED, "Permission denied\n"), result.detail
+        assert libc.mq_unlink(name) == -1  # nothing left behind
+        assert run(attack, sandbox="off").stdout_tail == "made\n"  # the attack is real
+    finally:
+        libc.mq_unlink(name)
+
+
+@needs(6, "signal scoping")
+def test_a_program_cannot_signal_a_process_outside_its_run_through_a_descriptors_owner(capless_victim):
+    # F_SETOWN names any process as the owner of a descriptor; with O_ASYNC
+    # the kernel then sends it SIGIO (whose default action ends it) on every
+    # write. Landlock's signal scoping covers this path too: the owner is set,
+    # the signal never arrives.
+    result = run(f"""
+        import fcntl, os
+        read_end, write_end = os.pipe()
+        fcntl.fcntl(read_end, fcntl.F_SETOWN, {capless_victim})
+        fcntl.fcntl(read_end, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)
+        os.write(write_end, b"x")
+        print("written")
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "written\n"), result.detail
+    time.sleep(0.05)  # a signal sent would have arrived by now
+    assert os.waitpid(capless_victim, os.WNOHANG) == (0, 0)  # still running
