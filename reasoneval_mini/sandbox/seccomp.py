@@ -49,6 +49,10 @@ seccomp filter that makes these fail with ``EACCES``:
   or opened in any folder it can name, ``solutions/`` included; and
   ``fcntl(F_SETLEASE)``, which holds up, for the lease-break time, any
   process that opens the file for writing;
+* the ``ioctl(2)`` commands that change a file's inode flags (``chattr``),
+  extended flags or generation, or turn on fs-verity or encryption: each
+  needs only a descriptor opened for reading (of a file in site-packages,
+  say) and owning the file, and Landlock rules ``ioctl`` on devices only;
 * ``setsid(2)`` and ``setpgid(2)``: every process a run starts stays in
   the run's process group, so the run's end kills them all (a helper in a
   session of its own outlived its sample, held its folder's memory and
@@ -130,7 +134,20 @@ WATCH = ("inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", 
 #: fcntl(2) commands refused: a lease (which holds up, for the lease-break
 #: time, any process that opens the file for writing) and a folder watch.
 F_SETLEASE, F_NOTIFY = 1024, 1026
-FCNTL_DENIED = (F_SETLEASE, F_NOTIFY)
+#: ioctl(2) commands refused (include/uapi/linux/fs.h, fsverity.h, fscrypt.h):
+#: a file's inode flags (``chattr``: no-dump, synchronous writes), its extended
+#: flags, its generation number, fs-verity (which makes a file read-only for
+#: good) and an encryption policy. Each needs only a descriptor opened for
+#: reading and owning the file, and Landlock rules ioctl on devices only.
+FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR = 0x40086602, 0x40046602, 0x401C5820
+FS_IOC_SETVERSION, FS_IOC32_SETVERSION = 0x40087602, 0x40047602
+FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY = 0x40806685, 0x800C6613
+#: call -> the values of its second argument (a command) that are refused.
+COMMANDS_DENIED = {
+    "fcntl": (F_SETLEASE, F_NOTIFY),
+    "ioctl": (FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
+              FS_IOC32_SETVERSION, FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY),
+}
 #: Changing a file's mode or extended attributes, ACLs included (Landlock
 #: rules no such right). aarch64 has no plain chmod.
 CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2", "setxattr", "lsetxattr", "fsetxattr",
@@ -159,7 +176,7 @@ _ARCHITECTURES = {
                             "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144,
                             "sched_setaffinity": 203, "sched_setattr": 314,
                             "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
-                            "fanotify_init": 300, "fanotify_mark": 301, "fcntl": 72,
+                            "fanotify_init": 300, "fanotify_mark": 301, "fcntl": 72, "ioctl": 16,
                             "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
                             "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
@@ -179,7 +196,7 @@ _ARCHITECTURES = {
                              "setpriority": 140, "sched_setparam": 118, "sched_setscheduler": 119,
                              "sched_setaffinity": 122, "sched_setattr": 274,
                              "inotify_init": None, "inotify_init1": 26, "inotify_add_watch": 27,
-                             "fanotify_init": 262, "fanotify_mark": 263, "fcntl": 25,
+                             "fanotify_init": 262, "fanotify_mark": 263, "fcntl": 25, "ioctl": 29,
                              "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
                              "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185}, False),
 }
@@ -226,15 +243,13 @@ def _program(arch, numbers, x32):
             block += [(BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8 * index),
                       (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0), deny]
         body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, len(block) + 1, numbers[name])] + block + [allow]
+    for name, commands in COMMANDS_DENIED.items():  # fcntl(), ioctl(): look at the command
+        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 3 + len(commands), numbers[name]),
+                 (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8)]  # an unsigned int
+        body += [(BPF_JMP | BPF_JEQ | BPF_K, len(commands) - position, 0, command)
+                 for position, command in enumerate(commands)]
+        body += [allow, deny]
     body += [
-        (BPF_JMP | BPF_JEQ | BPF_K, 0, 3 + len(FCNTL_DENIED), numbers["fcntl"]),  # fcntl(): its command
-        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8),
-    ]
-    for position, command in enumerate(FCNTL_DENIED):
-        body.append((BPF_JMP | BPF_JEQ | BPF_K, len(FCNTL_DENIED) - position, 0, command))
-    body += [
-        allow,
-        deny,
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers["clone3"]),  # clone3(): "no such call"
         (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 3, numbers["clone"]),  # clone(): look at its flags

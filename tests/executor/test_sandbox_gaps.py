@@ -196,6 +196,56 @@ def test_a_program_may_still_renice_pin_and_lock_itself_and_touch_its_own_files(
     assert (result.status, result.stdout_tail) == (PASSED, "2 True True\n"), result.detail
 
 
+@needs(1, "file rules")
+@needs_filter
+def test_a_program_cannot_change_the_inode_flags_or_generation_of_an_installed_file():
+    # chattr's ioctls need a descriptor opened for reading and owning the
+    # file, not writing it: a program marked a file of site-packages
+    # "no dump" (backups skip it) and changed its generation number, for
+    # good. Landlock rules ioctl on device files only.
+    import fcntl
+    import struct
+
+    target = Path(sysconfig.get_paths()["purelib"]) / f"reasoneval_flags_probe_{os.getpid()}.txt"
+    target.write_text("installed\n")
+    flags_before = None
+    try:
+        with open(target, "rb") as handle:
+            try:
+                flags_before = fcntl.ioctl(handle, 0x80086601, bytes(8))  # FS_IOC_GETFLAGS
+                generation_before = fcntl.ioctl(handle, 0x80087601, bytes(8))  # FS_IOC_GETVERSION
+            except OSError as error:
+                pytest.skip(f"this file system keeps no inode flags ({error})")
+        result = run(f"""
+            import fcntl, os, struct
+            handle = os.open({str(target)!r}, os.O_RDONLY)
+            changed = []
+            flags = struct.unpack("l", fcntl.ioctl(handle, 0x80086601, bytes(8)))[0]
+            generation = struct.unpack("l", fcntl.ioctl(handle, 0x80087601, bytes(8)))[0]
+            attrs = bytearray(fcntl.ioctl(handle, 0x801C581F, bytes(28)))  # FS_IOC_FSGETXATTR
+            struct.pack_into("I", attrs, 0, struct.unpack_from("I", attrs)[0] | 0x80)  # NODUMP
+            for name, command, argument in (
+                    ("flags", 0x40086602, struct.pack("l", flags | 0x40)),  # FS_NODUMP_FL
+                    ("xflags", 0x401C5820, bytes(attrs)),
+                    ("generation", 0x40087602, struct.pack("l", generation + 1))):
+                try:
+                    fcntl.ioctl(handle, command, argument)
+                    changed.append(name)
+                except PermissionError:
+                    pass
+            print(changed)
+            """)
+        assert (result.status, result.stdout_tail) == (PASSED, "[]\n"), result.detail
+        with open(target, "rb") as handle:
+            assert fcntl.ioctl(handle, 0x80086601, bytes(8)) == flags_before
+            assert fcntl.ioctl(handle, 0x80087601, bytes(8)) == generation_before
+    finally:
+        if flags_before is not None:  # clear what a failed run may have set, then remove
+            with open(target, "rb") as handle:
+                fcntl.ioctl(handle, 0x40086602, flags_before)
+        target.unlink()
+
+
 # --- Watching and holding up files ----------------------------------------------
 
 @needs(1, "file rules")

@@ -21,7 +21,7 @@ CHOWN, LCHOWN, FCHOWNAT, UTIME, UTIMES, FUTIMESAT, UTIMENSAT = 92, 94, 260, 132,
 SETPRIORITY, GETPRIORITY, SCHED_SETPARAM, SCHED_SETSCHEDULER = 141, 140, 142, 144
 SCHED_SETAFFINITY, SCHED_GETAFFINITY, SCHED_SETATTR = 203, 204, 314
 INOTIFY_INIT, INOTIFY_INIT1, INOTIFY_ADD_WATCH, FANOTIFY_INIT, FANOTIFY_MARK = 253, 294, 254, 300, 301
-FCNTL, FLOCK = 72, 73
+FCNTL, FLOCK, IOCTL = 72, 73, 16
 MQ_OPEN, MQ_UNLINK, MQ_TIMEDSEND = 240, 241, 242
 # include/uapi/linux/fcntl.h, asm-generic/fcntl.h, linux/resource.h
 F_GETFD, F_SETFD, F_GETFL, F_SETLK, F_DUPFD_CLOEXEC, F_SETLEASE, F_GETLEASE, F_NOTIFY = (
@@ -184,6 +184,25 @@ def test_the_filter_refuses_fcntl_leases_and_folder_watches_only(command, expect
     assert run_filter(program, X86_64, FCNTL, flags=3, second=command) == expected
 
 
+@pytest.mark.parametrize("command, expected", [
+    (0x5401, seccomp.SECCOMP_RET_ALLOW),  # TCGETS: isatty(), which open() asks of every file
+    (0x541B, seccomp.SECCOMP_RET_ALLOW),  # FIONREAD
+    (0x80086601, seccomp.SECCOMP_RET_ALLOW),  # FS_IOC_GETFLAGS: reading them is fine
+    (0x801C581F, seccomp.SECCOMP_RET_ALLOW),  # FS_IOC_FSGETXATTR
+    (0x40086602, DENY),  # FS_IOC_SETFLAGS (chattr), on a descriptor opened for reading
+    (0x40046602, DENY),  # FS_IOC32_SETFLAGS
+    (0x401C5820, DENY),  # FS_IOC_FSSETXATTR
+    (0x40087602, DENY),  # FS_IOC_SETVERSION
+    (0x40047602, DENY),  # FS_IOC32_SETVERSION
+    (0x40806685, DENY),  # FS_IOC_ENABLE_VERITY: read-only for good
+    (0x800C6613, DENY),  # FS_IOC_SET_ENCRYPTION_POLICY
+], ids=["tcgets", "fionread", "getflags", "fsgetxattr", "setflags", "setflags32", "fssetxattr",
+        "setversion", "setversion32", "enable-verity", "set-encryption-policy"])
+def test_the_filter_refuses_the_ioctls_that_change_a_files_flags_only(command, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, IOCTL, flags=3, second=command) == expected
+
+
 def test_the_filter_has_the_same_shape_on_aarch64():
     # aarch64's numbers (asm-generic/unistd.h): the calls refused there too.
     program = seccomp._program(*seccomp._ARCHITECTURES["aarch64"])
@@ -197,13 +216,15 @@ def test_the_filter_has_the_same_shape_on_aarch64():
     assert run_filter(program, aarch64, 25, flags=3, second=F_SETLEASE) == DENY  # fcntl
     assert run_filter(program, aarch64, 25, flags=3, second=F_GETFD) == seccomp.SECCOMP_RET_ALLOW
     assert run_filter(program, aarch64, 180) == DENY  # mq_open
+    assert run_filter(program, aarch64, 29, flags=3, second=0x40086602) == DENY  # ioctl(FS_IOC_SETFLAGS)
+    assert run_filter(program, aarch64, 29, flags=1, second=0x5401) == seccomp.SECCOMP_RET_ALLOW
     assert run_filter(program, aarch64, 63) == seccomp.SECCOMP_RET_ALLOW  # read
 
 
 def test_both_architectures_name_every_call_the_filter_needs():
     for arch, numbers, _ in seccomp._ARCHITECTURES.values():
-        assert (set(seccomp.DENIED) | set(seccomp.SELF_ONLY) | {"clone", "clone3", "fcntl"}
-                <= set(numbers))
+        assert (set(seccomp.DENIED) | set(seccomp.SELF_ONLY) | set(seccomp.COMMANDS_DENIED)
+                | {"clone", "clone3"} <= set(numbers))
         known = [number for number in numbers.values() if number is not None]  # None: no such call
         assert len(set(known)) == len(known)  # no number given twice
 
