@@ -35,7 +35,7 @@ THREAD_FLAGS = 0x003D0F00  # CLONE_VM | FS | FILES | SIGHAND | THREAD | SYSVSEM 
 
 
 def run_filter(program, arch, nr, flags=0, second=0):
-    """What the kernel would answer for a call *nr* (arguments *flags*, *second*) made through *arch*'s entry point."""
+    """What the kernel would answer for call *nr* (arguments *flags*, *second*) through *arch*'s entry point."""
     accumulator, pc = 0, 0
     while True:
         code, jt, jf, k = program[pc]
