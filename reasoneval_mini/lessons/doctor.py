@@ -78,20 +78,21 @@ def sandbox_report(abi=None):
 
 
 def filter_report(supported=None):
-    """The line saying whether the seccomp filter (sockets, keyring, System V IPC, sessions, modes, namespaces) applies.
+    """The line saying whether the seccomp filter (sockets, keyring, IPC, sessions, files' metadata, other processes) applies.
 
     >>> filter_report(supported=False)
-    'system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux only; programs can send UDP, reach Unix socket files, the kernel keyring and System V IPC, leave their process group and change file modes'
+    'system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux only; programs can send UDP, reach Unix socket files, the kernel keyring and message queues, leave their process group, change file modes and owners and renice your processes'
     """
     if supported is None:
         supported = seccomp.supported()
     if supported:
-        return ("system-call filter: yes - no socket, kernel keyring, System V IPC, new "
-                "session or process group, file mode or attribute change, limit on another "
-                "process, or new namespace")
+        return ("system-call filter: yes - no socket, kernel keyring, message queue, new "
+                "session or process group, change of a file's mode, owner, times or attributes, "
+                "file watch or lease, limit or scheduling set on another process, or new namespace")
     return ("system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux "
             "only; programs can send UDP, reach Unix socket files, the kernel keyring and "
-            "System V IPC, leave their process group and change file modes")
+            "message queues, leave their process group, change file modes and owners and "
+            "renice your processes")
 
 
 def run_doctor(args=None, out=print):

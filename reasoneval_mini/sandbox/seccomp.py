@@ -1,4 +1,4 @@
-"""What Landlock does not rule, refused by a seccomp filter: sockets, keyring, System V IPC, sessions, namespaces.
+"""What Landlock does not rule, refused by a seccomp filter: sockets, keyring, IPC, other processes, file owners.
 
 Landlock (ABI 7 and before) rules TCP bind and connect and abstract Unix
 sockets, but not UDP datagrams, and not a ``connect`` to a Unix socket file
@@ -18,9 +18,10 @@ seccomp filter that makes these fail with ``EACCES``:
   reaches nobody: ``asyncio`` needs it);
 * ``add_key(2)``, ``request_key(2)``, ``keyctl(2)``;
 * System V IPC (``shmget(2)``, ``msgget(2)``, ``semget(2)`` and the calls
-  on their ids): a shared memory segment outlives every process of the run
-  (the kernel's default size limits are unlimited), and a message queue
-  carries data from one run to the next;
+  on their ids) and POSIX message queues (``mq_open(3)``: Landlock refuses
+  opening one, not making it): a shared memory segment outlives every
+  process of the run (the kernel's default size limits are unlimited), and a
+  message queue carries data from one run to the next;
 * ``bpf(2)``, ``perf_event_open(2)``, ``userfaultfd(2)``, which a machine's
   sysctls may open to anyone (large attack surfaces, no use to a test);
 * ``chmod(2)``, ``fchmod(2)``, ``fchmodat(2)``, ``fchmodat2(2)``, and
@@ -30,11 +31,28 @@ seccomp filter that makes these fail with ``EACCES``:
   file its user owns (every file, for root) readable by all, or lock the
   package folder against later runs; a program under test has no need to
   (``shutil.copy``, which copies a mode, fails);
-* ``prlimit64(2)`` on any process but the caller itself (``pid`` 0, as the
-  C library's ``setrlimit`` passes it), and ``ioprio_set(2)``: Landlock's
-  scoping rules signals, not limits, so a program could give a classmate's
-  grading process (or the grader) one second of CPU or three descriptors,
-  or starve its disk access;
+* ``prlimit64(2)``, ``setpriority(2)``, ``sched_setaffinity(2)``,
+  ``sched_setscheduler(2)``, ``sched_setparam(2)`` and ``sched_setattr(2)``
+  on any process but the caller itself (``pid`` 0, as the C library's
+  ``setrlimit`` and ``nice`` pass it), and ``ioprio_set(2)``: Landlock's
+  scoping rules signals, not limits or priorities, so a program could give
+  a classmate's grading process (or the grader) one second of CPU or three
+  descriptors, starve its disk access, make the fork server (and every
+  later program it forks) run only when the machine is idle, or renice
+  every process of its user (``PRIO_USER``);
+* ``chown(2)`` and its variants, and setting a file's times (``utimensat(2)``
+  and the older calls): Landlock rules neither, so a program could clear the
+  set-user-ID bit of any file its user owns (a ``chown`` to the same owner
+  does), move its group, or back-date it;
+* watching files (``inotify``, ``fanotify``, and ``fcntl(F_NOTIFY)``), which
+  Landlock does not rule: a program could learn the names of files created
+  or opened in any folder it can name, ``solutions/`` included; and
+  ``fcntl(F_SETLEASE)``, which holds up, for the lease-break time, any
+  process that opens the file for writing;
+* the ``ioctl(2)`` commands that change a file's inode flags (``chattr``),
+  extended flags or generation, or turn on fs-verity or encryption: each
+  needs only a descriptor opened for reading (of a file in site-packages,
+  say) and owning the file, and Landlock rules ``ioctl`` on devices only;
 * ``setsid(2)`` and ``setpgid(2)``: every process a run starts stays in
   the run's process group, so the run's end kills them all (a helper in a
   session of its own outlived its sample, held its folder's memory and
@@ -88,6 +106,10 @@ NAMESPACE_FLAGS = (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |
 #: System V IPC: shared memory, semaphores, message queues (kernel objects, not files).
 SYSTEM_V = ("shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl",
             "msgget", "msgsnd", "msgrcv", "msgctl")
+#: POSIX message queues: Landlock refuses opening one, but not making it, and
+#: a queue made outlives the run (its name carries data to a later run, which
+#: tells "refused" from "no such queue"; 256 of them fill the machine's table).
+POSIX_QUEUES = ("mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr")
 #: The calls refused outright, in the order the filter tests them.
 #: Kernel interfaces that some machines open to unprivileged users (by their
 #: sysctls): large attack surfaces, of no use to a program under test.
@@ -96,12 +118,43 @@ KERNEL_SURFACE = ("bpf", "perf_event_open", "userfaultfd")
 NEW_GROUP = ("setsid", "setpgid")
 #: Reaching another process's scheduling (``prlimit64`` is allowed on the caller itself only).
 OTHER_PROCESSES = ("ioprio_set",)
+#: Calls allowed on the caller itself only: each with the arguments that must
+#: be 0 (``pid`` 0 is the caller; for ``setpriority``, ``PRIO_PROCESS`` and 0).
+#: Landlock's scoping rules signals, not limits, priorities or CPUs.
+SELF_ONLY = {"prlimit64": (0,), "setpriority": (0, 1), "sched_setparam": (0,),
+             "sched_setscheduler": (0,), "sched_setaffinity": (0,), "sched_setattr": (0,)}
+#: Changing a file's owner or times: Landlock has no right for either, so a
+#: program could clear the set-user-ID bit of any file its user owns (a
+#: ``chown`` to the same owner does), move its group, or set its times.
+CHANGE_OWNER_OR_TIMES = ("chown", "fchown", "lchown", "fchownat",
+                         "utime", "utimes", "futimesat", "utimensat")
+#: Watching files: Landlock does not rule watches, so a program could learn the
+#: names and the opening of files in any folder it can name (``solutions/``).
+WATCH = ("inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark")
+#: fcntl(2) commands refused: a lease (which holds up, for the lease-break
+#: time, any process that opens the file for writing) and a folder watch.
+F_SETLEASE, F_NOTIFY = 1024, 1026
+#: ioctl(2) commands refused (include/uapi/linux/fs.h, fsverity.h, fscrypt.h):
+#: a file's inode flags (``chattr``: no-dump, synchronous writes), its extended
+#: flags, its generation number, fs-verity (which makes a file read-only for
+#: good) and an encryption policy. Each needs only a descriptor opened for
+#: reading and owning the file, and Landlock rules ioctl on devices only.
+FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR = 0x40086602, 0x40046602, 0x401C5820
+FS_IOC_SETVERSION, FS_IOC32_SETVERSION = 0x40087602, 0x40047602
+FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY = 0x40806685, 0x800C6613
+#: call -> the values of its second argument (a command) that are refused.
+COMMANDS_DENIED = {
+    "fcntl": (F_SETLEASE, F_NOTIFY),
+    "ioctl": (FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
+              FS_IOC32_SETVERSION, FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY),
+}
 #: Changing a file's mode or extended attributes, ACLs included (Landlock
 #: rules no such right). aarch64 has no plain chmod.
 CHANGE_MODE = ("chmod", "fchmod", "fchmodat", "fchmodat2", "setxattr", "lsetxattr", "fsetxattr",
                "setxattrat", "removexattr", "lremovexattr", "fremovexattr", "removexattrat")
 DENIED = (("socket", "io_uring_setup", "add_key", "request_key", "keyctl", "unshare")
-          + SYSTEM_V + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE + OTHER_PROCESSES)
+          + SYSTEM_V + POSIX_QUEUES + KERNEL_SURFACE + NEW_GROUP + CHANGE_MODE + OTHER_PROCESSES
+          + CHANGE_OWNER_OR_TIMES + WATCH)
 
 #: machine -> (AUDIT_ARCH_*, {call: number}, has the x32 entry point)
 _ARCHITECTURES = {
@@ -117,7 +170,15 @@ _ARCHITECTURES = {
                             "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190,
                             "setxattrat": 463, "removexattr": 197, "lremovexattr": 198,
                             "fremovexattr": 199, "removexattrat": 466,
-                            "prlimit64": 302, "ioprio_set": 251}, True),
+                            "prlimit64": 302, "ioprio_set": 251,
+                            "chown": 92, "fchown": 93, "lchown": 94, "fchownat": 260,
+                            "utime": 132, "utimes": 235, "futimesat": 261, "utimensat": 280,
+                            "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144,
+                            "sched_setaffinity": 203, "sched_setattr": 314,
+                            "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
+                            "fanotify_init": 300, "fanotify_mark": 301, "fcntl": 72, "ioctl": 16,
+                            "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
+                            "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245}, True),
     "aarch64": (0xC00000B7, {"socket": 198, "io_uring_setup": 425, "add_key": 217,
                              "request_key": 218, "keyctl": 219, "unshare": 97,
                              "clone": 220, "clone3": 435,
@@ -129,7 +190,15 @@ _ARCHITECTURES = {
                              "chmod": None, "fchmod": 52, "fchmodat": 53, "fchmodat2": 452,
                              "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "setxattrat": 463,
                              "removexattr": 14, "lremovexattr": 15, "fremovexattr": 16,
-                             "removexattrat": 466, "prlimit64": 261, "ioprio_set": 30}, False),
+                             "removexattrat": 466, "prlimit64": 261, "ioprio_set": 30,
+                             "chown": None, "fchown": 55, "lchown": None, "fchownat": 54,
+                             "utime": None, "utimes": None, "futimesat": None, "utimensat": 88,
+                             "setpriority": 140, "sched_setparam": 118, "sched_setscheduler": 119,
+                             "sched_setaffinity": 122, "sched_setattr": 274,
+                             "inotify_init": None, "inotify_init1": 26, "inotify_add_watch": 27,
+                             "fanotify_init": 262, "fanotify_mark": 263, "fcntl": 25, "ioctl": 29,
+                             "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
+                             "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185}, False),
 }
 
 
@@ -168,12 +237,19 @@ def _program(arch, numbers, x32):
     for name in DENIED:
         if numbers[name] is not None:  # None: the architecture has no such call
             body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers[name]), deny]
+    for name, zero in SELF_ONLY.items():  # on the caller itself only: these arguments 0
+        block = []
+        for index in zero:  # the low half: a pid_t or an int
+            block += [(BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8 * index),
+                      (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0), deny]
+        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, len(block) + 1, numbers[name])] + block + [allow]
+    for name, commands in COMMANDS_DENIED.items():  # fcntl(), ioctl(): look at the command
+        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 3 + len(commands), numbers[name]),
+                 (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8)]  # an unsigned int
+        body += [(BPF_JMP | BPF_JEQ | BPF_K, len(commands) - position, 0, command)
+                 for position, command in enumerate(commands)]
+        body += [allow, deny]
     body += [
-        (BPF_JMP | BPF_JEQ | BPF_K, 0, 4, numbers["prlimit64"]),  # prlimit64(): itself only
-        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW),  # the pid (a 32-bit pid_t)
-        (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0),  # 0, the caller: allow
-        deny,
-        allow,
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers["clone3"]),  # clone3(): "no such call"
         (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
         (BPF_JMP | BPF_JEQ | BPF_K, 0, 3, numbers["clone"]),  # clone(): look at its flags

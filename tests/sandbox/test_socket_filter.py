@@ -17,6 +17,16 @@ SETPGID, SETSID, GETPGID, GETSID = 109, 112, 121, 124  # arch/x86/entry/syscalls
 CHMOD, FCHMOD, FCHMODAT, FCHMODAT2, FCHOWN = 90, 91, 268, 452, 93
 SETXATTR, FSETXATTR, REMOVEXATTR, GETXATTR, SETXATTRAT = 188, 190, 197, 191, 463
 PRLIMIT64, IOPRIO_SET, IOPRIO_GET = 302, 251, 252
+CHOWN, LCHOWN, FCHOWNAT, UTIME, UTIMES, FUTIMESAT, UTIMENSAT = 92, 94, 260, 132, 235, 261, 280
+SETPRIORITY, GETPRIORITY, SCHED_SETPARAM, SCHED_SETSCHEDULER = 141, 140, 142, 144
+SCHED_SETAFFINITY, SCHED_GETAFFINITY, SCHED_SETATTR = 203, 204, 314
+INOTIFY_INIT, INOTIFY_INIT1, INOTIFY_ADD_WATCH, FANOTIFY_INIT, FANOTIFY_MARK = 253, 294, 254, 300, 301
+FCNTL, FLOCK, IOCTL = 72, 73, 16
+MQ_OPEN, MQ_UNLINK, MQ_TIMEDSEND = 240, 241, 242
+# include/uapi/linux/fcntl.h, asm-generic/fcntl.h, linux/resource.h
+F_GETFD, F_SETFD, F_GETFL, F_SETLK, F_DUPFD_CLOEXEC, F_SETLEASE, F_GETLEASE, F_NOTIFY = (
+    1, 2, 3, 6, 1030, 1024, 1025, 1026)
+PRIO_PROCESS, PRIO_PGRP, PRIO_USER = 0, 1, 2
 DENY = seccomp.SECCOMP_RET_ERRNO | errno.EACCES
 NO_SUCH_CALL = seccomp.SECCOMP_RET_ERRNO | errno.ENOSYS
 # What glibc's fork() and pthread_create() pass to clone(2) (include/uapi/linux/sched.h).
@@ -24,13 +34,13 @@ FORK_FLAGS = 0x01200000 | 17  # CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGC
 THREAD_FLAGS = 0x003D0F00  # CLONE_VM | FS | FILES | SIGHAND | THREAD | SYSVSEM | SETTLS | ...
 
 
-def run_filter(program, arch, nr, flags=0):
-    """What the kernel would answer for a call *nr* (first argument *flags*) made through *arch*'s entry point."""
+def run_filter(program, arch, nr, flags=0, second=0):
+    """What the kernel would answer for call *nr* (arguments *flags*, *second*) through *arch*'s entry point."""
     accumulator, pc = 0, 0
     while True:
         code, jt, jf, k = program[pc]
         if code == seccomp.BPF_LD | seccomp.BPF_W | seccomp.BPF_ABS:
-            accumulator = {0: nr, 4: arch, 16: flags & 0xFFFFFFFF}[k]
+            accumulator = {0: nr, 4: arch, 16: flags & 0xFFFFFFFF, 24: second & 0xFFFFFFFF}[k]
             pc += 1
         elif code == seccomp.BPF_JMP | seccomp.BPF_JEQ | seccomp.BPF_K:
             pc += 1 + (jt if accumulator == k else jf)
@@ -54,6 +64,9 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, SHMAT, DENY),
     (X86_64, MSGGET, DENY),
     (X86_64, SHMDT, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, MQ_OPEN, DENY),
+    (X86_64, MQ_UNLINK, DENY),
+    (X86_64, MQ_TIMEDSEND, DENY),
     (X86_64, BPF, DENY),
     (X86_64, PERF_EVENT_OPEN, DENY),
     (X86_64, USERFAULTFD, DENY),
@@ -65,7 +78,22 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, FCHMOD, DENY),
     (X86_64, FCHMODAT, DENY),
     (X86_64, FCHMODAT2, DENY),
-    (X86_64, FCHOWN, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, CHOWN, DENY),
+    (X86_64, FCHOWN, DENY),
+    (X86_64, LCHOWN, DENY),
+    (X86_64, FCHOWNAT, DENY),
+    (X86_64, UTIME, DENY),
+    (X86_64, UTIMES, DENY),
+    (X86_64, FUTIMESAT, DENY),
+    (X86_64, UTIMENSAT, DENY),
+    (X86_64, INOTIFY_INIT, DENY),
+    (X86_64, INOTIFY_INIT1, DENY),
+    (X86_64, INOTIFY_ADD_WATCH, DENY),
+    (X86_64, FANOTIFY_INIT, DENY),
+    (X86_64, FANOTIFY_MARK, DENY),
+    (X86_64, GETPRIORITY, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, SCHED_GETAFFINITY, seccomp.SECCOMP_RET_ALLOW),
+    (X86_64, FLOCK, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, SETXATTR, DENY),
     (X86_64, FSETXATTR, DENY),
     (X86_64, SETXATTRAT, DENY),
@@ -82,7 +110,9 @@ def run_filter(program, arch, nr, flags=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "fchown", "setxattr", "fsetxattr", "setxattrat", "removexattr", "getxattr", "ioprio_set", "ioprio_get", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "mq_open", "mq_unlink", "mq_timedsend", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes", "futimesat",
+        "utimensat", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
+        "getpriority", "sched_getaffinity", "flock", "setxattr", "fsetxattr", "setxattrat", "removexattr", "getxattr", "ioprio_set", "ioprio_get", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
 def test_the_filter_denies_new_sockets_and_foreign_entry_points_only(arch, nr, expected):
     program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
@@ -114,10 +144,89 @@ def test_the_filter_lets_prlimit_reach_the_caller_only(pid, expected):
     assert run_filter(program, X86_64, PRLIMIT64, flags=pid) == expected
 
 
+@pytest.mark.parametrize("nr", [SCHED_SETPARAM, SCHED_SETSCHEDULER, SCHED_SETAFFINITY, SCHED_SETATTR],
+                         ids=["sched_setparam", "sched_setscheduler", "sched_setaffinity", "sched_setattr"])
+@pytest.mark.parametrize("pid, expected", [
+    (0, seccomp.SECCOMP_RET_ALLOW),  # os.sched_setaffinity(0, ...): the caller itself
+    (1, DENY),
+    (4242, DENY),  # the fork server: SCHED_IDLE there, and every later program starves
+], ids=["self", "init", "other"])
+def test_the_filter_lets_scheduling_calls_reach_the_caller_only(nr, pid, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, nr, flags=pid) == expected
+
+
+@pytest.mark.parametrize("which, who, expected", [
+    (PRIO_PROCESS, 0, seccomp.SECCOMP_RET_ALLOW),  # os.nice(), the C library's nice()
+    (PRIO_PROCESS, 4242, DENY),  # the grader, renice'd to 19
+    (PRIO_PGRP, 4242, DENY),
+    (PRIO_USER, 0, DENY),  # every process of the user, the whole machine's for root
+    (PRIO_PGRP, 0, DENY),  # the run's own group: allowed by the kernel, refused here for simplicity
+], ids=["self", "other-process", "other-group", "whole-user", "own-group"])
+def test_the_filter_lets_setpriority_reach_the_caller_only(which, who, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, SETPRIORITY, flags=which, second=who) == expected
+
+
+@pytest.mark.parametrize("command, expected", [
+    (F_GETFD, seccomp.SECCOMP_RET_ALLOW),
+    (F_SETFD, seccomp.SECCOMP_RET_ALLOW),
+    (F_GETFL, seccomp.SECCOMP_RET_ALLOW),
+    (F_SETLK, seccomp.SECCOMP_RET_ALLOW),
+    (F_DUPFD_CLOEXEC, seccomp.SECCOMP_RET_ALLOW),
+    (F_GETLEASE, seccomp.SECCOMP_RET_ALLOW),
+    (F_SETLEASE, DENY),  # holds up every later writer of a file it can only read
+    (F_NOTIFY, DENY),  # watches a folder outside the run
+    (1 << 32 | F_GETFD, seccomp.SECCOMP_RET_ALLOW),  # the kernel reads a 32-bit command
+], ids=["getfd", "setfd", "getfl", "setlk", "dupfd-cloexec", "getlease", "setlease", "notify", "high-half"])
+def test_the_filter_refuses_fcntl_leases_and_folder_watches_only(command, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, FCNTL, flags=3, second=command) == expected
+
+
+@pytest.mark.parametrize("command, expected", [
+    (0x5401, seccomp.SECCOMP_RET_ALLOW),  # TCGETS: isatty(), which open() asks of every file
+    (0x541B, seccomp.SECCOMP_RET_ALLOW),  # FIONREAD
+    (0x80086601, seccomp.SECCOMP_RET_ALLOW),  # FS_IOC_GETFLAGS: reading them is fine
+    (0x801C581F, seccomp.SECCOMP_RET_ALLOW),  # FS_IOC_FSGETXATTR
+    (0x40086602, DENY),  # FS_IOC_SETFLAGS (chattr), on a descriptor opened for reading
+    (0x40046602, DENY),  # FS_IOC32_SETFLAGS
+    (0x401C5820, DENY),  # FS_IOC_FSSETXATTR
+    (0x40087602, DENY),  # FS_IOC_SETVERSION
+    (0x40047602, DENY),  # FS_IOC32_SETVERSION
+    (0x40806685, DENY),  # FS_IOC_ENABLE_VERITY: read-only for good
+    (0x800C6613, DENY),  # FS_IOC_SET_ENCRYPTION_POLICY
+], ids=["tcgets", "fionread", "getflags", "fsgetxattr", "setflags", "setflags32", "fssetxattr",
+        "setversion", "setversion32", "enable-verity", "set-encryption-policy"])
+def test_the_filter_refuses_the_ioctls_that_change_a_files_flags_only(command, expected):
+    program = seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+    assert run_filter(program, X86_64, IOCTL, flags=3, second=command) == expected
+
+
+def test_the_filter_has_the_same_shape_on_aarch64():
+    # aarch64's numbers (asm-generic/unistd.h): the calls refused there too.
+    program = seccomp._program(*seccomp._ARCHITECTURES["aarch64"])
+    aarch64 = 0xC00000B7
+    assert run_filter(program, aarch64, 88) == DENY  # utimensat
+    assert run_filter(program, aarch64, 55) == DENY  # fchown
+    assert run_filter(program, aarch64, 27) == DENY  # inotify_add_watch
+    assert run_filter(program, aarch64, 122, flags=4242) == DENY  # sched_setaffinity
+    assert run_filter(program, aarch64, 122, flags=0) == seccomp.SECCOMP_RET_ALLOW
+    assert run_filter(program, aarch64, 140, flags=PRIO_USER, second=0) == DENY  # setpriority
+    assert run_filter(program, aarch64, 25, flags=3, second=F_SETLEASE) == DENY  # fcntl
+    assert run_filter(program, aarch64, 25, flags=3, second=F_GETFD) == seccomp.SECCOMP_RET_ALLOW
+    assert run_filter(program, aarch64, 180) == DENY  # mq_open
+    assert run_filter(program, aarch64, 29, flags=3, second=0x40086602) == DENY  # ioctl(FS_IOC_SETFLAGS)
+    assert run_filter(program, aarch64, 29, flags=1, second=0x5401) == seccomp.SECCOMP_RET_ALLOW
+    assert run_filter(program, aarch64, 63) == seccomp.SECCOMP_RET_ALLOW  # read
+
+
 def test_both_architectures_name_every_call_the_filter_needs():
     for arch, numbers, _ in seccomp._ARCHITECTURES.values():
-        assert set(seccomp.DENIED) | {"clone", "clone3", "prlimit64"} <= set(numbers)
-        assert len(set(numbers.values())) == len(numbers)  # no number given twice
+        assert (set(seccomp.DENIED) | set(seccomp.SELF_ONLY) | set(seccomp.COMMANDS_DENIED)
+                | {"clone", "clone3"} <= set(numbers))
+        known = [number for number in numbers.values() if number is not None]  # None: no such call
+        assert len(set(known)) == len(known)  # no number given twice
 
 
 @pytest.mark.skipif(not seccomp.supported(), reason="seccomp filters on x86_64 or aarch64 Linux")
