@@ -259,14 +259,19 @@ def _program(arch, numbers, x32):
         allow,
     ]
     if x32:  # the x32 entry point numbers every call anew: refuse it altogether
-        body = [(BPF_JMP | BPF_JGE | BPF_K, len(body), 0, X32_SYSCALL_BIT)] + body
+        body = [(BPF_JMP | BPF_JGE | BPF_K, 0, 1, X32_SYSCALL_BIT), deny] + body
     head = [
         (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARCH),
         (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, arch),  # not our architecture's entry point:
         deny,                                     # refuse the call
         (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_NR),
     ]
-    return head + body + [deny]
+    program = head + body + [deny]
+    # A jump offset is 8 bits: one past 255 would be cut short in silence, and
+    # land on whatever instruction that is.
+    if any(not 0 <= jt <= 255 or not 0 <= jf <= 255 for _, jt, jf, _ in program):
+        raise ValueError("a jump in the seccomp filter is longer than 255 instructions")
+    return program
 
 
 @functools.lru_cache(maxsize=None)

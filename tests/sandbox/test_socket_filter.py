@@ -328,3 +328,19 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
     assert own.stat().st_mode & 0o777 == 0o600  # unchanged: each attempt was refused
     assert text == (f"thread ran / fork 7 / subprocess 42 / unshare errno {errno.EACCES}"
                     " / same group True / modes refused refused refused refused / parent untouched")
+
+
+def test_a_filter_whose_jump_would_not_fit_in_8_bits_is_refused_not_cut_short(monkeypatch):
+    # Classic BPF jumps are one byte; ctypes would wrap 300 to 44 without a word.
+    monkeypatch.setattr(seccomp, "COMMANDS_DENIED", {"ioctl": tuple(range(1, 301))})
+    with pytest.raises(ValueError, match="255"):
+        seccomp._program(*seccomp._ARCHITECTURES["x86_64"])
+
+
+def test_every_architecture_filter_ends_by_refusing_and_refuses_the_x32_entry_point():
+    for arch, numbers, x32 in seccomp._ARCHITECTURES.values():
+        program = seccomp._program(arch, numbers, x32)
+        assert program[-1] == (seccomp.BPF_RET | seccomp.BPF_K, 0, 0, DENY)
+        if x32:
+            assert run_filter(program, arch, seccomp.X32_SYSCALL_BIT | READ) == DENY
+        assert run_filter(program, arch, numbers["clone3"]) == NO_SUCH_CALL
