@@ -229,44 +229,55 @@ def supported():
         return False
 
 
+_TO_END = "end"  # a jump to the filter's last instruction, which refuses the call
+
+
 def _program(arch, numbers, x32):
-    """The filter, as ``(code, jt, jf, k)`` instructions: refuse :data:`DENIED` and new namespaces."""
-    deny = (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.EACCES)
+    """The filter, as ``(code, jt, jf, k)`` instructions: refuse :data:`DENIED` and new namespaces.
+
+    Every refusal is one jump to the one refusing instruction at the end: the
+    kernel translates and checks the whole filter again in each child that
+    installs it (about 0.45 µs an instruction), so it is kept short.
+    """
     allow = (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW)
-    body = []
-    for name in DENIED:
-        if numbers[name] is not None:  # None: the architecture has no such call
-            body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers[name]), deny]
+
+    def jump_if(value, jt, jf, test=BPF_JEQ):
+        return (BPF_JMP | test | BPF_K, jt, jf, value)
+
+    def load(offset):
+        return (BPF_LD | BPF_W | BPF_ABS, 0, 0, offset)
+
+    body = [jump_if(numbers[name], _TO_END, 0) for name in DENIED
+            if numbers[name] is not None]  # None: the architecture has no such call
     for name, zero in SELF_ONLY.items():  # on the caller itself only: these arguments 0
         block = []
         for index in zero:  # the low half: a pid_t or an int
-            block += [(BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8 * index),
-                      (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0), deny]
-        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, len(block) + 1, numbers[name])] + block + [allow]
+            block += [load(_OFFSET_ARG0_LOW + 8 * index), jump_if(0, 0, _TO_END)]
+        body += [jump_if(numbers[name], 0, len(block) + 1)] + block + [allow]
     for name, commands in COMMANDS_DENIED.items():  # fcntl(), ioctl(): look at the command
-        body += [(BPF_JMP | BPF_JEQ | BPF_K, 0, 3 + len(commands), numbers[name]),
-                 (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW + 8)]  # an unsigned int
-        body += [(BPF_JMP | BPF_JEQ | BPF_K, len(commands) - position, 0, command)
-                 for position, command in enumerate(commands)]
-        body += [allow, deny]
+        body += [jump_if(numbers[name], 0, 2 + len(commands)),
+                 load(_OFFSET_ARG0_LOW + 8)]  # the command: an unsigned int
+        body += [jump_if(command, _TO_END, 0) for command in commands] + [allow]
     body += [
-        (BPF_JMP | BPF_JEQ | BPF_K, 0, 1, numbers["clone3"]),  # clone3(): "no such call"
+        jump_if(numbers["clone3"], 0, 1),  # clone3(): "no such call"
         (BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.ENOSYS),
-        (BPF_JMP | BPF_JEQ | BPF_K, 0, 3, numbers["clone"]),  # clone(): look at its flags
-        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARG0_LOW),
-        (BPF_JMP | BPF_JSET | BPF_K, 0, 1, NAMESPACE_FLAGS),  # a new namespace: deny
-        deny,
+        jump_if(numbers["clone"], 0, 2),  # clone(): look at its flags
+        load(_OFFSET_ARG0_LOW),
+        jump_if(NAMESPACE_FLAGS, _TO_END, 0, test=BPF_JSET),  # a new namespace: refuse
         allow,
     ]
     if x32:  # the x32 entry point numbers every call anew: refuse it altogether
-        body = [(BPF_JMP | BPF_JGE | BPF_K, 0, 1, X32_SYSCALL_BIT), deny] + body
+        body = [jump_if(X32_SYSCALL_BIT, _TO_END, 0, test=BPF_JGE)] + body
     head = [
-        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_ARCH),
-        (BPF_JMP | BPF_JEQ | BPF_K, 1, 0, arch),  # not our architecture's entry point:
-        deny,                                     # refuse the call
-        (BPF_LD | BPF_W | BPF_ABS, 0, 0, _OFFSET_NR),
+        load(_OFFSET_ARCH),
+        jump_if(arch, 0, _TO_END),  # not our architecture's entry point: refuse the call
+        load(_OFFSET_NR),
     ]
-    program = head + body + [deny]
+    program = head + body + [(BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ERRNO | errno.EACCES)]
+    last = len(program) - 1
+    program = [(code, last - index - 1 if jt == _TO_END else jt,
+                last - index - 1 if jf == _TO_END else jf, k)
+               for index, (code, jt, jf, k) in enumerate(program)]
     # A jump offset is 8 bits: one past 255 would be cut short in silence, and
     # land on whatever instruction that is.
     if any(not 0 <= jt <= 255 or not 0 <= jf <= 255 for _, jt, jf, _ in program):
