@@ -344,3 +344,35 @@ def test_every_architecture_filter_ends_by_refusing_and_refuses_the_x32_entry_po
         if x32:
             assert run_filter(program, arch, seccomp.X32_SYSCALL_BIT | READ) == DENY
         assert run_filter(program, arch, numbers["clone3"]) == NO_SUCH_CALL
+
+
+def _reference_verdict(numbers, nr, first, second):
+    """What the filter must answer, written from the tables directly (no BPF)."""
+    allow = seccomp.SECCOMP_RET_ALLOW
+    if nr in {numbers[name] for name in seccomp.DENIED if numbers[name] is not None}:
+        return DENY
+    for name, zero in seccomp.SELF_ONLY.items():
+        if nr == numbers[name]:
+            return allow if all((first, second)[index] & 0xFFFFFFFF == 0 for index in zero) else DENY
+    for name, commands in seccomp.COMMANDS_DENIED.items():
+        if nr == numbers[name]:
+            return DENY if second & 0xFFFFFFFF in commands else allow
+    if nr == numbers["clone3"]:
+        return NO_SUCH_CALL
+    if nr == numbers["clone"]:
+        return DENY if first & seccomp.NAMESPACE_FLAGS else allow
+    return allow
+
+
+@pytest.mark.parametrize("machine", sorted(seccomp._ARCHITECTURES))
+def test_the_filter_answers_every_call_number_as_its_tables_say(machine):
+    # Every number from 0 to 600, with arguments that each special case looks at.
+    arch, numbers, _ = seccomp._ARCHITECTURES[machine]
+    program = seccomp._program(*seccomp._ARCHITECTURES[machine])
+    arguments = [(0, 0), (1, 0), (0, 1), (4242, 7), (1 << 32, 0), (seccomp.CLONE_NEWUSER | 17, 0),
+                 (3, seccomp.F_SETLEASE), (3, seccomp.F_NOTIFY), (3, seccomp.FS_IOC_SETFLAGS),
+                 (3, 0x5401)]  # TCGETS, which every open() of a file may ask
+    wrong = [(nr, first, second) for nr in range(601) for first, second in arguments
+             if run_filter(program, arch, nr, first, second)
+             != _reference_verdict(numbers, nr, first, second)]
+    assert wrong == []
