@@ -1,8 +1,11 @@
 """Fixtures shared by the executor's tests."""
 
 import os
+import warnings
 
 import pytest
+
+from reasoneval_mini.executor import pool
 
 
 @pytest.fixture
@@ -17,3 +20,19 @@ def stdin_pipe():
         os.dup2(saved, 0)
         for fd in (saved, read_end, write_end):
             os.close(fd)
+
+
+@pytest.fixture
+def quiet_off():
+    """``sandbox="off"`` warns (once per session); the contrast runs expect that."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="reasoneval_mini: sandbox off")
+        yield
+
+
+@pytest.fixture
+def own_worker():
+    """A warm fork server for this test alone, closed afterwards (no patched one stays warm)."""
+    pool._close_idle_workers()
+    yield
+    pool._close_idle_workers()

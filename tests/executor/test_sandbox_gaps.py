@@ -14,46 +14,18 @@ import stat
 import subprocess
 import sys
 import sysconfig
-import textwrap
 import threading
 import time
-import warnings
 from pathlib import Path
 
 import pytest
+from sandbox_runs import needs, needs_filter, run
 
 import reasoneval_mini
-import reasoneval_mini.sandbox.landlock as landlock
-import reasoneval_mini.sandbox.seccomp as seccomp
-from reasoneval_mini import PASSED, RUNTIME_ERROR, execute_program
+from reasoneval_mini import PASSED, RUNTIME_ERROR
 
-ABI = landlock.abi_version()
 REPOSITORY = Path(__file__).resolve().parents[2]
 PACKAGE = Path(reasoneval_mini.__file__).resolve().parent
-
-
-def needs(abi, feature):
-    if sys.platform != "linux" or not hasattr(os, "fork"):
-        return pytest.mark.skip(reason="Landlock is Linux-only")
-    if ABI < abi:
-        return pytest.mark.skip(reason=f"{feature} needs Landlock ABI {abi}; this kernel has {ABI}")
-    return pytest.mark.skipif(False, reason="the kernel has it")
-
-
-needs_filter = pytest.mark.skipif(not seccomp.supported(),
-                                  reason="the seccomp filter is known for x86_64 and aarch64 Linux")
-
-
-def run(source, **options):
-    return execute_program(textwrap.dedent(source), **options)
-
-
-@pytest.fixture
-def quiet_off():
-    """``sandbox="off"`` warns (once per session); the contrast runs expect that."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="reasoneval_mini: sandbox off")
-        yield
 
 
 @pytest.fixture
@@ -204,7 +176,6 @@ def test_a_program_cannot_change_the_inode_flags_or_generation_of_an_installed_f
     # "no dump" (backups skip it) and changed its generation number, for
     # good. Landlock rules ioctl on device files only.
     import fcntl
-    import struct
 
     target = Path(sysconfig.get_paths()["purelib"]) / f"reasoneval_flags_probe_{os.getpid()}.txt"
     target.write_text("installed\n")

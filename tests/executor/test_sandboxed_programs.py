@@ -14,13 +14,12 @@ import signal
 import socket
 import sys
 import sysconfig
-import textwrap
 import time
-import warnings
 from pathlib import Path
 
 import pytest
 from process_checks import assert_gone_soon, process_alive
+from sandbox_runs import item, needs, needs_filter, run
 
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
@@ -44,33 +43,8 @@ from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, c
 from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.sandbox import Isolation, SandboxUnavailable, plan_isolation
 
-ABI = landlock.abi_version()
 REPOSITORY = Path(__file__).resolve().parents[2]
 PACKAGE = Path(reasoneval_mini.__file__).resolve().parent
-
-
-def needs(abi, feature):
-    if sys.platform != "linux" or not hasattr(os, "fork"):
-        return pytest.mark.skip(reason="Landlock is Linux-only")
-    if ABI < abi:
-        return pytest.mark.skip(reason=f"{feature} needs Landlock ABI {abi}; this kernel has {ABI}")
-    return pytest.mark.skipif(False, reason="the kernel has it")
-
-
-def run(source, **options):
-    return execute_program(textwrap.dedent(source), **options)
-
-
-def item(sample_id, source):
-    return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(source)}
-
-
-@pytest.fixture
-def quiet_off():
-    """``sandbox="off"`` warns (once per session); the contrast runs expect that."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="reasoneval_mini: sandbox off")
-        yield
 
 
 # --- Files --------------------------------------------------------------------
@@ -341,7 +315,7 @@ def _state(pid):
 
 
 @needs(1, "file rules")
-@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+@needs_filter
 def test_no_process_a_sample_starts_can_leave_its_group_so_its_end_kills_them_all():
     result = run("""
         import os, subprocess, sys, time
@@ -380,7 +354,7 @@ def test_no_process_a_sample_starts_can_leave_its_group_so_its_end_kills_them_al
 
 
 @needs(1, "file rules")
-@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+@needs_filter
 def test_a_sandboxed_program_cannot_open_a_file_to_all_with_an_acl_or_mark_it(tmp_path):
     # Landlock rules no extended attribute: a POSIX ACL set on a file the
     # user owns made it readable by all (mode 0600 became 0644).
@@ -405,7 +379,7 @@ def test_a_sandboxed_program_cannot_open_a_file_to_all_with_an_acl_or_mark_it(tm
 
 
 @needs(1, "file rules")
-@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+@needs_filter
 def test_a_sandboxed_program_cannot_change_the_limits_of_a_process_outside_it():
     # Landlock scopes signals, not limits: a program gave a process of the
     # same user (a classmate's grading, the grader) three descriptors.
@@ -450,7 +424,7 @@ def _processes_named(name):
 
 
 @needs(1, "file rules")
-@pytest.mark.skipif(not seccomp.supported(), reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+@needs_filter
 def test_a_fork_bomb_is_a_timeout_and_leaves_no_process_behind():
     # Doubling six times (64 processes, each trying to leave the group), all
     # asleep so that the machine stays usable; the timeout must take every one.

@@ -16,13 +16,13 @@ import subprocess
 import sys
 import textwrap
 import threading
-import warnings
 
 import pytest
+from sandbox_runs import item, needs_filter, run
 
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
-from reasoneval_mini import ASSERTION_FAILED, PASSED, RUNTIME_ERROR, execute_program, execute_samples
+from reasoneval_mini import ASSERTION_FAILED, PASSED, RUNTIME_ERROR, execute_samples
 from reasoneval_mini.executor import fork_server, pool
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
@@ -43,29 +43,6 @@ def scrub(path):
 def needs_landlock(test):
     return pytest.mark.skipif(sys.platform != "linux" or ABI < 1,
                               reason="needs Landlock's file rules")(test)
-
-
-def run(source, **options):
-    return execute_program(textwrap.dedent(source), **options)
-
-
-def item(sample_id, source):
-    return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(source)}
-
-
-@pytest.fixture
-def own_worker():
-    """A warm fork server for this test alone, closed afterwards (no patched one stays warm)."""
-    pool._close_idle_workers()
-    yield
-    pool._close_idle_workers()
-
-
-@pytest.fixture
-def quiet_off():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="reasoneval_mini: sandbox off")
-        yield
 
 
 SIZE_PROBE = "import os\nst = os.statvfs('.')\nprint(st.f_blocks * st.f_frsize >> 20)\n"
@@ -185,8 +162,7 @@ def test_a_program_cannot_reach_its_servers_base_folder_by_dot_dot_or_a_link(own
 
 
 @needs_landlock
-@pytest.mark.skipif(not seccomp.supported(), reason="Landlock has no right for a file's mode: "
-                    "only the seccomp filter (x86_64 and aarch64 Linux) refuses chmod")
+@needs_filter  # Landlock has no right for a file's mode: only the filter refuses chmod
 def test_a_sandboxed_program_cannot_change_the_mode_of_a_file_outside_its_folder(tmp_path):
     victim = tmp_path / "solutions.ipynb"
     victim.write_text("secret")

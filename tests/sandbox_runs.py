@@ -1,0 +1,37 @@
+"""What the executor's sandbox tests share: skipping by kernel feature, running a program, a plan item."""
+
+import os
+import sys
+import textwrap
+
+import pytest
+
+import reasoneval_mini.sandbox.landlock as landlock
+import reasoneval_mini.sandbox.seccomp as seccomp
+from reasoneval_mini import execute_program
+
+ABI = landlock.abi_version()
+
+
+def needs(abi, feature):
+    """Skip, naming *feature*, unless this kernel has Landlock ABI *abi* or newer."""
+    if sys.platform != "linux" or not hasattr(os, "fork"):
+        return pytest.mark.skip(reason="Landlock is Linux-only")
+    if ABI < abi:
+        return pytest.mark.skip(reason=f"{feature} needs Landlock ABI {abi}; this kernel has {ABI}")
+    return pytest.mark.skipif(False, reason="the kernel has it")
+
+
+#: Skip unless the seccomp filter runs here.
+needs_filter = pytest.mark.skipif(not seccomp.supported(),
+                                  reason="the seccomp filter is known for x86_64 and aarch64 Linux")
+
+
+def run(source, **options):
+    """``execute_program`` on *source*, dedented."""
+    return execute_program(textwrap.dedent(source), **options)
+
+
+def item(sample_id, source):
+    """A plan item for ``execute_samples``."""
+    return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(source)}
