@@ -27,6 +27,13 @@ needs_filter = pytest.mark.skipif(not seccomp.supported(),
                                   reason="the seccomp filter is known for x86_64 and aarch64 Linux")
 
 
+def needs_socket_filter():
+    """Skip unless both the seccomp filter and Landlock's network rules (ABI 4) run here."""
+    if not seccomp.supported():
+        return pytest.mark.skip(reason="the socket filter needs seccomp on x86_64 or aarch64 Linux")
+    return needs(4, "the network rules")
+
+
 def run(source, **options):
     """``execute_program`` on *source*, dedented."""
     return execute_program(textwrap.dedent(source), **options)

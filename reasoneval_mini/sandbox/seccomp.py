@@ -266,11 +266,9 @@ def _program(arch, numbers, x32):
     def search(items):
         """Code that sends a call number in *items* to its block, and allows any other."""
         if len(items) <= 4:  # a leaf: its refusals end here, close by (a jump is 8 bits)
-            refused = [(number, "here" if label == "deny" else label) for number, label in items]
-            tests = [jump_if(number, label, 0) for number, label in refused]
-            leaf = tests + [allow, deny]
-            return [(op, len(leaf) - 2 - index if jt == "here" else jt, jf, k)
-                    for index, (op, jt, jf, k) in enumerate(tests)] + [allow, deny]
+            # From test i, the leaf's own refusal is len(items) - i instructions on.
+            return [jump_if(number, len(items) - index if label == "deny" else label, 0)
+                    for index, (number, label) in enumerate(items)] + [allow, deny]
         middle = len(items) // 2
         below, above = search(items[:middle]), search(items[middle:])
         return [jump_if(items[middle][0], len(below), 0, test=BPF_JGE)] + below + above

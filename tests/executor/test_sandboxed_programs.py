@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from process_checks import assert_gone_soon, process_alive
-from sandbox_runs import item, needs, needs_filter, run
+from sandbox_runs import item, needs, needs_filter, needs_socket_filter, run
 
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
@@ -153,13 +153,6 @@ def test_a_program_cannot_connect_to_a_local_tcp_port():
             listener.accept()[0].close()  # nobody connected
     assert result.status == RUNTIME_ERROR
     assert result.detail.startswith("PermissionError"), result.detail
-
-
-def needs_socket_filter():
-    from reasoneval_mini.sandbox import seccomp
-    if not seccomp.supported():
-        return pytest.mark.skip(reason="the socket filter needs seccomp on x86_64 or aarch64 Linux")
-    return needs(4, "the network rules")
 
 
 @needs_socket_filter()

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from kernel_objects import Keyring, SystemV
 from process_checks import assert_gone_soon, process_alive
+from sandbox_runs import needs_socket_filter
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
 import reasoneval_mini.executor
@@ -486,13 +487,6 @@ def test_a_time_line_magic_runs_its_statement(tmp_path):
 
 
 # -- the review round's attacks (the grading child's own seccomp filter, the keyring) -------
-
-def needs_socket_filter():
-    from reasoneval_mini.sandbox import seccomp
-    if not seccomp.supported():
-        return pytest.mark.skip(reason="the socket filter needs seccomp on x86_64 or aarch64 Linux")
-    return needs_landlock(4, "the network rules")
-
 
 @needs_socket_filter()
 def test_a_student_cell_cannot_send_a_udp_datagram_or_reach_a_unix_socket_file(tmp_path):
