@@ -138,7 +138,8 @@ def _graded(student, exercise, expected_checks, result):
     public = [c for c in checks if not c.get("hidden")]
     hidden = [c for c in checks if c.get("hidden")]
     score = exercise_score(points, public, hidden)
-    counted = (f"{sum(c['passed'] for c in public)} of {len(public)} public checks passed"
+    counted = (f"{sum(c['passed'] for c in public)} of {len(public)} "
+               f"{'public ' if hidden else ''}checks passed"
                + (f"; hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} "
                   f"passed" if hidden else ""))
     note = result.get("note") if isinstance(result.get("note"), str) else ""
@@ -560,7 +561,7 @@ def _grade_all(root, students, exercises, job, checker, workers, cancel, progres
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
                 workers=None, timeout=DEFAULT_TIMEOUT, progress=True, isolation=None,
-                submissions_out=None):
+                submissions_out=None, grading_key=None, answer_key=None):
     """Grade every student folder; return grades sorted by student, then course order.
 
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
@@ -579,6 +580,12 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     whose grading process is killed from outside twice, or whose process the
     grader cannot run, gets ``interrupted`` rows saying "not graded".
 
+    *grading_key* (bytes): the secret the hidden checks are drawn with
+    (``None``: the instructor's key file, :func:`~reasoneval_mini.grading.keys.load_grading_key`);
+    *answer_key*: the path of the choice exercises' answer key (``None``: the
+    default search of :func:`~reasoneval_mini.exercises.answer_key.answer_key`).
+    Each student is judged on the variant of their folder's name.
+
     *submissions_out*, a list, receives each student's
     :class:`~reasoneval_mini.grading.submissions.Submission` as read before
     grading: the reports that read answers use these, never the disk after
@@ -589,7 +596,8 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     workers = positive_int((os.cpu_count() or 1) if workers is None else workers, "workers")
     hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
-    job = GradingJob(spec, hidden_path, timeout, isolation)
+    job = GradingJob(spec, hidden_path, timeout, isolation, grading_key=grading_key,
+                     answer_key=str(Path(answer_key).resolve()) if answer_key else None)
     checker = Checker(job)
     exercises = checker.exercises
     root = Path(submissions_dir)
