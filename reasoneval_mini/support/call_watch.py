@@ -5,11 +5,12 @@ by calling the library's ``parse_rational``. :class:`CallWatch` runs a call
 under a profile hook (``sys.setprofile``) and records every *refused*
 function that ran inside it, however it was reached:
 
-* by any name or alias (``from reasoneval_mini import parse_rational as p``),
-  through another library function that calls it, or through a function
-  object rebuilt from its code (the hook compares code objects, not names);
-* through a copy of its source pasted into the notebook, local names renamed
-  or not (the hook also compares the compiled bytecode, which holds no names).
+by any name or alias (``from reasoneval_mini import parse_rational as p``),
+through another library function that calls it, or through a function
+object rebuilt from its code: the hook compares code objects, not names.
+A copy of its *source* written into the notebook is not a call, and is not
+caught: an honest answer can have the same shape as the reference, and
+calling that delegation would take points nobody should lose.
 
 It also records the builtins that would take the call out of its sight (a new
 profile or trace hook, a raw thread, a fork, a new program), since those are
@@ -30,13 +31,13 @@ Traceback (most recent call last):
 ...
 reasoneval_mini.support.call_watch.DelegationRefused: your function calls fractions.Fraction.__new__, which does what this exercise asks you to write yourself
 
-Surprising: a pasted, renamed copy of a refused function is caught too.
+Surprising: a function rebuilt from the refused one's code is the refused one.
 
+>>> import types
 >>> def double(x):
 ...     return x * 2
->>> def my_double(y):
-...     return y * 2
->>> watched(lambda: my_double(3), {"double": double})()
+>>> rebuilt = types.FunctionType(double.__code__, {})
+>>> watched(lambda: rebuilt(3), {"double": double})()
 Traceback (most recent call last):
 ...
 reasoneval_mini.support.call_watch.DelegationRefused: your function calls double, which does what this exercise asks you to write yourself
@@ -140,18 +141,17 @@ class CallWatch:
     """Record, while active, each refused function (and each escape) that runs.
 
     *refused*: ``{shown name: function}``. Python functions are matched by
-    code object and by bytecode; builtins (and the :data:`ESCAPES`) by the
-    object a ``c_call`` event carries. :attr:`seen` lists what ran, in order,
+    code object; builtins (and the :data:`ESCAPES`) by the object a
+    ``c_call`` event carries. :attr:`seen` lists what ran, in order,
     each name once; :attr:`escaped` those that were escapes.
     """
 
     def __init__(self, refused):
-        self.codes, self.bytecodes, self.builtins = {}, {}, {}
+        self.codes, self.builtins = {}, {}
         for name, function in refused.items():
             code = _code_of(function)
             if code is not None:
                 self.codes[code] = name
-                self.bytecodes.setdefault((code.co_code, code.co_argcount), name)
             else:
                 self.builtins[id(function)] = name
         self.escapes = {id(function): name for name, function in ESCAPES.items()}
@@ -168,8 +168,7 @@ class CallWatch:
         if not self.active:  # __exit__ is removing the hook: its own setprofile call
             return
         if event == "call":
-            code = frame.f_code
-            name = self.codes.get(code) or self.bytecodes.get((code.co_code, code.co_argcount))
+            name = self.codes.get(frame.f_code)
             if name is not None:
                 self._note(name)
         elif event == "c_call":
