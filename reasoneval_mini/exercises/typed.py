@@ -36,8 +36,9 @@ import textwrap
 
 __all__ = ["MAX_TYPED_SOURCE_CHARS", "NotTyped", "typed_value", "typed_value_from_source"]
 
-#: Longest source read for a typed answer (a student controls it; a real one is a few lines).
-MAX_TYPED_SOURCE_CHARS = 100_000
+#: Longest cell read for a typed answer: a student controls it, and the grader parses it and
+#: compares what it holds in its own process; a real prediction is a few hundred characters.
+MAX_TYPED_SOURCE_CHARS = 20_000
 
 
 class NotTyped(ValueError):
