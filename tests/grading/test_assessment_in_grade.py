@@ -183,3 +183,17 @@ def test_hidden_checks_depend_on_the_key_and_the_student_and_repeat_for_both():
     assert calls("ada", TEST_KEY) != calls("ada", bytes(32))
     public = {check(lambda *args: args).call for check in exercise.public_checks(Variant("ada"))}
     assert public.isdisjoint(calls("ada", TEST_KEY))
+
+
+def test_every_untouched_stub_of_a_class_build_earns_nothing(tmp_path):
+    from reasoneval_mini.exercises.build import plan_class
+    from reasoneval_mini.support.files import write_atomically
+
+    identities = IDENTITIES[:6]
+    for path, text in plan_class(ROOT / "solutions", tmp_path / "submissions", identities):
+        write_atomically(path, text)
+    grades = _grades(tmp_path / "submissions")
+    scored = {key: grade.score for key, grade in grades.items() if key[1] in EXERCISES}
+    assert len(scored) == len(identities) * len(EXERCISES)
+    assert set(scored.values()) == {0}
+    assert all("not attempted yet" in grades[key].message for key in scored)
