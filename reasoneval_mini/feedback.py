@@ -193,7 +193,8 @@ def _summary_lines(exercise, results, state):
         if why:
             lines += ["Why:"] + [f"  {line}" for line in why.splitlines()]
         return lines
-    public = f"{passed} of {plural(len(results), 'public check')} pass"
+    public = (f"{passed} of {len(results)} public "
+              f"{'check passes' if len(results) == 1 else 'checks pass'}")
     if state == STATE_PASSED:
         more = (" The grader adds hidden checks on inputs you have not seen: make sure your "
                 "function follows the statement, not only these examples."
