@@ -216,3 +216,22 @@ def test_coverage_has_one_meaning_in_the_lessons():
     from reasoneval_mini.lessons import uncertainty
 
     assert not any("coverage" in name for name in dir(uncertainty))
+
+
+def test_lesson_02_states_the_pages_rule_on_n_and_why_the_course_departs_from_it():
+    text = markdown("02_pass_at_k.ipynb")
+    assert "不同n" in text and "departs from the page" in text
+    assert "two plug-in numbers with different n" in text
+
+
+def test_the_plug_ins_bias_depends_on_n_so_plug_in_numbers_with_different_n_differ():
+    # The lesson's reason to keep the page's rule for the plug-in: its expectation moves with n.
+    from math import comb
+
+    def plug_in_expectation(n, p, k):
+        return sum(comb(n, c) * p**c * (1 - p)**(n - c) * (1 - (1 - c / n) ** k)
+                   for c in range(n + 1))
+    p, k = 0.1, 5
+    truth = 1 - (1 - p) ** k
+    small, large = plug_in_expectation(10, p, k) - truth, plug_in_expectation(200, p, k) - truth
+    assert small < large < 0 and large - small > 0.03
