@@ -138,6 +138,27 @@ def test_an_answer_whose_cell_crashed_is_error_naming_the_cell(tmp_path):
     assert status == "error" and "cell 2" in message and "ZeroDivisionError" in message
 
 
+def test_a_cell_of_magic_lines_fails_naming_the_bound_and_costs_only_its_answer(tmp_path):
+    # Attack 7: IPython's converter re-reads the cell per magic line (a 62 KB
+    # cell of %ls: 90 s in the grader's main thread, before anyone ran).
+    student(tmp_path / "subs", "ann", words=(WORDS, SHOUT + "%ls\n" * 15_500))
+    student(tmp_path / "subs", "bob")
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    status, message = rows(tmp_path)["ann", "shout"]
+    assert status == "error" and "cell 2" in message
+    assert "more than 500 lines of IPython syntax" in message
+    assert statuses(tmp_path, "ann")["count_words"] == "passed"
+    assert set(statuses(tmp_path, "bob").values()) == {"passed"}
+
+
+def test_a_broken_cell_of_blank_lines_is_read_in_linear_time_and_blamed(tmp_path):
+    # Attack 7: "^\s*" on 60,000 blank lines took 95 s before grading began.
+    student(tmp_path / "subs", "ann", words=(WORDS, "\n" * 60_000 + "def shout(text:\n"))
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    status, message = rows(tmp_path)["ann", "shout"]
+    assert status == "error" and "cell 2" in message and "SyntaxError" in message
+
+
 # -- one student stops or spoils the class ---------------------------------------------------
 
 LEFTOVER = """\
