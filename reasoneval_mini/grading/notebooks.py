@@ -13,9 +13,10 @@ cell means what it means under Jupyter; a ``%%time``, ``%%timeit`` or
 ``await`` as IPython does).
 
 All of this runs before any student does, so each step is bounded by the
-text's size: the converter works one logical line at a time (IPython's own
-loop re-reads the whole cell after each line it converts, which made a 62 KB
-cell of ``%ls`` lines cost 90 s), a notebook has
+text's size: a cell is read up to :data:`MAX_CELL_CHARS` characters, the
+converter works one logical line at a time (IPython's own loop re-reads the
+whole cell after each line it converts, which made a 62 KB cell of ``%ls``
+lines cost 90 s), a notebook has
 :data:`MAX_CONVERTED_CHARS` characters of IPython cells converted at most,
 and every regular expression applied to its text is linear. A cell past a
 bound is not run: it fails, naming the bound, and costs only the answers it
@@ -38,6 +39,9 @@ __all__ = ["NotebookError", "cells_defining", "explain_missing_answer", "is_feed
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
+#: Longest code cell read, in characters: a syntax tree takes tens of times its
+#: source in memory, and a learner's cell is rarely over a few thousand.
+MAX_CELL_CHARS = 1_000_000
 #: Most characters of cells holding IPython syntax converted per notebook (in file order).
 MAX_CONVERTED_CHARS = 200_000
 #: Most IPython-syntax lines converted in one cell: IPython stops at the same count.
@@ -100,8 +104,9 @@ def python_source(source, budget=None):
     ``IPython.core.inputtransformer2.TransformerManager``'s transforms, one
     logical line at a time (:func:`_converted`). *budget*, a
     :class:`ConversionBudget`, is charged the cell's size; a cell it cannot
-    pay for, or with over :data:`MAX_CONVERTED_LINES` lines to convert,
-    becomes one ``raise RuntimeError(...)`` line that says why it was not run.
+    pay for, with over :data:`MAX_CONVERTED_LINES` lines to convert, or over
+    :data:`MAX_CELL_CHARS` characters at all, becomes one
+    ``raise RuntimeError(...)`` line that says why it was not run.
 
     >>> print(python_source("%matplotlib inline\\nx = 1")[0])  # doctest: +ELLIPSIS
     get_ipython().run_line_magic('matplotlib', 'inline')
@@ -114,6 +119,9 @@ def python_source(source, budget=None):
     >>> python_source("y = (\\n    7\\n    % 2\\n)")[0]
     'y = (\\n    7\\n    % 2\\n)'
     """
+    if len(source) > MAX_CELL_CHARS:
+        return _not_run(f"it has {len(source)} characters, over the {MAX_CELL_CHARS} the "
+                        "grader reads in one cell; split it")
     tree = _parse(source)
     if tree is not None:
         return source, tree
@@ -122,9 +130,8 @@ def python_source(source, budget=None):
         return python_source(body, budget)
     budget = ConversionBudget() if budget is None else budget
     if not budget.pay(len(source)):
-        return _not_run(f"IPython syntax is converted in at most {MAX_CONVERTED_CHARS} "
-                        "characters of cells per notebook, and this cell goes past it; "
-                        "make it smaller")
+        return _not_run(f"IPython syntax (%, !) is converted in at most {MAX_CONVERTED_CHARS} "
+                        "characters per notebook; this cell goes past that")
     try:
         converted = _converted(source)
     except ImportError:
