@@ -98,6 +98,7 @@ def _bounded(number):
 
 
 _SEQUENCES = {"l": list, "t": tuple, "s": set, "fs": frozenset}
+_UNHASHABLE = object()  # the hashable form of a dict, and of what holds one: none
 _MAX_HEX_DIGITS = MAX_INT_BITS // 4 + 1
 
 
@@ -144,20 +145,21 @@ def decode_plain(data):
 class _Decoder:
     """One :func:`decode_plain` call: the parts it has built, counted by number and by hash.
 
-    ``shared`` maps a hash to the distinct parts seen with it (at most
-    :data:`MAX_SHARED_HASH`), so each part costs one dict look-up and at most
-    that many comparisons: the whole check is linear in the value's size.
+    ``first`` maps a hash to the first part seen with it, ``more`` to the
+    other distinct ones (fewer than :data:`MAX_SHARED_HASH`), so each part
+    costs a dict look-up and at most that many comparisons: the whole check
+    is linear in the value's size.
     """
 
     def __init__(self):
-        self.parts, self.shared = 0, {}
+        self.parts, self.first, self.more = 0, {}, {}
 
     def decode(self, data):
         value, _ = self._decode(data)
         return value
 
     def _decode(self, data):
-        """``(value, frozen)``: the value and its hashable form (``None`` for a dict)."""
+        """``(value, frozen)``: the value and its hashable form (:data:`_UNHASHABLE` for a dict)."""
         self.parts += 1
         if self.parts > MAX_VALUE_PARTS:
             raise ValueError(f"not a plain value: more than {MAX_VALUE_PARTS} parts "
@@ -180,8 +182,8 @@ class _Decoder:
             items = [self._decode(item) for item in body]
             frozens = [frozen for _, frozen in items]
             value = _SEQUENCES[tag](item for item, _ in items)
-            if None in frozens:
-                return value, None  # a dict inside: neither is hashable
+            if any(frozen is _UNHASHABLE for frozen in frozens):
+                return value, _UNHASHABLE  # a dict inside
             if tag in ("s", "fs"):
                 return value, self._count(frozenset(frozens))
             self._count(frozenset(frozens))
@@ -190,18 +192,22 @@ class _Decoder:
             if type(body) is not list or any(type(p) is not list or len(p) != 2 for p in body):
                 raise TypeError("a dict's items come as a list of [key, value] pairs")
             pairs = [(self._decode(key), self._decode(item)) for key, item in body]
-            return {key: item for (key, _), (item, _) in pairs}, None
+            return {key: item for (key, _), (item, _) in pairs}, _UNHASHABLE
         number = self._count(_scalar(tag, body))
         return number, number
 
     def _count(self, part):
         """*part*, counted under its hash; ``ValueError`` past :data:`MAX_SHARED_HASH`."""
-        seen = self.shared.setdefault(hash(part), [])
-        if part not in seen:
-            if len(seen) >= MAX_SHARED_HASH:
+        key = hash(part)
+        first = self.first.setdefault(key, part)
+        if first is part or first == part:
+            return part
+        more = self.more.setdefault(key, [])
+        if part not in more:
+            if len(more) + 1 >= MAX_SHARED_HASH:
                 raise ValueError(f"not a plain value: more than {MAX_SHARED_HASH} distinct "
                                  "parts share one hash (a hash flood)")
-            seen.append(part)
+            more.append(part)
         return part
 
 

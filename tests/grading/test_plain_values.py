@@ -140,10 +140,14 @@ def test_a_forged_set_of_colliding_ints_is_refused_before_the_set_is_built():
         decode_plain(forged)
 
 
-def test_pairs_whose_frozensets_collide_are_refused_though_no_two_ints_do():
-    # ex02 turns each returned pair into a frozenset and builds a set of them.
+@pytest.mark.parametrize("extra", [[], [None]], ids=["pairs", "pairs with a None"])
+def test_pairs_whose_frozensets_collide_are_refused_though_no_two_ints_do(extra):
+    # ex02 turns each returned pair into a frozenset and builds a set of them;
+    # a None beside each pair shifts every frozenset's hash alike.
+    groups = [pair + extra for pair in _pairs_of_one_frozenset_hash(MAX_SHARED_HASH + 8)]
+    assert len({hash(frozenset(group)) for group in groups}) == 1
     with pytest.raises(ValueError, match="share one hash"):
-        decode_plain(encode_plain(_pairs_of_one_frozenset_hash(MAX_SHARED_HASH + 8)))
+        decode_plain(encode_plain(groups))
 
 
 def test_repeated_equal_values_and_a_few_honest_collisions_decode():
