@@ -114,6 +114,10 @@ def normalised_tokens(source):
     return tokens + ["DEDENT"] * depth
 
 
+# The standard tokenize reads Python exactly as Python does, in time linear in
+# the text. It is not faster than the single regular expression it replaced: on
+# 2,100 answers (2.2 MB), 0.61 s against 0.24 s on 3.11 (pure Python there),
+# 0.50 s against 0.35 s on 3.12 and 0.39 s against 0.36 s on 3.13.
 def _lexed(source):
     """``(text, token type)`` of each token of *source* that counts; see :func:`normalised_tokens`.
 
