@@ -13,7 +13,10 @@ passed). Then, in one run, for each class size:
    memory (tracemalloc, which slows Python down);
 2. the whole report (:func:`write_class_report`: Markdown and both figures);
 3. for the two smallest sizes, the all-pairs comparison the report used
-   before (difflib on every pair), for the ratio side by side.
+   before (difflib on every pair), for the ratio side by side;
+4. one hostile pair (issue 24, attack 8): two near-identical long answers,
+   through the bounded pass and through difflib on all their tokens (the
+   report before the bound; 60 KB answers took it 100 s), side by side.
 
 The copies planted are checked to be found, so a fast but blind pass fails.
 
@@ -37,10 +40,9 @@ sys.path.insert(0, str(ROOT))
 from reasoneval_mini.exercises.registry import EXERCISES  # noqa: E402
 from reasoneval_mini.grading.class_report import write_class_report  # noqa: E402
 from reasoneval_mini.grading.grader import Grade  # noqa: E402
-from reasoneval_mini.grading.notebooks import cells_defining  # noqa: E402
 from reasoneval_mini.grading.similarity import (  # noqa: E402
-    MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, answer_sources, fixed_value_exercises,
-    normalised_tokens, similar_answers)
+    MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, answer_sources, compared_source,
+    fixed_value_exercises, normalised_tokens, similar_answers, similar_in_exercise)
 from reasoneval_mini.grading.statuses import GRADE_PASSED  # noqa: E402
 from reasoneval_mini.grading.submissions import Notebook, Submission, read_student  # noqa: E402
 
@@ -52,10 +54,8 @@ def solution_cells():
     solutions = read_student(ROOT / "solutions", EXERCISES)
     cells = {}
     for notebook in solutions.notebooks:
-        code = {number: source for number, source, _ in notebook.cells}
         for exercise_id in notebook.exercises:
-            numbers = cells_defining(notebook.cells, EXERCISES[exercise_id].answer_name)
-            cells[exercise_id] = (notebook.name, code[numbers[-1]])
+            cells[exercise_id] = (notebook.name, compared_source(notebook, EXERCISES[exercise_id]))
     return cells
 
 
@@ -131,6 +131,37 @@ def all_pairs(submissions, grades):
     return found
 
 
+def hostile_pair(statements, seed=1):
+    """Two near-identical answers of *statements* lines, every 97th line edited."""
+    rng = random.Random(seed)
+    lines = ["def f(a, b):"] + [f"    a = a + b * {rng.randrange(3)}"
+                                for _ in range(statements)] + ["    return a"]
+    edited = [("    b = b - a" if i % 97 == 1 else line) for i, line in enumerate(lines)]
+    return "\n".join(lines) + "\n", "\n".join(edited) + "\n"
+
+
+def unbounded_ratio(first, second):
+    """difflib on every token of both answers: the close comparison before its bound."""
+    matcher = difflib.SequenceMatcher(None, normalised_tokens(first), normalised_tokens(second),
+                                      autojunk=False)
+    return matcher.ratio()
+
+
+def hostile(sizes):
+    """Print the bounded and the unbounded close comparison of one hostile pair per size."""
+    print(f"\n{'KB each':>8}  {'tokens':>6}  {'bounded s':>9}  {'ratio':>5}  "
+          f"{'unbounded s':>11}  {'ratio':>5}  {'x':>6}")
+    for statements in sizes:
+        first, second = hostile_pair(statements)
+        pairs, bounded = timed(similar_in_exercise, "f", {"a": first, "b": second})
+        ratio, unbounded = timed(unbounded_ratio, first, second)
+        shown = f"{pairs[0].ratio:5.3f}" if pairs else "  -  "
+        print(f"{len(first) / 1000:8.1f}  {len(normalised_tokens(first)):>6}  {bounded:9.2f}  "
+              f"{shown}  {unbounded:11.2f}  {ratio:5.3f}  {unbounded / bounded:6.1f}")
+        if not pairs:
+            raise SystemExit("the bounded pass missed a near-identical pair")
+
+
 def timed(function, *args):
     """``(result, seconds)``; memory is traced in a separate run (tracing slows Python down)."""
     start = time.perf_counter()
@@ -152,6 +183,9 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 200, 500, 1000, 2000])
     parser.add_argument("--all-pairs-sizes", type=int, default=2,
                         help="run the former all-pairs pass on this many of the smallest sizes")
+    parser.add_argument("--hostile-statements", type=int, nargs="*", default=[300, 600, 1200],
+                        help="lines of each hostile answer (1200: 21 KB; 3000: 54 KB, ~100 s "
+                             "unbounded)")
     args = parser.parse_args()
     cells = solution_cells()
     print(f"{len(cells)} exercises; 1 student in {COPY_EVERY} copies a classmate (renamed)")
@@ -182,6 +216,7 @@ def main():
         if caught != len(planted):
             raise SystemExit(f"the similarity pass missed {len(planted) - caught} planted copies")
     print(f"skipped (single right answer): {', '.join(skipped)}")
+    hostile(args.hostile_statements)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,23 @@ safe for each of them:
   the file);
 * :func:`code_span`: a Markdown code span that the text cannot end early,
   whatever backticks it holds;
-* :func:`html_text`: text for an HTML page.
+* :func:`html_text`: text for an HTML page;
+* :func:`csv_cell` and :func:`csv_text`: a CSV cell that no spreadsheet
+  runs as a formula, and a whole CSV file of them; :func:`csv_field` reads
+  such a cell back.
+
+CSV follows OWASP's rule ("CSV Injection"): a cell that begins with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return is a formula in Excel,
+LibreOffice and Google Sheets (``=HYPERLINK(...)`` in a folder name becomes a
+live link in the instructor's gradebook), so such a cell gets a single quote
+(``'``) in front. That convention, rather than a leading space or a tab, is
+OWASP's, and it is the one spreadsheets themselves use to say "this is
+text": the quote shows, the formula does not run. Two exceptions keep the
+files exact: numbers we write (``int`` cells, and text that is a plain
+decimal number such as ``-1.5``, which no spreadsheet reads as a formula)
+are left as they are, and a cell that already begins with quotes before
+such a character gets one more, so :func:`csv_field` can undo exactly what
+:func:`csv_cell` did.
 
 >>> printable("ok\\x1b[31m red")
 'ok\\\\x1b[31m red'
@@ -29,7 +45,9 @@ close the span and turn the rest of the line into live Markdown.
 '`` `<img src=x>` ``'
 """
 
+import csv
 import html
+import io
 import os
 import re
 import unicodedata
@@ -123,3 +141,60 @@ def html_text(text):
     """
     return html.escape(printable(text), quote=True)
 
+
+
+# OWASP's list: what makes a spreadsheet read a cell as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def csv_cell(value):
+    """*value* as one CSV cell that no spreadsheet runs: printable, a formula start quoted.
+
+    Accepts any object; an ``int`` (a count or points we write) is kept as
+    it is, anything else becomes :func:`printable` text, with a single quote
+    in front if it begins with ``=``, ``+``, ``-``, ``@`` or a tab (after any
+    quotes of its own), unless it is a plain decimal number.
+
+    >>> csv_cell("=HYPERLINK('http://x')"), csv_cell("@SUM(A1)"), csv_cell("ada")
+    ("'=HYPERLINK('http://x')", "'@SUM(A1)", 'ada')
+    >>> csv_cell(3), csv_cell("0.67"), csv_cell("-1.5")
+    (3, '0.67', '-1.5')
+
+    Surprising: a value that was quoted already gets one more quote, so
+    reading it back gives it as it was.
+
+    >>> csv_cell("'=1"), csv_field(csv_cell("'=1"))
+    ("''=1", "'=1")
+    """
+    if type(value) is int:
+        return value
+    text = printable(value)
+    if text.lstrip("'").startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def csv_field(text):
+    """A cell as :func:`csv_cell` wrote it, read back: its one added quote removed.
+
+    >>> csv_field("'=SUM(A1)"), csv_field("'quoted"), csv_field("-2")
+    ('=SUM(A1)', "'quoted", '-2')
+    """
+    if text.startswith("'") and text.lstrip("'").startswith(_FORMULA_START):
+        return text[1:]
+    return text
+
+
+def csv_text(rows):
+    """The text of a CSV file holding *rows* (sequences of cells), each cell through :func:`csv_cell`.
+
+    Lines end with ``\\n``; the :mod:`csv` module quotes what needs it.
+
+    >>> csv_text([["student", "score"], ["=1+1", 2]])
+    "student,score\\n'=1+1,2\\n"
+    """
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(
+        [[csv_cell(cell) for cell in row] for row in rows])
+    return buffer.getvalue()

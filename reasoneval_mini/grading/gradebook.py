@@ -60,7 +60,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
-from reasoneval_mini.grading.escaping import printable
+from reasoneval_mini.grading.escaping import csv_text
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.statuses import GRADE_INTERRUPTED
 
@@ -329,10 +329,7 @@ def write_gradebook(grades, roster, exercises, export_format, out, written=None)
     """
     rows, without_folder, not_on_roster, awaiting, not_graded = gradebook_rows(
         grades, roster, exercises, export_format, written)
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(
-        [[printable(cell) for cell in row] for row in rows])
-    write_atomically(out, buffer.getvalue())
+    write_atomically(out, csv_text(rows))
     exported = len(roster) - len(without_folder) - len(not_graded)
     items, _ = scored_items(grades, exercises, written)
     points = tuple((stem, total) for stem, _, total in notebook_columns(items))

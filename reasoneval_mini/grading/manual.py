@@ -46,7 +46,7 @@ from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.text import plural, shorten
-from reasoneval_mini.grading.escaping import html_text, printable
+from reasoneval_mini.grading.escaping import csv_field, csv_text, html_text, printable
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.statuses import GRADE_INSTRUCTOR_GRADED
 from reasoneval_mini.grading.submissions import is_unanswered, written_answer
@@ -149,7 +149,9 @@ def read_manual_scores(path, students, tasks):
         raise ManualScoresError(f"scores sheet {path.name} line {line}: not UTF-8; save it as "
                                 "UTF-8 (in Excel: 'CSV UTF-8 (Comma delimited)')") from None
     reader = csv.reader(io.StringIO(text, newline=""))
-    rows = [(n, row) for n, row in enumerate(reader, start=1) if any(f.strip() for f in row)]
+    # csv_field: each cell as the grader meant it, without the quote that kept it inert.
+    rows = [(n, [csv_field(f) for f in row]) for n, row in enumerate(reader, start=1)
+            if any(f.strip() for f in row)]
     if not rows:
         raise ManualScoresError(f"scores sheet {path.name} is empty; expected the header "
                                 f"{','.join(SCORE_COLUMNS)}")
@@ -339,18 +341,16 @@ def review_page(task, answers, grades_by_key, rubric):
 
 def scores_sheet(answers):
     """The pre-filled scores sheet: blank score for a real answer, 0 for a blank or missing one."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(SCORE_COLUMNS)
+    rows = [SCORE_COLUMNS]
     for answer in answers:
         if answer.blank:
             why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
             if answer.copy_note:
                 why += f"; {answer.copy_note}"
-            writer.writerow([printable(answer.student), answer.task, "0", printable(why)])
+            rows.append([answer.student, answer.task, "0", why])
         else:
-            writer.writerow([printable(answer.student), answer.task, "", ""])
-    return buffer.getvalue()
+            rows.append([answer.student, answer.task, "", ""])
+    return csv_text(rows)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,16 @@ cell means what it means under Jupyter; a ``%%time``, ``%%timeit`` or
 ``%%capture`` cell is its body (the child runs ``%time`` lines and top-level
 ``await`` as IPython does).
 
+All of this runs before any student does, so each step is bounded by the
+text's size: a cell is read up to :data:`MAX_CELL_CHARS` characters, the
+converter works one logical line at a time (IPython's own loop re-reads the
+whole cell after each line it converts, which made a 62 KB cell of ``%ls``
+lines cost 90 s), a notebook has
+:data:`MAX_CONVERTED_CHARS` characters of IPython cells converted at most,
+and every regular expression applied to its text is linear. A cell past a
+bound is not run: it fails, naming the bound, and costs only the answers it
+defines.
+
 Anything that goes wrong reading one notebook (invalid JSON, nesting so deep
 that ``json`` gives up, ``MemoryError``) is a :class:`NotebookError` for that
 notebook only; a cell too deep for the parser stays in, and fails when the
@@ -29,7 +39,17 @@ __all__ = ["NotebookError", "cells_defining", "explain_missing_answer", "is_feed
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
+#: Longest code cell read, in characters: a syntax tree takes tens of times its
+#: source in memory, and a learner's cell is rarely over a few thousand.
+MAX_CELL_CHARS = 1_000_000
+#: Most characters of cells holding IPython syntax converted per notebook (in file order).
+MAX_CONVERTED_CHARS = 200_000
+#: Most IPython-syntax lines converted in one cell: IPython stops at the same count.
+MAX_CONVERTED_LINES = 500
 _TRANSFORMER = None
+# A logical line holding none of these needs no conversion (IPython's escapes are
+# % ! ? at a line's start or end, , ; / for autocall, and "= %"/"= !" assignments).
+_ESCAPES = frozenset("%!?,;/")
 
 
 def parse_cells(data, name):
@@ -77,11 +97,16 @@ def _parse(source):
         return None
 
 
-def python_source(source):
+def python_source(source, budget=None):
     """``(python, tree)``: *source* as IPython runs it, and its syntax tree (None if none).
 
     Plain Python is kept as it is; anything else goes through
-    ``IPython.core.inputtransformer2.TransformerManager().transform_cell``.
+    ``IPython.core.inputtransformer2.TransformerManager``'s transforms, one
+    logical line at a time (:func:`_converted`). *budget*, a
+    :class:`ConversionBudget`, is charged the cell's size; a cell it cannot
+    pay for, with over :data:`MAX_CONVERTED_LINES` lines to convert, or over
+    :data:`MAX_CELL_CHARS` characters at all, becomes one
+    ``raise RuntimeError(...)`` line that says why it was not run.
 
     >>> print(python_source("%matplotlib inline\\nx = 1")[0])  # doctest: +ELLIPSIS
     get_ipython().run_line_magic('matplotlib', 'inline')
@@ -94,23 +119,108 @@ def python_source(source):
     >>> python_source("y = (\\n    7\\n    % 2\\n)")[0]
     'y = (\\n    7\\n    % 2\\n)'
     """
+    if len(source) > MAX_CELL_CHARS:
+        return _not_run(f"it has {len(source)} characters, over the {MAX_CELL_CHARS} the "
+                        "grader reads in one cell; split it")
     tree = _parse(source)
     if tree is not None:
         return source, tree
     body = _cell_magic_body(source)
     if body is not None:
-        return python_source(body)
-    global _TRANSFORMER
+        return python_source(body, budget)
+    budget = ConversionBudget() if budget is None else budget
+    if not budget.pay(len(source)):
+        return _not_run(f"IPython syntax (%, !) is converted in at most {MAX_CONVERTED_CHARS} "
+                        "characters per notebook; this cell goes past that")
     try:
-        if _TRANSFORMER is None:
-            from IPython.core.inputtransformer2 import TransformerManager
-            _TRANSFORMER = TransformerManager()
-        converted = _TRANSFORMER.transform_cell(source)
+        converted = _converted(source)
     except ImportError:
         return source, None  # no IPython: the cell runs as written
+    except _TooManyLines:
+        return _not_run(f"more than {MAX_CONVERTED_LINES} lines of IPython syntax (%, !, ?) "
+                        "in one cell (IPython stops there too); split the cell")
     except Exception:  # noqa: BLE001 - IPython cannot convert it: it fails as written
         return source, None
     return converted, _parse(converted)
+
+
+class ConversionBudget:
+    """What is left of one notebook's :data:`MAX_CONVERTED_CHARS`."""
+
+    def __init__(self, chars=None):
+        self.left = MAX_CONVERTED_CHARS if chars is None else chars
+
+    def pay(self, chars):
+        """Take *chars* from what is left; False (and nothing taken) if they are not there."""
+        if chars > self.left:
+            return False
+        self.left -= chars
+        return True
+
+
+class _TooManyLines(Exception):
+    """A cell has more than :data:`MAX_CONVERTED_LINES` lines to convert."""
+
+
+def _not_run(why):
+    """``(python, None)``: a cell that only raises, saying why it was not run."""
+    return f"raise RuntimeError({'this cell was not run: ' + why!r})\n", None
+
+
+def _converted(source):
+    r"""*source* converted as ``TransformerManager().transform_cell`` does, in linear time.
+
+    IPython's manager converts one piece of syntax, then tokenizes the whole
+    cell again to find the next (and gives up after 500): quadratic in the
+    cell. A conversion only ever rewrites one logical line, and a logical
+    line starts with no bracket or string open, so each is converted on its
+    own here, after the whole-cell steps (prompts, indentation, ``%%``).
+    Raises :class:`_TooManyLines` past :data:`MAX_CONVERTED_LINES` conversions.
+
+    >>> _converted("!ls\nx = (1,\n%2)\n")
+    "get_ipython().system('ls')\nx = (1,\n%2)\n"
+    """
+    global _TRANSFORMER
+    if _TRANSFORMER is None:
+        from IPython.core.inputtransformer2 import TransformerManager
+        _TRANSFORMER = TransformerManager()
+    manager = _TRANSFORMER
+    lines = (source if source.endswith("\n") else source + "\n").splitlines(keepends=True)
+    for transform in manager.cleanup_transforms + manager.line_transforms:
+        lines = transform(lines)
+    converted, conversions = [], 0
+    for chunk in _logical_lines(lines):
+        while _ESCAPES.intersection("".join(chunk)):
+            changed, chunk = manager.do_one_token_transform(chunk)
+            if not changed:
+                break
+            conversions += 1
+            if conversions >= MAX_CONVERTED_LINES:
+                raise _TooManyLines()
+        converted += chunk
+    return "".join(converted)
+
+
+def _logical_lines(lines):
+    """*lines* (physical, with their line breaks) grouped by the logical line each belongs to.
+
+    Where tokenizing stopped (a string or bracket left open), the rest of the
+    cell is one group, as IPython sees it.
+    """
+    import tokenize
+
+    from IPython.core.inputtransformer2 import make_tokens_by_line
+    ends = (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)
+    chunks, start = [], 0
+    for tokens in make_tokens_by_line(lines):
+        end = tokens[-1].end[0] if tokens[-1].type in ends else len(lines)
+        end = min(end, len(lines))
+        if end > start:
+            chunks.append(lines[start:end])
+            start = end
+    if start < len(lines):
+        chunks.append(lines[start:])
+    return chunks
 
 
 # A cell magic that only measures or hides its body: Jupyter runs the body in
@@ -174,11 +284,15 @@ def _defined_names(tree):
 
 # A cell with a syntax error has no tree; these still say what it meant to define,
 # so that its error (naming the line) is blamed on the answer it was meant to hold.
-_BROKEN_DEFINITION = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
+# Spaces are [ \t\f], never \s: \s takes line breaks, so "^\s*" at each of 60,000
+# blank lines read all the lines after it (95 s); within one line each is linear.
+_BROKEN_DEFINITION = re.compile(r"^[ \t\f]*(?:async[ \t\f]+)?(?:def|class)[ \t\f]+([A-Za-z_]\w*)",
+                                re.MULTILINE)
 # Module-level imports and assignments too: a setup cell with a typo leaves its
 # names undefined, and the NameErrors they cause are traced back to it.
-_BROKEN_IMPORT = re.compile(r"^(?:from\s+[\w.]+\s+)?import\s+([^\n#;]+)", re.MULTILINE)
-_BROKEN_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
+_BROKEN_IMPORT = re.compile(r"^(?:from[ \t\f]+[\w.]+[ \t\f]+)?import[ \t\f]+([^\n#;]+)",
+                            re.MULTILINE)
+_BROKEN_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)[ \t\f]*(?::[^=\n]*)?=(?!=)", re.MULTILINE)
 
 
 def _names_in_broken(source):
@@ -203,14 +317,17 @@ def _names_in_broken(source):
 
 
 def prepare_cells(code_cells):
-    """The cells to run, ``[(cell_number, python_source, defined_names)]``, feedback cells dropped."""
-    prepared = []
+    """The cells to run, ``[(cell_number, python_source, defined_names)]``, feedback cells dropped.
+
+    *code_cells* are one notebook's: they share one :class:`ConversionBudget`.
+    """
+    prepared, budget = [], ConversionBudget()
     for number, source in code_cells:
-        python, tree = python_source(source)
+        python, tree = python_source(source, budget)
         if is_feedback_cell(tree):
             continue
         try:
-            names = _defined_names(tree) if tree is not None else _names_in_broken(python)
+            names = _defined_names(tree) if tree is not None else _names_in_broken(source)
         except RecursionError:
             names = set()
         prepared.append((number, python, names))

@@ -4,9 +4,9 @@ The grader's side of :mod:`reasoneval_mini.grading.child`. The child runs the
 student's cells and calls the answer functions on the inputs sent to it; the
 checks run here, on a stand-in function (:func:`remote_answer`) whose every
 call is a request to the child and whose return value is rebuilt from plain
-data (:func:`decode_plain`, bounded in size and in the time exact arithmetic
-on it takes). The expected values, hidden checks and comparisons never enter
-the child.
+data (:func:`decode_plain`, bounded in size, in the time exact arithmetic
+on it takes and in what a set of its parts costs). The expected values,
+hidden checks and comparisons never enter the child.
 
 Processes: the child gets a minimal environment (:func:`child_environment`),
 an empty temporary working folder, no path to any notebook, registry or

@@ -14,20 +14,19 @@ when the grades hold written answers the totals file adds the columns
 how many points still await it. A written answer the instructor scored
 (``graded_by_instructor``) counts in the totals like any other score.
 
-Every text cell goes through :func:`.escaping.printable` (no control
-character reaches a file) and the feedback's student values through
+Every CSV cell goes through :func:`.escaping.csv_cell` (printable, no
+control character, and no formula start: OWASP's quote), the feedback through
+:func:`.escaping.printable` and its student values through
 :func:`.escaping.code_span` or :func:`.escaping.markdown_text`.
 """
 
-import csv
-import io
 import math
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.interrupts import interrupts_deferred
-from reasoneval_mini.grading.escaping import code_span, markdown_text, printable
+from reasoneval_mini.grading.escaping import code_span, csv_text, markdown_text, printable
 from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED, GRADE_PASSED, GRADE_STATUSES)
 
@@ -88,14 +87,6 @@ def prepare_outputs(out, feedback_dir=None):
         Path(feedback_dir).mkdir(parents=True, exist_ok=True)
 
 
-def _csv_text(columns, rows):
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows([[printable(v) if isinstance(v, str) else v for v in row] for row in rows])
-    return buffer.getvalue()
-
-
 def write_grades(grades, out):
     """Write grades.csv to *out* and the totals next to it; return both paths.
 
@@ -108,7 +99,7 @@ def write_grades(grades, out):
 def _write_grades(grades, out):
     rows = [(g.student, g.exercise, format_score(g.score), g.max_score, g.status, g.message)
             for g in grades]
-    write_atomically(out, _csv_text(GRADE_COLUMNS, rows))
+    write_atomically(out, csv_text([GRADE_COLUMNS, *rows]))
     totals = {}
     for g in grades:
         row = totals.setdefault(g.student, {"score": 0, "max_score": 0, "awaiting_points": 0,
@@ -129,7 +120,7 @@ def _write_grades(grades, out):
                    *((row[GRADE_INSTRUCTOR_GRADED], row[GRADE_AWAITING_INSTRUCTOR],
                       row["awaiting_points"]) if written else ()))
                   for student, row in totals.items()]
-    write_atomically(totals_path(out), _csv_text(columns, total_rows))
+    write_atomically(totals_path(out), csv_text([columns, *total_rows]))
     return out, totals_path(out)
 
 

@@ -39,6 +39,10 @@ from reasoneval_mini.grading.statuses import GRADE_FAILED
 
 #: The learner copy's text in a written answer cell (nbgrader's text stub).
 UNANSWERED_TEXT = "YOUR ANSWER HERE"
+#: Largest notebook file read, in bytes: the grader holds every notebook of the
+#: class in memory before any student runs (a course notebook with its plots
+#: is a few MB; one of 2 GB would hold the grader, not just its student).
+MAX_NOTEBOOK_BYTES = 50 << 20
 # What Jupyter, Colab and file managers add to a copy's name: "-Copy1", " copy",
 # "Copy of ", " (2)"; the case may differ too.
 _COPY_SUFFIX = re.compile(r"(?:[-_ ]copy\d*| \(\d+\))+$")
@@ -215,7 +219,8 @@ def read_regular_file(path):
     """The bytes of *path*; :class:`NotebookError` if it is not a regular file.
 
     Opened without blocking and checked on the open file: a named pipe or a
-    device in place of a notebook is refused and named, never waited on.
+    device in place of a notebook is refused and named, never waited on; so
+    is a file over :data:`MAX_NOTEBOOK_BYTES`, of which no more is read.
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
@@ -227,7 +232,12 @@ def read_regular_file(path):
             raise NotebookError(f"{display_name(path.name)} refused: it is {kind}, "
                                 "not a notebook file")
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read()
+            data = handle.read(MAX_NOTEBOOK_BYTES + 1)
+        if len(data) > MAX_NOTEBOOK_BYTES:
+            raise NotebookError(f"{display_name(path.name)} refused: it is over "
+                                f"{MAX_NOTEBOOK_BYTES:,} bytes, the most the grader reads; "
+                                "clear its outputs (Edit > Clear All Outputs) and save it")
+        return data
     finally:
         os.close(fd)
 

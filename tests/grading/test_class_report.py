@@ -242,3 +242,64 @@ def test_exercises_with_a_single_right_answer_are_skipped_and_named(tmp_path):
 def test_the_hardest_checks_are_spread_one_per_exercise():
     hardest = hardest_checks(check_stats(GRADES, EXERCISES))
     assert [h.exercise for h in hardest] == ["add", "count_words", "shout"]
+
+
+# -- the similarity pass is bounded whatever the answers hold (issue 24, attack 8) ------------
+
+def _long_pair(statements):
+    """Two near-identical answers of *statements* lines (every 97th line differs)."""
+    import random
+    rng = random.Random(1)
+    lines = ["def count_words(a, b):"] + [f"    a = a + b * {rng.randrange(3)}"
+                                          for _ in range(statements)] + ["    return a"]
+    edited = [("    b = b - a" if i % 97 == 1 else line) for i, line in enumerate(lines)]
+    return "\n".join(lines) + "\n", "\n".join(edited) + "\n"
+
+
+def test_two_near_identical_long_answers_are_compared_on_a_bounded_number_of_tokens(monkeypatch):
+    # 60 KB each took difflib 100 s per pair; the size here took 2 s before the bound.
+    import difflib
+
+    from reasoneval_mini.grading import similarity
+    from reasoneval_mini.grading.similarity import MAX_COMPARED_TOKENS, similar_in_exercise
+    read = []
+
+    class Recording(difflib.SequenceMatcher):
+        def __init__(self, isjunk, a, b, autojunk):
+            read.append((len(a), len(b)))
+            super().__init__(isjunk, a, b, autojunk=autojunk)
+
+    monkeypatch.setattr(similarity.difflib, "SequenceMatcher", Recording)
+    first, second = _long_pair(600)
+    [pair] = similar_in_exercise("count_words", {"ann": first, "bob": second})
+    assert (pair.first, pair.second) == ("ann", "bob") and pair.ratio >= 0.9
+    assert read and max(max(sizes) for sizes in read) <= MAX_COMPARED_TOKENS
+    assert len(similarity.normalised_tokens(first)) > 4 * MAX_COMPARED_TOKENS
+
+
+def test_the_lexer_is_the_standard_tokenize_with_layout_and_local_names_normalised():
+    import io
+    import tokenize
+
+    from reasoneval_mini.grading.similarity import normalised_tokens
+    source = "def f(x):\n    # note\n    return x.real + len(x)  # end\n"
+    reference = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                 if t.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER)]
+    assert reference == ["def", "f", "(", "x", ")", ":", "return", "x", ".", "real", "+",
+                         "len", "(", "x", ")"]
+    assert normalised_tokens(source) == ["def", "v0", "(", "v1", ")", ":", "INDENT", "return",
+                                         "v1", ".", "real", "+", "len", "(", "v1", ")", "DEDENT"]
+
+
+@pytest.mark.parametrize("ending", ["    total = f(1,\n", "    s = '''open\n    more\n",
+                                    "    s = 'open\n    return $ ?\n"])
+def test_a_copied_answer_that_does_not_tokenize_to_the_end_is_still_found(ending):
+    from reasoneval_mini.grading.similarity import normalised_tokens, similar_in_exercise
+    body = "".join(f"    n{i} = n{i - 1} + text.count('{chr(97 + i % 26)}')\n"
+                   for i in range(1, 20))
+    mine = "def count_words(text):\n    n0 = 0\n" + body + ending
+    theirs = re.sub(r"\bn(\d+)\b", r"k\1", mine)  # every local name changed
+    tokens = normalised_tokens(mine)
+    assert tokens[-1] == "DEDENT" and len(tokens) > 100  # the tokens before the break are kept
+    [pair] = similar_in_exercise("count_words", {"ann": mine, "bob": theirs})
+    assert pair.ratio == 1.0

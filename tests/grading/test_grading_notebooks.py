@@ -48,3 +48,72 @@ def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
     start = time.monotonic()
     assert dog.run(swallows_three_alarms) == "did not finish within 0.2 s (endless loop?)"
     assert time.monotonic() - start < 2
+
+
+# -- the cell converter: IPython's meaning, in time linear in the cell ----------------------
+
+IPYTHON_CELLS = [
+    "%matplotlib inline\nx = 1",
+    "!ls -la\nfiles = !ls\nprint(files)\n",
+    "x = %time 1 + 1\ny = 2\n",
+    "len?\nx = 1\nlen??\n",
+    "for i in range(3):\n    %time print(i)\n    !echo {i}\n",
+    "y = (\n    7\n    % 2\n)\n!echo hi\n",
+    ">>> x = 1\n>>> %ls\n",
+    "   %ls\n   x = 1\n",
+    "%%bash\necho hi\n",
+    "def f():\n    return 1\n%time f()\nf?\n",
+    "s = '''\n%ls\n'''\n%ls\n",
+    "/print 1, 2\n,print a b\n;print c\n",
+    "x = 1 + \\\n  2\n%ls \\\n  -a\n",
+    "%ls\nx = (1,\n%pwd\n",
+    "if True:\n    x = !ls\nelse:\n    %pwd\n",
+    "%ls\n" * 40 + "x = 1\n",
+    "%ls\ns = '''unclosed\n%pwd\n",
+]
+
+
+@pytest.mark.parametrize("source", IPYTHON_CELLS, ids=range(len(IPYTHON_CELLS)))
+def test_the_converter_gives_what_ipython_itself_gives(source):
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    from reasoneval_mini.grading.notebooks import _converted
+
+    assert _converted(source) == TransformerManager().transform_cell(source)
+
+
+def test_a_cell_of_a_thousand_magic_lines_is_not_run_and_names_the_bound():
+    # IPython's own loop re-reads the cell per line: 6 s here, 90 s for a 62 KB cell.
+    from reasoneval_mini.grading.notebooks import MAX_CONVERTED_LINES, prepare_cells
+
+    big = "def half():\n    return 0.5\n" + "%ls\n" * 1000
+    [(number, python, names)] = prepare_cells([(3, big)])
+    assert python.startswith("raise RuntimeError(")
+    assert f"more than {MAX_CONVERTED_LINES} lines of IPython syntax" in python
+    assert names == {"half"}  # its failure is blamed on the answer it defines
+
+
+def test_a_notebook_past_its_conversion_budget_fails_only_the_cells_past_it(monkeypatch):
+    from reasoneval_mini.grading import notebooks
+    from reasoneval_mini.grading.notebooks import prepare_cells
+
+    monkeypatch.setattr(notebooks, "MAX_CONVERTED_CHARS", 4_000)  # the rule, not its size
+    MAX_CONVERTED_CHARS = notebooks.MAX_CONVERTED_CHARS
+    size = MAX_CONVERTED_CHARS // 2 - 100
+    cell_text = "%ls\n" + "x = 1\n" * (size // 6)
+    cells = prepare_cells([(1, cell_text), (2, cell_text), (3, cell_text), (4, "y = 2\n")])
+    sources = [python for _, python, _ in cells]
+    assert [s.startswith("get_ipython().run_line_magic('ls'") for s in sources[:2]] == [True] * 2
+    assert f"at most {MAX_CONVERTED_CHARS} characters" in sources[2]
+    assert sources[3] == "y = 2\n"  # plain Python costs nothing of the budget
+
+
+def test_definitions_in_a_broken_cell_do_not_reach_across_line_breaks():
+    # "^\s*" let every one of 60,000 blank lines scan all that followed (95 s):
+    # indentation is read within its own line, which also keeps the meaning.
+    from reasoneval_mini.grading.notebooks import _BROKEN_DEFINITION, _names_in_broken
+
+    assert _BROKEN_DEFINITION.match("\n\n   def f(:") is None
+    # 5,000 blank lines before the broken one took the old pattern 1.7 s, 60,000 95 s.
+    assert _names_in_broken("def f():\n" + "\n" * 5_000 + "class G:\n  x = (\n") == {"f", "G"}
+    assert _names_in_broken("import os\n" + " \n" * 5_000 + "N = 1\n(") == {"os", "N"}

@@ -101,7 +101,7 @@ def test_a_deeply_nested_notebook_costs_only_that_notebook(tmp_path):
 
 
 def test_a_cell_too_deep_to_parse_costs_only_that_cell(tmp_path):
-    huge = "x = " + " + ".join(["1"] * 300_000) + "\n"
+    huge = "x = " + " + ".join(["1"] * 200_000) + "\n"  # 0.8 MB: under MAX_CELL_CHARS
     student(tmp_path / "subs", "ann", add=(huge, ADD))
     assert grade(tmp_path / "subs", tmp_path) == 0
     assert statuses(tmp_path, "ann") == {"add": "passed", "count_words": "passed",
@@ -136,6 +136,54 @@ def test_an_answer_whose_cell_crashed_is_error_naming_the_cell(tmp_path):
     assert grade(tmp_path / "subs", tmp_path) == 0
     status, message = rows(tmp_path)["ann", "shout"]
     assert status == "error" and "cell 2" in message and "ZeroDivisionError" in message
+
+
+def test_a_cell_of_magic_lines_fails_naming_the_bound_and_costs_only_its_answer(tmp_path):
+    # Attack 7: IPython's converter re-reads the cell per magic line (a 62 KB
+    # cell of %ls: 90 s in the grader's main thread, before anyone ran).
+    student(tmp_path / "subs", "ann", words=(WORDS, SHOUT + "%ls\n" * 15_500))
+    student(tmp_path / "subs", "bob")
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    status, message = rows(tmp_path)["ann", "shout"]
+    assert status == "error" and "cell 2" in message
+    assert "more than 500 lines of IPython syntax" in message
+    assert statuses(tmp_path, "ann")["count_words"] == "passed"
+    assert set(statuses(tmp_path, "bob").values()) == {"passed"}
+
+
+def test_a_cell_over_the_size_bound_is_not_run_and_costs_only_its_answer(tmp_path):
+    from reasoneval_mini.grading.notebooks import MAX_CELL_CHARS
+    padded = SHOUT + "x = 1\n" * (MAX_CELL_CHARS // 6 + 1)
+    student(tmp_path / "subs", "ann", words=(WORDS, padded))
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    status, message = rows(tmp_path)["ann", "shout"]
+    assert status == "error" and "cell 2" in message and f"over the {MAX_CELL_CHARS}" in message
+    assert statuses(tmp_path, "ann")["count_words"] == "passed"
+
+
+def test_a_notebook_over_the_size_bound_is_refused_naming_it_and_costs_only_itself(
+        tmp_path, monkeypatch):
+    from reasoneval_mini.grading import submissions
+    monkeypatch.setattr(submissions, "MAX_NOTEBOOK_BYTES", 200_000)  # the rule, not its size
+    folder = student(tmp_path / "subs", "ann")
+    data = json.loads((folder / "ex01_add.ipynb").read_text())
+    data["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                    "text": "y" * 300_000}]
+    (folder / "ex01_add.ipynb").write_text(json.dumps(data))
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    got = rows(tmp_path)
+    assert got["ann", "add"][0] == "error"
+    assert "ex01_add.ipynb refused: it is over 200,000 bytes" in got["ann", "add"][1]
+    assert got["ann", "count_words"][0] == "passed"
+
+
+def test_a_broken_cell_of_blank_lines_is_read_in_linear_time_and_blamed(tmp_path):
+    # Attack 7: "^\s*" on 60,000 blank lines took 95 s before grading began
+    # (each blank line's match read every line after it, to the broken one).
+    student(tmp_path / "subs", "ann", words=(WORDS, SHOUT + "\n" * 60_000 + "x = (\n"))
+    assert grade(tmp_path / "subs", tmp_path) == 0
+    status, message = rows(tmp_path)["ann", "shout"]
+    assert status == "error" and "cell 2" in message and "SyntaxError" in message
 
 
 # -- one student stops or spoils the class ---------------------------------------------------

@@ -197,3 +197,71 @@ def test_progress_names_a_named_pipe_in_place_of_a_notebook_without_hanging(tmp_
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 0, done.stderr
     assert "ex02_pass_at_k.ipynb refused: it is a named pipe, not a notebook file" in done.stdout
+
+
+# -- CSV formulas (issue 24, attack 5): no cell the course writes starts one -------------------
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # OWASP's list, written out independently
+
+
+def _formula_cells(path):
+    """Cells of the CSV at *path* a spreadsheet would run: a formula start, not a plain number."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        cells = [cell for row in csv.reader(handle) for cell in row]
+    return [cell for cell in cells if cell.startswith(FORMULA_STARTS)
+            and not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", cell)]
+
+
+def test_no_csv_cell_starts_a_formula_and_manual_reads_the_neutralised_sheet_back(tmp_path):
+    registry = tmp_path / "registry_with_written.py"
+    registry.write_text(REGISTRY_WITH_WRITTEN, encoding="utf-8")
+    names = ['=HYPERLINK("evil.example","open")', "@SUM(1+1)", "+cmd", "-2+3", "'=x"]
+    for name in names:
+        folder = tmp_path / "subs" / name
+        folder.mkdir(parents=True)
+        write_notebook(folder / "ex01_add.ipynb",
+                       add_notebook("def add_numbers(a, b):\n    return '=1+1'\n"))
+        write_notebook(folder / "ex02_words.ipynb",
+                       words_notebook(WORDS, SHOUT) + [_answer_cell("=cmd|' /C calc'!A0")])
+    roster = tmp_path / "roster.csv"
+    with open(roster, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([("folder", "name", "id", "sis_user_id", "email")] + [
+            (name, f"@SUM(A{i})", i, f"=x{i}", f"s{i}@example.com")
+            for i, name in enumerate(names)])
+    out = tmp_path / "out"
+    command = ["grade", str(tmp_path / "subs"), "--out", str(out / "grades.csv"), "--feedback",
+               str(out / "feedback"), "--registry", str(registry), "--roster", str(roster),
+               "--timeout", "5", "--no-progress"]
+    assert main(command + ["--export", "canvas"]) == 0
+    sheet = out / "grades_written" / "scores.csv"
+    csvs = sorted(out.rglob("*.csv"))
+    assert {p.name for p in csvs} == {"grades.csv", "grades_totals.csv", "grades_canvas.csv",
+                                      "scores.csv"}
+    for path in csvs:
+        assert _formula_cells(path) == [], path.name
+    with open(sheet, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert {row[0] for row in rows[1:]} == {"'" + name for name in names}  # OWASP's quote
+    rows[1:] = [[who, task, "3", "fine"] for who, task, _, _ in rows[1:]]
+    with open(sheet, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\r\n").writerows(rows)  # as a spreadsheet saves
+    assert main(command + ["--manual", str(sheet), "--export", "moodle"]) == 0
+    with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
+        graded = {(r["student"], r["exercise"]): r for r in csv.DictReader(handle)}
+    for name in names:
+        assert graded["'" + name, "explain_words"]["score"] == "3"
+    for path in sorted(out.rglob("*.csv")):
+        assert _formula_cells(path) == [], path.name
+
+
+@pytest.mark.parametrize("text", ["=1+1", "+1", "-1+2", "@SUM(A1)", "\tx", "'=1", "''@x", "-"])
+def test_every_formula_start_is_quoted_once_and_read_back_exactly(text):
+    from reasoneval_mini.grading.escaping import csv_cell, csv_field
+    written = csv_cell(text)
+    assert written == "'" + text and csv_field(written) == text
+
+
+@pytest.mark.parametrize("value", [3, 0, "0.67", "12", "-1.5", "ada", "'quoted", " =spaced"])
+def test_numbers_and_text_without_a_formula_start_are_written_as_they_are(value):
+    from reasoneval_mini.grading.escaping import csv_cell, csv_field
+    assert csv_cell(value) == value and csv_field(str(value)) == str(value)
