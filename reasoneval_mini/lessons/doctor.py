@@ -86,7 +86,7 @@ def filter_report(supported=None):
     if supported is None:
         supported = seccomp.supported()
     if supported:
-        return ("system-call filter: yes - no socket, kernel keyring, message queue, new "
+        return ("system-call filter: yes - no socket, kernel keyring, message queue, memfd, new "
                 "session or process group, change of a file's mode, owner, times or attributes, "
                 "file watch or lease, limit or scheduling set on another process, or new namespace")
     return ("system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux "
