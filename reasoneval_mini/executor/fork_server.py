@@ -346,27 +346,36 @@ def serve(notes_fd=None, base=None, memory_mb=None):
             request = _next_request()
         except ValueError:  # a torn message (a cancel mid-request): the parent is done
             return
-        if request is None:
+        if request is None or not _answer_one(request, notes_fd):
             return
-        request_id = request.get("id")
 
-        def started(pid, request_id=request_id):
-            if notes_fd is not None:
-                # One short write (atomic on a pipe), opened by a newline so
-                # that junk another process wrote there cannot run into it.
-                write_all(notes_fd, f"\n{request_id} {pid} {time.monotonic()!r}\n".encode())
 
-        try:
-            answer = run_request(request, started)
-        except Exception as error:  # report, do not die: the parent records it
-            answer = {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
-        answer["id"] = request_id
-        try:
-            write_message(1, answer)
-        except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
-            return
-        if answer.get("outcome") == CANCELLED:
-            return
+def _answer_one(request, notes_fd):
+    """Run *request*, send its answer; False when the server should stop (cancelled, or the parent gone).
+
+    Everything of one run (its request, output, outcome and report) lives in
+    this call's frame and goes with it, freed at once (it makes no reference
+    cycle): the next program is a fork of this server and must find none of
+    it in its frames, in ``gc.get_objects()`` or in any module's globals.
+    """
+    request_id = request.get("id")
+
+    def started(pid):
+        if notes_fd is not None:
+            # One short write (atomic on a pipe), opened by a newline so
+            # that junk another process wrote there cannot run into it.
+            write_all(notes_fd, f"\n{request_id} {pid} {time.monotonic()!r}\n".encode())
+
+    try:
+        answer = run_request(request, started)
+    except Exception as error:  # report, do not die: the parent records it
+        answer = {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
+    answer["id"] = request_id
+    try:
+        write_message(1, answer)
+    except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
+        return False
+    return answer.get("outcome") != CANCELLED
 
 
 # --- The parent's side: a handle on one server -------------------------------
