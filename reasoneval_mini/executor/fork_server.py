@@ -34,8 +34,11 @@ and mounts a ``tmpfs`` of its memory limit over the base once: files in
 ``/dev/shm`` count against no address-space limit, and the server runs one
 program at a time. A request with another ``memory_mb`` gets a new server,
 and so does a sandboxed request after an unsandboxed one (which may have
-mounted over the base). A program whose folder could not be removed is the
-server's last: the next one, not its own, would find the folder there.
+mounted over the base). A folder is removed by a deadline of its own
+(:data:`REMOVAL_SECONDS` past the program's), so that what a program left
+never delays its answer past the caller's guard; a program whose folder
+could not be removed by then is the server's last: the next one, not its
+own, would find the folder there.
 The server then gives up root's capabilities once, for all its children.
 Where the kernel refuses the namespaces, the folders stay uncapped. Anything that fails
 before the program runs (a sandbox the kernel refuses, above all) is written
@@ -219,7 +222,12 @@ def run_request(request, on_started=None):
         started + request["timeout"], _PARENT["pid"], _PARENT["subreaper"])
     duration = time.monotonic() - started
     _restore_base()
-    remove_tree(workdir)
+    # By a deadline of its own: what the program left (a chain of 32,000
+    # folders takes 0.6 s or more) must not outlast the caller's guard and
+    # turn the program's state into an executor failure. A folder left is
+    # said in the answer, and the caller replaces this server.
+    remove_tree(workdir, deadline=max(time.monotonic(), started + request["timeout"])
+                + REMOVAL_SECONDS)
     return {
         "outcome": outcome,
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
@@ -233,6 +241,9 @@ def run_request(request, on_started=None):
     }
 
 
+#: How long the server may spend removing a program's folder past the
+#: program's own deadline before it answers (of the caller's GUARD_SECONDS).
+REMOVAL_SECONDS = 0.25
 #: This server's folders (set by serve()): the base folder its caller made.
 _FOLDERS = {"base": None}
 RUN_FOLDER = "run"  # each program's folder, in turn: <base>/run

@@ -22,7 +22,8 @@ from sandbox_runs import item, needs_filter, run
 
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
-from reasoneval_mini import ASSERTION_FAILED, PASSED, RUNTIME_ERROR, execute_samples
+from reasoneval_mini import (
+    ASSERTION_FAILED, PASSED, RUNTIME_ERROR, TIMEOUT, execute_samples, execution_summary)
 from reasoneval_mini.executor import fork_server, pool
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
@@ -253,6 +254,50 @@ def test_a_folder_nested_thousands_deep_is_removed_and_its_sample_keeps_its_verd
     assert (record["status"], record["detail"]) == (PASSED, "ran to the end without an exception")
 
 
+
+# Bottom-up: each new folder takes the chain so far, so the program's own
+# folder never gets deeper than two, and nothing limits the chain's depth
+# but the folder's files (32,768 under the default 512 MB).
+DEEP_THEN_LOOP = """
+    import os
+    os.mkdir("chain")
+    try:
+        for number in range({depth}):
+            os.mkdir("next")
+            os.rename("chain", "next/chain")
+            os.rename("next", "chain")
+    except OSError:
+        pass
+    while True:
+        pass
+    """
+
+
+def test_a_failing_programs_deep_folder_does_not_turn_its_sample_into_not_run(own_worker):
+    # Removing 32,000 nested folders outlasted the caller's 0.8 s guard: the
+    # sample became not_run (even after the retry), and the attempted success
+    # rate read 1.0 instead of 0.33.
+    plan = [item("deep", DEEP_THEN_LOOP.format(depth=32000))] + [item(name, source) for name, source, _ in HONEST]
+    records = execute_samples(plan, timeout=3.0, workers=1, progress=False)
+    assert [r["status"] for r in records] == [TIMEOUT] + [state for _, _, state in HONEST], records
+    for record in records:
+        assert "retried" not in record["detail"] and "executor failure" not in record["detail"], record
+    summary = execution_summary(records)
+    assert summary["attempted_success_rate"] == pytest.approx(1 / 3)
+    after = run("import os\nassert os.listdir('.') == []")  # and the next program's folder is new
+    assert after.status == PASSED, after.detail
+
+
+
+def test_a_folder_chain_that_takes_seconds_to_remove_still_leaves_its_program_timed_out(own_worker):
+    # The same chain, four times as long (a larger limit allows more files):
+    # its removal takes seconds, on any machine. The answer must not wait for it.
+    result = run(DEEP_THEN_LOOP.format(depth=120000), memory_mb=2048, timeout=2.0)
+    assert result.status == TIMEOUT, result.detail
+    after = run("import os\nassert os.listdir('.') == []", memory_mb=2048)
+    assert after.status == PASSED, after.detail
+
+
 def test_remove_tree_removes_a_deep_locked_tree_and_never_follows_its_links(tmp_path):
     victim = tmp_path / "victim"
     victim.mkdir()
@@ -283,7 +328,8 @@ def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_progra
     # Whatever the reason the folder stays (here, a server whose removal does
     # nothing), the next program must not pay for it: it runs on a new server.
     boot = fork_server.SERVER_BOOT.replace(
-        "fork_server.serve(", "fork_server.remove_tree = lambda path: None; fork_server.serve(")
+        "fork_server.serve(", "fork_server.remove_tree = lambda path, deadline=None: None; "
+        "fork_server.serve(")
     assert boot != fork_server.SERVER_BOOT
     monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
     first = run("open('f', 'w').write('x')")
