@@ -237,6 +237,7 @@ def run_request(request, on_started=None):
         "stderr": stderr.text(), "stderr_bytes": stderr.total,
         "report": parse_report(report, nonce),
         "workdir_left": os.path.exists(workdir),
+        "folder_capped": _FOLDERS["capped"],
         "setup_error": setup.text() or None,
     }
 
@@ -244,8 +245,9 @@ def run_request(request, on_started=None):
 #: How long the server may spend removing a program's folder past the
 #: program's own deadline before it answers (of the caller's GUARD_SECONDS).
 REMOVAL_SECONDS = 0.25
-#: This server's folders (set by serve()): the base folder its caller made.
-_FOLDERS = {"base": None}
+#: This server's folders (set by serve()): the base folder its caller made,
+#: and whether a file system of the memory limit is mounted over it.
+_FOLDERS = {"base": None, "capped": False}
 RUN_FOLDER = "run"  # each program's folder, in turn: <base>/run
 
 
@@ -347,8 +349,8 @@ def serve(notes_fd=None, base=None, memory_mb=None):
     _PARENT["pid"] = os.getppid()
     _PARENT["subreaper"] = become_subreaper()
     if base is not None:
-        if enter_private_mounts():  # else the folders stay uncapped
-            mount_capped(base, memory_mb)
+        # Else the folders stay uncapped, and every answer says so.
+        _FOLDERS["capped"] = enter_private_mounts() and mount_capped(base, memory_mb)
         _FOLDERS["base"] = base
         workdir = os.path.join(base, RUN_FOLDER)
         os.environ.update(HOME=workdir, TMPDIR=workdir)  # once, for every child

@@ -84,7 +84,8 @@ def test_the_fresh_interpreter_fallback_is_confined_too(monkeypatch):
     master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
     result = run(f"open({str(master)!r}).read()")
     assert (result.status, result.detail.split(":")[0]) == (RUNTIME_ERROR, "PermissionError")
-    assert result.isolation == str(plan_isolation("auto"))
+    # A plain temporary folder: no file system of its own.
+    assert result.isolation == str(plan_isolation("auto")) + "; working folder NOT capped"
 
 
 @needs(1, "file rules")
@@ -507,7 +508,10 @@ def test_a_report_that_fails_to_parse_is_the_programs_own_runtime_error_never_no
 # --- The isolation level, the modes, failing closed --------------------------------
 
 def test_every_result_and_every_record_carries_the_isolation_level():
-    expected = str(plan_isolation("auto"))
+    from reasoneval_mini.lessons.doctor import working_folder_capped  # the folder's size, as seen
+
+    cap = "capped" if working_folder_capped() else "NOT capped"
+    expected = f"{plan_isolation('auto')}; working folder {cap}"
     assert run("pass").isolation == expected
     records = execute_samples([item("a", "pass"), {"sample_id": "b", "task_id": "t",
                                                    "program": None}], progress=False)
@@ -518,7 +522,9 @@ def test_sandbox_off_warns_and_records_that_nothing_was_enforced(monkeypatch):
     monkeypatch.setattr(confinement, "_WARNED", set())
     with pytest.warns(RuntimeWarning, match="sandbox off: programs run with your rights"):
         result = run("pass", sandbox="off")
-    assert (result.status, result.isolation) == (PASSED, "none (sandbox off)")
+    sandbox, folder = result.isolation.split("; ")  # and whether its folder was capped
+    assert (result.status, sandbox) == (PASSED, "none (sandbox off)")
+    assert folder in ("working folder capped", "working folder NOT capped"), folder
 
 
 @pytest.mark.parametrize("call", ["execute_program", "execute_samples"])
@@ -568,7 +574,7 @@ def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_sa
     monkeypatch.setattr(sys, "platform", "darwin")
     with pytest.warns(RuntimeWarning, match="no sandbox here .Landlock is Linux-only, this is darwin"):
         result = run("assert 1 + 1 == 2")
-    assert (result.status, result.isolation) == (
+    assert (result.status, result.isolation.split("; ")[0]) == (
         PASSED, "none (Landlock is Linux-only, this is darwin)")
 
 

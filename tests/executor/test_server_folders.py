@@ -454,6 +454,49 @@ def test_an_unsandboxed_program_cannot_shrink_the_folders_of_later_sandboxed_pro
     assert result.status == PASSED, result.detail
 
 
+# --- What the record says of the folder cap ----------------------------------------
+
+FILL_96_MB = """
+    written = 0
+    try:
+        for number in range(6):  # 96 MB in files of 16 MB (the file-size limit), past 64 MB
+            with open(f"fill-{number}", "wb") as handle:
+                for _ in range(16):
+                    handle.write(b"x" * (1 << 20))
+                    written += 1
+    except OSError:
+        pass
+    print(written)
+    """
+
+
+def test_a_record_says_its_folder_was_not_capped_where_its_server_could_not_mount_one(
+        own_worker, monkeypatch):
+    # As where user namespaces are off: the server's namespaces are refused,
+    # and a memory_mb=64 program wrote 960 MB into /dev/shm while every record
+    # said the sandbox was whole.
+    boot = fork_server.SERVER_BOOT.replace(
+        "fork_server.serve(", "fork_server.enter_private_mounts = lambda: False; fork_server.serve(")
+    assert boot != fork_server.SERVER_BOOT
+    monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
+    result = run(FILL_96_MB, memory_mb=64, timeout=20.0)
+    assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) == 96  # the oracle: nothing held it to 64 MB
+    assert result.isolation.endswith("; working folder NOT capped"), result.isolation
+    assert any("not capped" in warning for warning in result.warnings), result.warnings
+    (record,) = execute_samples([item("fills", FILL_96_MB)], workers=1, progress=False)
+    assert record["isolation"] == result.isolation
+
+
+def test_a_record_says_its_folder_was_capped_where_a_program_could_not_fill_it(own_worker):
+    skip_unless_capped(64)
+    result = run(FILL_96_MB, memory_mb=64, timeout=20.0)
+    assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) <= 64  # the oracle: the cap held
+    assert result.isolation.endswith("; working folder capped"), result.isolation
+    assert result.warnings == (), result.warnings
+
+
 # --- Without a file system of its own --------------------------------------------------
 
 def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(

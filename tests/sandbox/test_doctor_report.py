@@ -32,3 +32,47 @@ def test_doctor_says_whether_the_system_call_filter_applies():
     run_doctor(out=lines.append)
     line = next(line for line in lines if line.startswith("  system-call filter: "))
     assert line.startswith(f"  system-call filter: {'yes' if seccomp.supported() else 'no'}")
+
+
+def test_doctor_says_the_working_folder_is_not_capped_where_user_namespaces_are_missing(monkeypatch):
+    # There a memory_mb=64 program wrote 960 MB into /dev/shm, and doctor
+    # still said every feature was enforced.
+    from reasoneval_mini.lessons import doctor
+
+    monkeypatch.setattr(doctor, "working_folder_capped", lambda: False)
+    lines = []
+    run_doctor(out=lines.append)
+    head = next(line for line in lines if line.startswith("Sandbox"))
+    if landlock.abi_version() >= 1:
+        assert head.endswith("working folder cap NOT enforced"), head
+    cap = next(line for line in lines if line.startswith("  working folder cap: "))
+    assert cap.startswith("  working folder cap: no - ") and "/dev/shm" in cap, cap
+
+
+FILL = """
+written = 0
+try:
+    for number in range(6):  # 96 MB in files of 16 MB (the file-size limit), past 64 MB
+        with open(f"fill-{number}", "wb") as handle:
+            for _ in range(16):
+                handle.write(b"x" * (1 << 20))
+                written += 1
+except OSError:
+    pass
+print(written)
+"""
+
+
+def test_doctor_says_the_working_folder_is_capped_exactly_where_a_program_cannot_fill_it():
+    from reasoneval_mini import PASSED, execute_program
+    from reasoneval_mini.lessons import doctor
+
+    filled = execute_program(FILL, memory_mb=64, timeout=20.0)
+    assert filled.status == PASSED, filled.detail
+    held = int(filled.stdout_tail)  # the oracle: what a program could write under 64 MB
+    lines = []
+    run_doctor(out=lines.append)
+    cap = next(line for line in lines if line.startswith("  working folder cap: "))
+    assert cap.startswith("  working folder cap: yes" if held <= 64 else "  working folder cap: no"), (
+        held, cap)
+    assert doctor.working_folder_capped() == (held <= 64)
