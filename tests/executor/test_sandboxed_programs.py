@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from process_checks import assert_gone_soon, process_alive
-from sandbox_runs import item, needs, needs_filter, needs_socket_filter, run
+from sandbox_runs import fill_folder, item, needs, needs_filter, needs_socket_filter, run
 
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
@@ -668,16 +668,6 @@ def test_a_program_cannot_write_past_its_memory_limit_into_its_working_folder():
     # no address-space limit counts what it holds; each file alone is held to 16 MB.
     if not _server_mounts_work():
         pytest.skip("capping the folder needs root or user namespaces, which this kernel refuses")
-    result = run("""
-        written = 0
-        try:
-            for number in range(12):  # 192 MB, three times the memory limit
-                with open(f"fill-{number}", "wb") as handle:
-                    for _ in range(16):
-                        handle.write(b"x" * (1 << 20))
-                        written += 1
-        except OSError:
-            pass
-        assert written <= 64, f"{written} MB written under a 64 MB memory limit"
-        """, memory_mb=64, timeout=10.0)
+    result = run(fill_folder(192), memory_mb=64, timeout=10.0)  # three times the memory limit
     assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) <= 64, f"{result.stdout_tail} MB written under a 64 MB limit"

@@ -18,7 +18,7 @@ import textwrap
 import threading
 
 import pytest
-from sandbox_runs import item, needs_filter, run
+from sandbox_runs import fill_folder, item, needs_filter, run
 
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
@@ -343,18 +343,7 @@ def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_progra
 
 def test_a_file_system_one_sample_filled_is_empty_again_for_the_next(own_worker):
     skip_unless_capped(64)
-    filled = run("""
-        written = 0
-        try:
-            for number in range(8):  # 128 MB, twice the folder's size (16 MB a file at most)
-                with open(f"fill-{number}", "wb") as handle:
-                    for _ in range(16):
-                        handle.write(b"x" * (1 << 20))
-                        written += 1
-        except OSError:
-            pass
-        print(written)
-        """, memory_mb=64, timeout=10.0)
+    filled = run(fill_folder(128), memory_mb=64, timeout=10.0)  # twice the folder's size
     assert filled.status == PASSED, filled.detail
     assert 48 <= int(filled.stdout_tail) <= 64  # it did fill the folder
     after = run("""
@@ -456,18 +445,7 @@ def test_an_unsandboxed_program_cannot_shrink_the_folders_of_later_sandboxed_pro
 
 # --- What the record says of the folder cap ----------------------------------------
 
-FILL_96_MB = """
-    written = 0
-    try:
-        for number in range(6):  # 96 MB in files of 16 MB (the file-size limit), past 64 MB
-            with open(f"fill-{number}", "wb") as handle:
-                for _ in range(16):
-                    handle.write(b"x" * (1 << 20))
-                    written += 1
-    except OSError:
-        pass
-    print(written)
-    """
+FILL_96_MB = fill_folder(96)  # past a 64 MB limit
 
 
 def test_a_record_says_its_folder_was_not_capped_where_its_server_could_not_mount_one(
@@ -500,11 +478,11 @@ def test_a_record_says_its_folder_was_capped_where_a_program_could_not_fill_it(o
 # --- Without a file system of its own --------------------------------------------------
 
 def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
-        tmp_path, monkeypatch, stdin_pipe):
+        monkeypatch, stdin_pipe):
     # Where the kernel refuses namespaces the base is a plain folder; the run
     # folder is made and removed the same way (here in this process, as a
     # server that could not mount would; removal raised RecursionError before).
-    base = make_workdir(str(tmp_path))
+    base = make_workdir()  # where a server's base is: /dev/shm on Linux
     monkeypatch.setitem(fork_server._FOLDERS, "base", base)
     isolation = plan_isolation("auto")
     programs = [DEEP.format(depth=3000), LOCKS["nested read-only folders"],

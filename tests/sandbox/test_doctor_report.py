@@ -1,5 +1,7 @@
 """``reasoneval-course doctor`` says what the sandbox enforces on this very machine."""
 
+from sandbox_runs import fill_folder
+
 import reasoneval_mini.sandbox.landlock as landlock
 from reasoneval_mini.lessons.doctor import run_doctor
 from reasoneval_mini.sandbox import FEATURES
@@ -49,25 +51,11 @@ def test_doctor_says_the_working_folder_is_not_capped_where_user_namespaces_are_
     assert cap.startswith("  working folder cap: no - ") and "/dev/shm" in cap, cap
 
 
-FILL = """
-written = 0
-try:
-    for number in range(6):  # 96 MB in files of 16 MB (the file-size limit), past 64 MB
-        with open(f"fill-{number}", "wb") as handle:
-            for _ in range(16):
-                handle.write(b"x" * (1 << 20))
-                written += 1
-except OSError:
-    pass
-print(written)
-"""
-
-
 def test_doctor_says_the_working_folder_is_capped_exactly_where_a_program_cannot_fill_it():
     from reasoneval_mini import PASSED, execute_program
     from reasoneval_mini.lessons import doctor
 
-    filled = execute_program(FILL, memory_mb=64, timeout=20.0)
+    filled = execute_program(fill_folder(96), memory_mb=64, timeout=20.0)
     assert filled.status == PASSED, filled.detail
     held = int(filled.stdout_tail)  # the oracle: what a program could write under 64 MB
     lines = []
