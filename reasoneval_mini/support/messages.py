@@ -76,13 +76,41 @@ def read_message(fd, max_bytes=None, deadline=None):
     return None if body is None else json.loads(body)
 
 
-def write_message(fd, message):
-    """Send *message* (a JSON-able dict) as one framed message."""
+def write_message(fd, message, parts=()):
+    """Send *message* (a JSON-able dict) as one framed message, then the raw bytes of *parts*.
+
+    *parts* (bytes-like objects, written as they are, with no copy) are for
+    data the sender must not turn into objects of its own; their lengths
+    must be in *message*, for the reader's :func:`read_exactly`.
+    """
     # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
     # character. A lone surrogate (from an exception message) becomes a \uXXXX
     # escape through backslashreplace, which is still valid JSON.
     data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
     write_all(fd, _pack(">Q", len(data)) + data)
+    for part in parts:
+        if len(part):
+            write_all(fd, part)
+
+
+def read_exactly(fd, size, deadline=None, into=None):
+    """The next *size* raw bytes from *fd* (see :func:`write_message`'s *parts*); None at end of file.
+
+    With *into* (a writable memoryview of at least *size* bytes) they are
+    read into it, and it is returned; else into a new ``bytearray``. With
+    *deadline*, as :func:`read_message`.
+    """
+    if into is None:
+        return _read_exact(fd, size, deadline)
+    filled = 0
+    while filled < size:
+        if deadline is not None:
+            wait_until_readable(fd, deadline)
+        count = _read_into(fd, into[filled:size])
+        if not count:
+            return None
+        filled += count
+    return into
 
 
 def _read_exact(fd, size, deadline=None):
