@@ -1,5 +1,6 @@
 """``reasoneval-course doctor`` says what the sandbox enforces on this very machine."""
 
+import pytest
 from sandbox_runs import fill_folder
 
 import reasoneval_mini.sandbox.landlock as landlock
@@ -64,3 +65,44 @@ def test_doctor_says_the_working_folder_is_capped_exactly_where_a_program_cannot
     assert cap.startswith("  working folder cap: yes" if held <= 64 else "  working folder cap: no"), (
         held, cap)
     assert doctor.working_folder_capped() == (held <= 64)
+
+
+# The machine as it is where user namespaces are off: a user namespace of
+# the test's own, in which no further one may be made (its own limit, 0) and
+# the process keeps no capability (so no mount namespace either).
+WITHOUT_USER_NAMESPACES = ["unshare", "--user", "--map-root-user", "sh", "-c",
+                           'echo 0 > /proc/sys/user/max_user_namespaces && '
+                           'exec setpriv --bounding-set=-all --inh-caps=-all "$@"', "sh"]
+RUN_AND_DOCTOR = """
+import sys
+from reasoneval_mini import execute_program
+from reasoneval_mini.lessons.doctor import run_doctor
+result = execute_program(sys.argv[1], memory_mb=64, timeout=20.0)
+print(result.status, result.stdout_tail.strip(), result.isolation, sep="|")
+run_doctor()
+"""
+
+
+def test_where_user_namespaces_are_off_a_real_run_and_doctor_say_the_folder_is_not_capped():
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not sys.platform.startswith("linux") or not (shutil.which("unshare") and shutil.which("setpriv")):
+        pytest.skip("needs Linux with unshare(1) and setpriv(1)")
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run(WITHOUT_USER_NAMESPACES + [sys.executable, "-c", RUN_AND_DOCTOR, fill_folder(96)],
+                          capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=root))
+    if done.returncode != 0 and "unshare" in done.stderr:
+        pytest.skip(f"this machine refuses a user namespace to the test: {done.stderr.strip()[:200]}")
+    assert done.returncode in (0, 1), done.stderr
+    status, written, isolation = done.stdout.splitlines()[0].split("|")
+    assert (status, written) == ("passed", "96"), done.stdout  # the folder held 96 MB under 64
+    assert isolation.endswith("; working folder NOT capped"), isolation
+    assert any(line.startswith("  working folder cap: no - ") for line in done.stdout.splitlines()), (
+        done.stdout)
+    head = next(line for line in done.stdout.splitlines() if line.startswith("Sandbox"))
+    assert "working folder cap NOT enforced" in head or head.startswith("Sandbox: none"), head
