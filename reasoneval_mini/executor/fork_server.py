@@ -490,7 +490,7 @@ def _answer_one(request, notes_fd):
     except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
         return False
     finally:
-        for stream in kept:
+        for stream in _KEPT.values():  # every one, even after a failure halfway
             stream.clear()
         _clear_source(request["program"])
     return answer.get("outcome") != CANCELLED

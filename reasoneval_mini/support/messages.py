@@ -36,6 +36,7 @@ MAX_FIELD_CHARS = 2000
 
 # Bound now (see the module docstring).
 _dumps, _pack, _write = json.dumps, struct.pack, os.write
+_writev = getattr(os, "writev", None)  # not on Windows
 
 
 class MessageTooLarge(ValueError):
@@ -87,10 +88,22 @@ def write_message(fd, message, parts=()):
     # character. A lone surrogate (from an exception message) becomes a \uXXXX
     # escape through backslashreplace, which is still valid JSON.
     data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    write_all(fd, _pack(">Q", len(data)) + data)
-    for part in parts:
-        if len(part):
-            write_all(fd, part)
+    if not parts:
+        write_all(fd, _pack(">Q", len(data)) + data)
+        return
+    # One writev where there is one: a frame and its parts of at most 4 KiB in
+    # all reach a pipe in one piece, with nothing another writer sent between them.
+    views = [memoryview(part).cast("B") for part in (_pack(">Q", len(data)), data, *parts)
+             if len(part)]
+    while views:
+        written = _writev(fd, views) if _writev is not None else _write(fd, views[0])
+        if not written:
+            raise OSError(f"no progress writing to descriptor {fd}")
+        while written:
+            if written >= len(views[0]):
+                written -= len(views.pop(0))
+            else:
+                views[0], written = views[0][written:], 0
 
 
 def read_exactly(fd, size, deadline=None, into=None):
