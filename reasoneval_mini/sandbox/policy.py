@@ -129,9 +129,9 @@ _CONSEQUENCE = {
 #: What a run's record says of its working folder (``folder_capped``: not known, yes, no).
 _FOLDER_CAP = {None: "", True: "; working folder capped", False: "; working folder NOT capped"}
 #: Why an uncapped folder matters, in one line.
-UNCAPPED_FOLDER = ("the working folders are not capped here (no process may mount its own file "
-                   "system: user namespaces are off): a program can fill the machine's memory "
-                   "through its folder in /dev/shm, whatever its memory limit")
+UNCAPPED_FOLDER = ("the working folders are not capped here (no process may mount a file system "
+                   "of its own: on Linux, user namespaces are off): a program can fill the "
+                   "machine's memory (/dev/shm) or disk through its folder, whatever its memory limit")
 
 
 def _and(names):
