@@ -42,3 +42,23 @@ def run(source, **options):
 def item(sample_id, source):
     """A plan item for ``execute_samples``."""
     return {"sample_id": sample_id, "task_id": "task", "program": textwrap.dedent(source)}
+
+
+def fill_folder(megabytes):
+    """A program that writes *megabytes* MB into its folder and prints how many it wrote.
+
+    In files of 16 MB (the executor's file-size limit), stopping at the
+    first refusal (``ENOSPC`` in a capped folder).
+    """
+    return textwrap.dedent(f"""
+        written = 0
+        try:
+            for number in range({megabytes // 16}):
+                with open(f"fill-{{number}}", "wb") as handle:
+                    for _ in range(16):
+                        handle.write(b"x" * (1 << 20))
+                        written += 1
+        except OSError:
+            pass
+        print(written)
+        """)

@@ -18,7 +18,10 @@ kills what the program started outside the group:
 :mod:`reasoneval_mini.runner.reaping`), a new empty working folder (removed afterwards), a
 minimal environment, ``/dev/null`` as stdin,
 pipes for stdout and stderr (read here, keeping head and tail), a private
-pipe on fd 3 for the end-of-program report, then the sandbox the request's
+pipe on fd 3 for the end-of-program report (all three read into memory
+the server made once, sent to the caller as raw bytes after the answer's
+fields, then zeroed; the program's source comes the same way: nothing of
+one program stays in the memory the next one is forked from), then the sandbox the request's
 plan names (:mod:`reasoneval_mini.runner.confinement`; the policy's paths
 are opened once in the server) and the resource limits; the child compiles
 the program itself, under those limits.
@@ -34,8 +37,11 @@ and mounts a ``tmpfs`` of its memory limit over the base once: files in
 ``/dev/shm`` count against no address-space limit, and the server runs one
 program at a time. A request with another ``memory_mb`` gets a new server,
 and so does a sandboxed request after an unsandboxed one (which may have
-mounted over the base). A program whose folder could not be removed is the
-server's last: the next one, not its own, would find the folder there.
+mounted over the base). A folder is removed by a deadline of its own
+(:data:`REMOVAL_SECONDS` past the program's), so that what a program left
+never delays its answer past the caller's guard; a program whose folder
+could not be removed by then is the server's last: the next one, not its
+own, would find the folder there.
 The server then gives up root's capabilities once, for all its children.
 Where the kernel refuses the namespaces, the folders stay uncapped. Anything that fails
 before the program runs (a sandbox the kernel refuses, above all) is written
@@ -77,7 +83,7 @@ from reasoneval_mini.executor.child import (
     run_program,
     send_on_channel,
 )
-from reasoneval_mini.executor.output_buffer import HeadTailBuffer
+from reasoneval_mini.executor.output_buffer import ReusedHeadTail, head_tail_text
 from reasoneval_mini.executor.watch_child import PARENT_CHECK_SECONDS, parent_gone, watch_child
 from reasoneval_mini.executor.workers import (
     CANCELLED,
@@ -103,7 +109,9 @@ from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
     CANCEL_BYTE,
+    MAX_REPORT_BYTES,
     parse_report,
+    read_exactly,
     read_message,
     write_all,
     write_message,
@@ -163,7 +171,7 @@ def _child_main(request, workdir, pipes, nonce, ruleset=None):
         warnings = apply_limits(
             memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
             file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
-        status = run_program(request["program"], send_on_channel, nonce, warnings)
+        status = run_program(_source_of(request), send_on_channel, nonce, warnings)
         _exit(status)
     except BaseException as error:
         try:
@@ -195,6 +203,23 @@ def run_request(request, on_started=None):
     *on_started*, if given, is called with the child's pid before the program
     may run; if it raises ``OSError`` (the caller has gone) the program never runs.
     """
+    facts, kept = _run(request, on_started)
+    try:
+        facts["parts"] = _sizes(kept)
+        return answer_from(facts, b"".join(bytes(piece) for piece in _pieces(kept)))
+    finally:
+        for stream in kept:
+            stream.clear()
+
+
+def _run(request, on_started):
+    """Run one program; return ``(facts, kept)``: the answer's fields, and its stdout, stderr and report.
+
+    What the program wrote stays in this server's reused memory
+    (:class:`~reasoneval_mini.executor.output_buffer.ReusedHeadTail`: never
+    in an object of its own, which would leave its bytes in the heap the
+    next fork copies); the caller sends it and clears it.
+    """
     workdir = _make_run_folder(request)
     nonce = secrets.token_hex(16)
     started = time.monotonic()
@@ -211,30 +236,109 @@ def run_request(request, on_started=None):
         pass
     finally:
         os.close(go_w)
-    stdout = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
-    stderr = HeadTailBuffer(request["head_bytes"], request["tail_bytes"])
-    setup = HeadTailBuffer(MAX_SETUP_NOTE, 0)
-    outcome, status, report = watch_child(
-        pid, {out_r: stdout, err_r: stderr, setup_r: setup}, report_r,
+    head, tail = request["head_bytes"], request["tail_bytes"]
+    kept = [_kept("stdout", head, tail), _kept("stderr", head, tail),
+            _kept("report", MAX_REPORT_BYTES, 0), _kept("setup", MAX_SETUP_NOTE, 0)]
+    outcome, status = watch_child(
+        pid, dict(zip((out_r, err_r, report_r, setup_r), kept)),
         started + request["timeout"], _PARENT["pid"], _PARENT["subreaper"])
     duration = time.monotonic() - started
     _restore_base()
-    remove_tree(workdir)
+    # By a deadline of its own: what the program left (a chain of 32,000
+    # folders takes 0.6 s or more) must not outlast the caller's guard and
+    # turn the program's state into an executor failure. A folder left is
+    # said in the answer, and the caller replaces this server.
+    remove_tree(workdir, deadline=max(time.monotonic(), started + request["timeout"])
+                + REMOVAL_SECONDS)
+    setup = kept.pop()  # written by the child before the program, never by the program
+    setup_error = bytes(setup.pieces()[0]).decode("utf-8", "replace") or None
+    setup.clear()
     return {
         "outcome": outcome,
         "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
         "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
         "duration_s": duration,
-        "stdout": stdout.text(), "stdout_bytes": stdout.total,
-        "stderr": stderr.text(), "stderr_bytes": stderr.total,
-        "report": parse_report(report, nonce),
+        "stdout_bytes": kept[0].total, "stderr_bytes": kept[1].total,
+        "nonce": nonce,
         "workdir_left": os.path.exists(workdir),
-        "setup_error": setup.text() or None,
-    }
+        "folder_capped": _FOLDERS["capped"],
+        "setup_error": setup_error,
+    }, kept
 
 
-#: This server's folders (set by serve()): the base folder its caller made.
-_FOLDERS = {"base": None}
+#: The memory a server reads each program's streams into, made once per
+#: (stream, head, tail) and zeroed after each answer; and the program's source.
+_KEPT = {}
+_SOURCE = [bytearray(1 << 16)]
+
+
+def _kept(name, head, tail):
+    if (name, head, tail) not in _KEPT:
+        _KEPT[name, head, tail] = ReusedHeadTail(head, tail)
+    return _KEPT[name, head, tail]
+
+
+def _sizes(kept):
+    """The lengths of the answer's parts: stdout's head and tail, stderr's, the report."""
+    stdout, stderr, report = kept
+    return [stdout.head_size, stdout.tail_size, stderr.head_size, stderr.tail_size,
+            report.head_size]
+
+
+def _pieces(kept):
+    return [piece for stream in kept for piece in stream.pieces()]
+
+
+def answer_from(facts, data):
+    """The raw answer (as :func:`run_request` returns it) from a server's *facts* and the bytes of its parts.
+
+    Raises ``ValueError`` when the parts do not add up to *data*.
+    """
+    raw = dict(facts)
+    sizes, nonce = raw.pop("parts", None), raw.pop("nonce", None)
+    if sizes is None:  # an answer with no program's output (an executor error)
+        return raw
+    if (not isinstance(sizes, list) or len(sizes) != 5 or sum(sizes) != len(data)
+            or any(type(size) is not int or size < 0 for size in sizes)):
+        raise ValueError(f"answer parts {sizes!r:.80} for {len(data)} bytes")
+    pieces, at = [], 0
+    for size in sizes:
+        pieces.append(bytes(data[at:at + size]))
+        at += size
+    raw["stdout"] = head_tail_text(pieces[0], pieces[1], raw["stdout_bytes"])
+    raw["stderr"] = head_tail_text(pieces[2], pieces[3], raw["stderr_bytes"])
+    raw["report"] = parse_report(pieces[4], nonce)
+    return raw
+
+
+def _source_of(request):
+    """The program's source: in *request* (a caller in this process), or read into :data:`_SOURCE`."""
+    if isinstance(request["program"], str):
+        return request["program"]
+    return bytes(memoryview(_SOURCE[0])[:request["program"]]).decode("utf-8", "surrogatepass")
+
+
+def _read_source(request):
+    """Read the source that follows *request* on stdin into :data:`_SOURCE`; False at end of file."""
+    size = request["program"]
+    if type(size) is not int or size < 0:
+        raise ValueError(f"a request's program must be its length in bytes, got {size!r:.80}")
+    if size > len(_SOURCE[0]):
+        _clear_source(len(_SOURCE[0]))
+        _SOURCE[0] = bytearray(max(size, 2 * len(_SOURCE[0])))
+    return read_exactly(0, size, into=memoryview(_SOURCE[0])) is not None
+
+
+def _clear_source(size):
+    memoryview(_SOURCE[0])[:size] = bytes(size)  # zeros: nothing of the program stays
+
+
+#: How long the server may spend removing a program's folder past the
+#: program's own deadline before it answers (of the caller's GUARD_SECONDS).
+REMOVAL_SECONDS = 0.25
+#: This server's folders (set by serve()): the base folder its caller made,
+#: and whether a file system of the memory limit is mounted over it.
+_FOLDERS = {"base": None, "capped": False}
 RUN_FOLDER = "run"  # each program's folder, in turn: <base>/run
 
 
@@ -314,7 +418,10 @@ def _next_request():
     while not select.select([0], [], [], PARENT_CHECK_SECONDS)[0]:
         if parent_gone(_PARENT["pid"]):
             return None
-    return read_message(0)
+    request = read_message(0)
+    if request is not None and not _read_source(request):
+        return None
+    return request
 
 
 def serve(notes_fd=None, base=None, memory_mb=None):
@@ -336,8 +443,8 @@ def serve(notes_fd=None, base=None, memory_mb=None):
     _PARENT["pid"] = os.getppid()
     _PARENT["subreaper"] = become_subreaper()
     if base is not None:
-        if enter_private_mounts():  # else the folders stay uncapped
-            mount_capped(base, memory_mb)
+        # Else the folders stay uncapped, and every answer says so.
+        _FOLDERS["capped"] = enter_private_mounts() and mount_capped(base, memory_mb)
         _FOLDERS["base"] = base
         workdir = os.path.join(base, RUN_FOLDER)
         os.environ.update(HOME=workdir, TMPDIR=workdir)  # once, for every child
@@ -346,27 +453,47 @@ def serve(notes_fd=None, base=None, memory_mb=None):
             request = _next_request()
         except ValueError:  # a torn message (a cancel mid-request): the parent is done
             return
-        if request is None:
+        if request is None or not _answer_one(request, notes_fd):
             return
-        request_id = request.get("id")
 
-        def started(pid, request_id=request_id):
-            if notes_fd is not None:
-                # One short write (atomic on a pipe), opened by a newline so
-                # that junk another process wrote there cannot run into it.
-                write_all(notes_fd, f"\n{request_id} {pid} {time.monotonic()!r}\n".encode())
 
-        try:
-            answer = run_request(request, started)
-        except Exception as error:  # report, do not die: the parent records it
-            answer = {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
-        answer["id"] = request_id
-        try:
-            write_message(1, answer)
-        except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
-            return
-        if answer.get("outcome") == CANCELLED:
-            return
+def _answer_one(request, notes_fd):
+    """Run *request*, send its answer; False when the server should stop (cancelled, or the parent gone).
+
+    Everything of one run (its request, output, outcome and report) lives in
+    this call's frame and goes with it, freed at once (it makes no reference
+    cycle): the next program is a fork of this server and must find none of
+    it in its frames, in ``gc.get_objects()`` or in any module's globals.
+    Its source and what it wrote never become objects here at all (they are
+    read into memory made once, and zeroed after the answer), so its bytes
+    do not stay behind in the heap either.
+    """
+    request_id = request.get("id")
+
+    def started(pid):
+        if notes_fd is not None:
+            # One short write (atomic on a pipe), opened by a newline so
+            # that junk another process wrote there cannot run into it.
+            write_all(notes_fd, f"\n{request_id} {pid} {time.monotonic()!r}\n".encode())
+
+    kept = []
+    try:
+        answer, kept = _run(request, started)
+        answer["parts"] = _sizes(kept)
+    except Exception as error:  # report, do not die: the parent records it
+        answer = {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
+    answer["id"] = request_id
+    try:
+        # The program's output and report go as they are, from the memory
+        # they were read into, which is then zeroed with the source.
+        write_message(1, answer, parts=_pieces(kept))
+    except OSError:  # the parent has gone (e.g. it was interrupted): stop quietly
+        return False
+    finally:
+        for stream in _KEPT.values():  # every one, even after a failure halfway
+            stream.clear()
+        _clear_source(request["program"])
+    return answer.get("outcome") != CANCELLED
 
 
 # --- The parent's side: a handle on one server -------------------------------
@@ -384,7 +511,8 @@ SERVER_BOOT = (
 #: the answer (the server's drain of output held by a leftover takes 0.5 s).
 STARTUP_SECONDS = 5.0
 GUARD_SECONDS = 0.8
-MAX_ANSWER_BYTES = 1 << 20  # an answer is a few KiB: head and tail of each stream
+MAX_ANSWER_BYTES = 1 << 20  # an answer's fields are a few hundred bytes
+MAX_PARTS_BYTES = MAX_REPORT_BYTES + (1 << 20)  # the report, heads and tails of both streams
 
 
 class WorkerLost(Exception):
@@ -434,7 +562,9 @@ class ForkServerWorker(Worker):
 
     def run(self, request):
         request_id = secrets.token_hex(16)
-        request = dict(request, id=request_id)
+        # The source follows the request as raw bytes (see _read_source).
+        source = request["program"].encode("utf-8", "surrogatepass")
+        request = dict(request, id=request_id, program=len(source))
         confined = bool(isolation_from_fields(request["isolation"]).enforced)
         with self.lock:
             if self.process is not None and (self.process.poll() is not None
@@ -454,7 +584,7 @@ class ForkServerWorker(Worker):
             sent = time.monotonic()
             self.ran_unconfined = self.ran_unconfined or not confined
             try:
-                write_message(self.process.stdin.fileno(), request)
+                write_message(self.process.stdin.fileno(), request, parts=(source,))
                 answer = self._answer(request_id, request["timeout"], sent, fresh)
             except (WorkerLost, OSError, ValueError) as error:
                 self._abandon(request_id)
@@ -519,7 +649,28 @@ class ForkServerWorker(Worker):
             if not isinstance(message, dict) or message.get("id") != request_id:
                 self.tainted = True  # a forgery: dropped, and this server is not reused
                 continue
+            return self._with_parts(message, fd, deadline)
+
+    @staticmethod
+    def _with_parts(message, fd, deadline):
+        """The raw answer: *message* with the output and report that follow it read and decoded."""
+        sizes = message.get("parts")
+        if sizes is None:
             return message
+        if (not isinstance(sizes, list)
+                or not all(type(size) is int and 0 <= size for size in sizes)
+                or sum(sizes) > MAX_PARTS_BYTES):
+            raise WorkerLost(f"garbled answer (parts {sizes!r:.80})")
+        try:
+            data = read_exactly(fd, sum(sizes), deadline)
+        except TimeoutError:
+            raise WorkerLost("the fork server's answer was cut short") from None
+        if data is None:
+            raise WorkerLost("the fork server stopped in the middle of its answer")
+        try:
+            return answer_from(message, data)
+        except (KeyError, TypeError, ValueError) as error:
+            raise WorkerLost(f"garbled answer ({error})") from None
 
     def _read_notes(self):
         """Read every start note waiting in the notes pipe into :attr:`notes`."""

@@ -82,6 +82,7 @@ class FreshInterpreterWorker(Worker):
             "stdout": buffers[0].text(), "stdout_bytes": buffers[0].total,
             "stderr": buffers[1].text(), "stderr_bytes": buffers[1].total,
             "report": parse_report(_read_report(report_path), nonce),
+            "folder_capped": False,  # a plain temporary folder: no file system of its own
             "setup_error": _read_report(setup_path)[:MAX_SETUP_NOTE].decode(
                 "utf-8", "replace") or None,
         }

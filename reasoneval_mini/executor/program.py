@@ -17,7 +17,9 @@ What isolates a program, where the operating system offers it:
   Linux, those that left the group too);
 * resource limits: address space (``memory_mb``, compiling included), CPU
   time (timeout + 1 s), file size (16 MB), open files (64), no core files;
-* a new temporary working directory, removed afterwards; a minimal
+* a new temporary working directory, removed afterwards (on Linux, a file
+  system of ``memory_mb`` of its own where the kernel lets the worker mount
+  one; the result's ``isolation`` says whether it was); a minimal
   environment (``PATH``, ``LANG``, ``HOME``/``TMPDIR`` = that directory);
   an empty stdin (``/dev/null``);
 * stdout and stderr captured in bounded memory (head and tail kept);
@@ -45,7 +47,7 @@ applied.
 
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.executor.pool import borrow_workers, return_workers
@@ -53,6 +55,7 @@ from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OU
 from reasoneval_mini.runner.confinement import isolation_to_fields, plan_sandbox
 from reasoneval_mini.runner.limits import cpu_seconds_for
 from reasoneval_mini.sandbox import MODES, plan_isolation
+from reasoneval_mini.sandbox.policy import UNCAPPED_FOLDER
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int, positive_seconds
 from reasoneval_mini.support.processes import signal_name
@@ -78,7 +81,9 @@ class ExecutionResult:
     ``exit_code`` or ``signal`` say how the process ended (None if unknown);
     ``warnings`` lists isolation the platform could not provide;
     ``isolation`` is the isolation level the program ran under, one line
-    (``"landlock ABI 7: files, network, signals"``, ``"none (sandbox off)"``;
+    that also says whether its working folder was capped at its memory limit
+    (``"landlock ABI 7: files, network, signals; working folder capped"``,
+    ``"none (sandbox off); working folder NOT capped"``;
     see :class:`~reasoneval_mini.sandbox.Isolation`).
 
     Build one by keyword (only the first three fields are required); the
@@ -198,15 +203,23 @@ def _check_limits(timeout, memory_mb):
 
 
 def classify_run(raw, timeout, memory_mb, isolation=None):
-    """Turn a worker's raw facts into an :class:`ExecutionResult` (run under *isolation*)."""
+    """Turn a worker's raw facts into an :class:`ExecutionResult` (run under *isolation*).
+
+    The isolation line says whether the working folder was capped as the
+    worker says it was (the plan, made before anything ran, cannot know).
+    """
     status, detail = _state_of(raw, timeout, memory_mb)
     report = raw.get("report") or {}
+    capped = raw.get("folder_capped")
+    if isolation is not None and capped is not None:
+        isolation = replace(isolation, folder_capped=bool(capped))
     return ExecutionResult(
         status=status, detail=detail, duration_s=round(raw.get("duration_s", 0.0), 6),
         stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),
         exit_code=raw.get("exit_code"), signal=raw.get("signal"),
         warnings=tuple(report.get("warnings", ())) + _platform_warnings()
-        + (("the working directory could not be removed",) if raw.get("workdir_left") else ()),
+        + (("the working directory could not be removed",) if raw.get("workdir_left") else ())
+        + ((UNCAPPED_FOLDER,) if capped is False else ()),
         isolation="not recorded" if isolation is None else str(isolation))
 
 

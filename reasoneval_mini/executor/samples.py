@@ -32,7 +32,8 @@ def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=T
     ``None`` for a sample that has no program, e.g. the model gave no
     answer). Each record has ``sample_id``, ``task_id``, ``status``,
     ``detail``, ``duration_s`` and ``isolation`` (the run's isolation level,
-    the same line for every record of one call), and is accepted as is by
+    the same line for every record of one call, with the working folder cap
+    as the workers report it), and is accepted as is by
     :func:`~reasoneval_mini.records.execution_summary`. A ``None`` program
     is recorded as ``not_run`` with its reason, never dropped. Programs run
     as in :func:`~reasoneval_mini.executor.program.execute_program` (same
@@ -87,7 +88,21 @@ def execute_samples(plan, *, timeout=DEFAULT_TIMEOUT_S, workers=None, progress=T
         if cancelled:
             warnings.warn(f"execution cancelled: {cancelled} of {len(plan)} samples "
                           "recorded as not_run", RuntimeWarning, stacklevel=2)
+    _one_level(records, str(isolation))
     return records
+
+
+def _one_level(records, planned):
+    """Give the records that did not run the level the others ran under, when those agree.
+
+    The plan (*planned*) cannot know whether the workers could cap their
+    folders; the records of the samples that ran say it. Edits in place.
+    """
+    ran = {record["isolation"] for record in records} - {planned}
+    if len(ran) == 1:
+        (level,) = ran
+        for record in records:
+            record["isolation"] = level
 
 
 def validate_plan(plan):
@@ -138,10 +153,11 @@ class _Run:
         return build_request(self.plan[index]["program"], self.timeout, DEFAULT_MEMORY_MB,
                              self.isolation)
 
-    def record(self, item, status, detail, duration_s):
+    def record(self, item, status, detail, duration_s, isolation=None):
+        """The record of one sample; *isolation* is its run's line (default: the plan's)."""
         return {"sample_id": item["sample_id"], "task_id": item["task_id"],
                 "status": status, "detail": detail, "duration_s": duration_s,
-                "isolation": str(self.isolation)}
+                "isolation": str(self.isolation) if isolation is None else isolation}
 
 
 def _run_all(run, to_run, workers, progress):
@@ -207,7 +223,8 @@ def _run_round(run, indexes, pool, bar, failures, retried=None):
         if retried is not None:
             detail = (f"{detail} (retried once on a fresh worker: the first one failed: "
                       f"{retried[index]})")
-        records[index] = run.record(plan[index], result.status, detail, result.duration_s)
+        records[index] = run.record(plan[index], result.status, detail, result.duration_s,
+                                    result.isolation)
         if bar is not None:
             bar.update(1)
 

@@ -8,7 +8,6 @@ import select
 import time
 
 from reasoneval_mini.executor.workers import CANCELLED, EXITED, TIMED_OUT
-from reasoneval_mini.support.messages import MAX_REPORT_BYTES
 from reasoneval_mini.runner.reaping import kill_descendants
 from reasoneval_mini.support.processes import kill_process_group
 
@@ -21,24 +20,24 @@ def parent_gone(parent_pid):
     return parent_pid is not None and os.getppid() != parent_pid
 
 
-def watch_child(pid, streams, report_r, deadline, parent_pid=None, subreaper=False):
+def watch_child(pid, streams, deadline, parent_pid=None, subreaper=False):
     """Collect output and wait for the child, the deadline, or a cancel.
 
-    *streams* maps the read ends of the child's stdout and stderr pipes to
-    :class:`HeadTailBuffer` objects; *report_r* is the report pipe's read end.
-    A cancel is anything readable on stdin (the parent writes a byte, then
-    closes it), or the death of *parent_pid*. Kills the child's process group
-    in every case, reaps the child, closes the pipes, and returns
-    ``(outcome, wait_status, report_bytes)``, outcome one of
+    *streams* maps the read ends of the child's pipes (stdout, stderr, the
+    report, the setup note) to objects that keep what is read, each with a
+    ``read_from(fd)`` that reads what is waiting and returns the count
+    (:class:`~reasoneval_mini.executor.output_buffer.ReusedHeadTail`). A
+    cancel is anything readable on stdin (the parent writes a byte, then
+    closes it), or the death of *parent_pid*. Kills the child's process
+    group in every case, reaps the child, closes the pipes, and returns
+    ``(outcome, wait_status)``, outcome one of
     :data:`~reasoneval_mini.executor.workers.OUTCOMES`. A *subreaper*
     (:func:`~reasoneval_mini.runner.reaping.become_subreaper`) then also
     kills what the child started outside its group, before draining the
     pipes such a process may hold.
     """
     pidfd = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
-    report = bytearray()
     buffers = dict(streams)
-    buffers[report_r] = None
     outcome = status = None
     while outcome is None:
         remaining = deadline - time.monotonic()
@@ -48,7 +47,7 @@ def watch_child(pid, streams, report_r, deadline, parent_pid=None, subreaper=Fal
         watched = list(buffers) + [0] + ([pidfd] if pidfd is not None else [])
         wait = min(remaining, PARENT_CHECK_SECONDS) if pidfd is not None else min(remaining, 0.002)
         ready = select.select(watched, [], [], wait)[0]
-        _read_ready(ready, buffers, report)
+        _read_ready(ready, buffers)
         if 0 in ready or parent_gone(parent_pid):
             outcome = CANCELLED
         elif pidfd is not None:
@@ -67,26 +66,18 @@ def watch_child(pid, streams, report_r, deadline, parent_pid=None, subreaper=Fal
     drain_deadline = time.monotonic() + DRAIN_SECONDS
     while buffers and time.monotonic() < drain_deadline:
         ready = select.select(list(buffers), [], [], drain_deadline - time.monotonic())[0]
-        _read_ready(ready, buffers, report)
+        _read_ready(ready, buffers)
     for fd in list(buffers):
         del buffers[fd]
         os.close(fd)
-    return outcome, status, bytes(report)
+    return outcome, status
 
 
-def _read_ready(ready, buffers, report):
+def _read_ready(ready, buffers):
     for fd in ready:
-        if fd not in buffers:
-            continue
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
+        if fd in buffers and not buffers[fd].read_from(fd):
             del buffers[fd]
             os.close(fd)
-        elif buffers[fd] is None:
-            if len(report) < MAX_REPORT_BYTES:
-                report += chunk
-        else:
-            buffers[fd].feed(chunk)
 
 
 def _peek_exit(pid):

@@ -83,6 +83,11 @@ MEMORY_LIMIT_MB = 4096
 #: Size of the grading process's working folder, in MB (Linux): it lives in
 #: memory (``/dev/shm``), where no address-space limit counts what it holds.
 WORKDIR_LIMIT_MB = 256
+#: Largest file a grading process may write or size, in MB (POSIX): no more
+#: than its folder holds. A memfd (where no filter refuses one) is a file
+#: too, and its pages count against no address-space limit: one grew past
+#: the 4 GiB ceiling while nothing else bounded it.
+FILE_SIZE_LIMIT_MB = WORKDIR_LIMIT_MB
 #: Largest encoded returned value, in characters.
 MAX_VALUE_CHARS = 2 << 20
 #: ``python -s -c BOOT.format(parent=...)`` starts a grading child. The folder
@@ -309,7 +314,8 @@ def _become_worker(grader_pid):
 def main(grader):
     """The child's life (*grader*: the grader's pid): keeper and worker, job, sandbox, cells, exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
-    apply_limits(memory_mb=MEMORY_LIMIT_MB)  # a runaway list gets MemoryError; no core files
+    # A runaway list gets MemoryError, a runaway file EFBIG; no core files.
+    apply_limits(memory_mb=MEMORY_LIMIT_MB, file_size_mb=FILE_SIZE_LIMIT_MB)
     _become_worker(grader)
     channel, requests = os.dup(1), os.dup(0)
     null = os.open(os.devnull, os.O_RDWR)

@@ -21,6 +21,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 PREFIX = "reasoneval-run-"
 
@@ -42,10 +43,11 @@ def make_workdir(base=None):
     return tempfile.mkdtemp(prefix=PREFIX, dir=base or working_directory_base())
 
 
-def remove_tree(path):
+def remove_tree(path, deadline=None):
     """Remove *path*, even where the child took away its own permissions; never raises.
 
-    The fast way first (``shutil.rmtree``). What it leaves is removed with
+    An empty folder goes at once (``rmdir``: what most programs leave).
+    Else the fast way first (``shutil.rmtree``), then what it leaves with
     two folders open at a time (:func:`_remove_flattening`): a folder the
     child locked, *path* itself included, is unlocked by its owner's right
     to ``chmod`` (a fork server without root's powers has no other), never
@@ -53,15 +55,27 @@ def remove_tree(path):
     ours); and the depth of the tree costs nothing (Python 3.11's ``rmtree``
     recurses once a level, and a chain of a few thousand folders, made in
     milliseconds, ended it with ``RecursionError``).
+
+    *deadline* (a :func:`time.monotonic` time), if given, is when to stop
+    and leave the rest (the caller sees *path* still there): a chain of
+    32,000 folders, made by a program in 0.15 s, takes 0.6 s or more to
+    remove, and a caller with a deadline of its own must not wait for it.
+    Then ``rmtree``, which cannot be stopped, is skipped.
     """
     try:
-        shutil.rmtree(path, ignore_errors=True)
-    except RecursionError:  # a tree deeper than Python's recursion limit
+        os.rmdir(path)
+        return
+    except OSError:
         pass
+    if deadline is None:
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        except RecursionError:  # a tree deeper than Python's recursion limit
+            pass
     if not os.path.lexists(path):
         return
     if os.open in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY"):
-        _remove_flattening(path)
+        _remove_flattening(path, deadline)
     else:  # pragma: no cover - Windows: no mode bits to give back
         for root, dirs, _ in os.walk(path):
             for name in dirs:
@@ -70,7 +84,7 @@ def remove_tree(path):
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _remove_flattening(path):
+def _remove_flattening(path, deadline=None):
     """Empty and remove the folder *path* (never following a link), however deep or locked.
 
     Each pass removes every file and link in *path*, and for each folder
@@ -78,8 +92,12 @@ def _remove_flattening(path):
     into *path* (a rename within one file system), removes it. Every entry
     is moved once at most, and only *path* and one folder below it are open
     at a time. Stops when a pass removes nothing (what is left cannot be
-    removed: the caller sees it).
+    removed: the caller sees it), or at *deadline*.
     """
+
+    def late():
+        return deadline is not None and time.monotonic() > deadline
+
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
     _unlock(path, None)  # the child may have locked its own folder too
     try:
@@ -106,6 +124,8 @@ def _remove_flattening(path):
             except OSError:
                 break
             for name in names:
+                if late():
+                    return
                 try:
                     os.unlink(name, dir_fd=top)  # a file or a link: never followed
                     progress = True
@@ -119,6 +139,8 @@ def _remove_flattening(path):
                     continue
                 try:
                     for entry in os.listdir(folder):
+                        if late():
+                            break
                         try:
                             os.unlink(entry, dir_fd=folder)  # a file or a link: gone now
                             progress = True

@@ -13,7 +13,7 @@ The policy, one domain per run (per program, per student):
   Unix socket file), no kernel keyring, no new session or process group
   (the run's end kills every process it started), no change of any file's
   mode, owner, times, flags or extended attributes (ACLs), no file watch or lease,
-  no limit, priority or CPU set on another process, no message queue and
+  no limit, priority or CPU set on another process, no message queue, no memfd and
   no new namespace (:mod:`~reasoneval_mini.sandbox.seccomp`); no signals and no abstract Unix
   sockets to processes outside the run's own sandbox (ABI 6); no
   ``/proc/<pid>`` of such processes (any ABI: Landlock's ``ptrace`` rule);
@@ -71,12 +71,24 @@ class SandboxUnavailable(RuntimeError):
 
 @dataclass(frozen=True)
 class Isolation:
-    """How runs are isolated: the *mode* asked for, the kernel's *abi*, what is *enforced* and *missing*."""
+    """How runs are isolated: the *mode* asked for, the kernel's *abi*, what is *enforced* and *missing*.
+
+    *folder_capped* says whether each run's working folder was a file system
+    of the run's memory limit (``True``), or a plain folder in ``/dev/shm``,
+    where nothing a program writes counts against any limit (``False``:
+    where the kernel lets no process mount one, e.g. with user namespaces
+    switched off); ``None`` when not known (a plan, before anything ran).
+    The executor sets it from what each run's fork server did.
+
+    >>> print(Isolation("auto", 7, ("files", "network", "signals"), (), folder_capped=False))
+    landlock ABI 7: files, network, signals; working folder NOT capped
+    """
 
     mode: str
     abi: int
     enforced: tuple
     missing: tuple
+    folder_capped: object = None
 
     @property
     def level(self):
@@ -87,10 +99,12 @@ class Isolation:
 
     def __str__(self):
         if self.mode == "off":
-            return "none (sandbox off)"
-        if not self.enforced:
-            return f"none ({_no_landlock_reason(self.abi)})"
-        return f"landlock ABI {self.abi}: {', '.join(self.enforced)}"
+            sandbox = "none (sandbox off)"
+        elif not self.enforced:
+            sandbox = f"none ({_no_landlock_reason(self.abi)})"
+        else:
+            sandbox = f"landlock ABI {self.abi}: {', '.join(self.enforced)}"
+        return sandbox + _FOLDER_CAP[self.folder_capped]
 
     def warning(self):
         """The one-line warning a run should print, or ``None`` when everything is enforced."""
@@ -100,16 +114,24 @@ class Isolation:
         if not self.enforced:
             return (f"no sandbox here ({_no_landlock_reason(self.abi)}): programs run with your "
                     "rights; only time and resource limits apply")
+        uncapped = [UNCAPPED_FOLDER] if self.folder_capped is False else []
         if self.missing:
             return (f"sandbox: this kernel (Landlock ABI {self.abi}) does not enforce "
-                    f"{_and(self.missing)}; " + "; ".join(_CONSEQUENCE[name] for name in self.missing))
-        return None
+                    f"{_and(self.missing)}; "
+                    + "; ".join([_CONSEQUENCE[name] for name in self.missing] + uncapped))
+        return f"sandbox: {uncapped[0]}" if uncapped else None
 
 
 _CONSEQUENCE = {
     "network": "programs can open TCP connections",
     "signals": "programs can signal processes outside the sandbox",
 }
+#: What a run's record says of its working folder (``folder_capped``: not known, yes, no).
+_FOLDER_CAP = {None: "", True: "; working folder capped", False: "; working folder NOT capped"}
+#: Why an uncapped folder matters, in one line.
+UNCAPPED_FOLDER = ("the working folders are not capped here (no process may mount a file system "
+                   "of its own: on Linux, user namespaces are off): a program can fill the "
+                   "machine's memory (/dev/shm) or disk through its folder, whatever its memory limit")
 
 
 def _and(names):

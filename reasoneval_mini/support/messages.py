@@ -36,6 +36,7 @@ MAX_FIELD_CHARS = 2000
 
 # Bound now (see the module docstring).
 _dumps, _pack, _write = json.dumps, struct.pack, os.write
+_writev = getattr(os, "writev", None)  # not on Windows
 
 
 class MessageTooLarge(ValueError):
@@ -76,13 +77,53 @@ def read_message(fd, max_bytes=None, deadline=None):
     return None if body is None else json.loads(body)
 
 
-def write_message(fd, message):
-    """Send *message* (a JSON-able dict) as one framed message."""
+def write_message(fd, message, parts=()):
+    """Send *message* (a JSON-able dict) as one framed message, then the raw bytes of *parts*.
+
+    *parts* (bytes-like objects, written as they are, with no copy) are for
+    data the sender must not turn into objects of its own; their lengths
+    must be in *message*, for the reader's :func:`read_exactly`.
+    """
     # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
     # character. A lone surrogate (from an exception message) becomes a \uXXXX
     # escape through backslashreplace, which is still valid JSON.
     data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    write_all(fd, _pack(">Q", len(data)) + data)
+    if not parts:
+        write_all(fd, _pack(">Q", len(data)) + data)
+        return
+    # One writev where there is one: a frame and its parts of at most 4 KiB in
+    # all reach a pipe in one piece, with nothing another writer sent between them.
+    views = [memoryview(part).cast("B") for part in (_pack(">Q", len(data)), data, *parts)
+             if len(part)]
+    while views:
+        written = _writev(fd, views) if _writev is not None else _write(fd, views[0])
+        if not written:
+            raise OSError(f"no progress writing to descriptor {fd}")
+        while written:
+            if written >= len(views[0]):
+                written -= len(views.pop(0))
+            else:
+                views[0], written = views[0][written:], 0
+
+
+def read_exactly(fd, size, deadline=None, into=None):
+    """The next *size* raw bytes from *fd* (see :func:`write_message`'s *parts*); None at end of file.
+
+    With *into* (a writable memoryview of at least *size* bytes) they are
+    read into it, and it is returned; else into a new ``bytearray``. With
+    *deadline*, as :func:`read_message`.
+    """
+    if into is None:
+        return _read_exact(fd, size, deadline)
+    filled = 0
+    while filled < size:
+        if deadline is not None:
+            wait_until_readable(fd, deadline)
+        count = _read_into(fd, into[filled:size])
+        if not count:
+            return None
+        filled += count
+    return into
 
 
 def _read_exact(fd, size, deadline=None):

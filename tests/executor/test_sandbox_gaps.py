@@ -330,3 +330,31 @@ def test_a_program_cannot_signal_a_process_outside_its_run_through_a_descriptors
     assert (result.status, result.stdout_tail) == (PASSED, "written\n"), result.detail
     time.sleep(0.05)  # a signal sent would have arrived by now
     assert os.waitpid(capless_victim, os.WNOHANG) == (0, 0)  # still running
+
+
+# --- Memory outside every limit -------------------------------------------------
+
+MEMFD_HOARD = """
+import os
+held = []
+for _ in range(8):  # 8 x 16 MB (the file-size limit): twice the 64 MB limit, outside the address space
+    try:
+        fd = os.memfd_create("hoard")
+    except OSError:
+        break
+    held.append(fd)
+    for _ in range(16):
+        os.write(fd, b"x" * (1 << 20))
+total = sum(os.fstat(fd).st_size for fd in held) >> 20
+assert total <= 64, f"held {total} MB in memfds under a 64 MB limit"
+"""
+
+
+@needs(1, "file rules")
+@needs_filter
+def test_a_program_cannot_hold_memory_past_its_limit_in_memfds(quiet_off):
+    # A memfd's pages count against no address space: with memory_mb=64 one
+    # program held 896 MB in 56 of them.
+    assert run(MEMFD_HOARD, memory_mb=64, sandbox="off").status != PASSED  # the attack itself
+    result = run(MEMFD_HOARD, memory_mb=64)
+    assert result.status == PASSED, result.detail

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from process_checks import assert_gone_soon, process_alive
-from sandbox_runs import item, needs, needs_filter, needs_socket_filter, run
+from sandbox_runs import fill_folder, item, needs, needs_filter, needs_socket_filter, run
 
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
@@ -84,7 +84,8 @@ def test_the_fresh_interpreter_fallback_is_confined_too(monkeypatch):
     master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
     result = run(f"open({str(master)!r}).read()")
     assert (result.status, result.detail.split(":")[0]) == (RUNTIME_ERROR, "PermissionError")
-    assert result.isolation == str(plan_isolation("auto"))
+    # A plain temporary folder: no file system of its own.
+    assert result.isolation == str(plan_isolation("auto")) + "; working folder NOT capped"
 
 
 @needs(1, "file rules")
@@ -507,7 +508,10 @@ def test_a_report_that_fails_to_parse_is_the_programs_own_runtime_error_never_no
 # --- The isolation level, the modes, failing closed --------------------------------
 
 def test_every_result_and_every_record_carries_the_isolation_level():
-    expected = str(plan_isolation("auto"))
+    from reasoneval_mini.lessons.doctor import working_folder_capped  # the folder's size, as seen
+
+    cap = "capped" if working_folder_capped() else "NOT capped"
+    expected = f"{plan_isolation('auto')}; working folder {cap}"
     assert run("pass").isolation == expected
     records = execute_samples([item("a", "pass"), {"sample_id": "b", "task_id": "t",
                                                    "program": None}], progress=False)
@@ -518,7 +522,9 @@ def test_sandbox_off_warns_and_records_that_nothing_was_enforced(monkeypatch):
     monkeypatch.setattr(confinement, "_WARNED", set())
     with pytest.warns(RuntimeWarning, match="sandbox off: programs run with your rights"):
         result = run("pass", sandbox="off")
-    assert (result.status, result.isolation) == (PASSED, "none (sandbox off)")
+    sandbox, folder = result.isolation.split("; ")  # and whether its folder was capped
+    assert (result.status, sandbox) == (PASSED, "none (sandbox off)")
+    assert folder in ("working folder capped", "working folder NOT capped"), folder
 
 
 @pytest.mark.parametrize("call", ["execute_program", "execute_samples"])
@@ -568,7 +574,7 @@ def test_without_landlock_programs_run_as_before_with_a_warning_and_the_level_sa
     monkeypatch.setattr(sys, "platform", "darwin")
     with pytest.warns(RuntimeWarning, match="no sandbox here .Landlock is Linux-only, this is darwin"):
         result = run("assert 1 + 1 == 2")
-    assert (result.status, result.isolation) == (
+    assert (result.status, result.isolation.split("; ")[0]) == (
         PASSED, "none (Landlock is Linux-only, this is darwin)")
 
 
@@ -662,16 +668,6 @@ def test_a_program_cannot_write_past_its_memory_limit_into_its_working_folder():
     # no address-space limit counts what it holds; each file alone is held to 16 MB.
     if not _server_mounts_work():
         pytest.skip("capping the folder needs root or user namespaces, which this kernel refuses")
-    result = run("""
-        written = 0
-        try:
-            for number in range(12):  # 192 MB, three times the memory limit
-                with open(f"fill-{number}", "wb") as handle:
-                    for _ in range(16):
-                        handle.write(b"x" * (1 << 20))
-                        written += 1
-        except OSError:
-            pass
-        assert written <= 64, f"{written} MB written under a 64 MB memory limit"
-        """, memory_mb=64, timeout=10.0)
+    result = run(fill_folder(192), memory_mb=64, timeout=10.0)  # three times the memory limit
     assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) <= 64, f"{result.stdout_tail} MB written under a 64 MB limit"

@@ -18,11 +18,12 @@ import textwrap
 import threading
 
 import pytest
-from sandbox_runs import item, needs_filter, run
+from sandbox_runs import fill_folder, item, needs_filter, run
 
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
-from reasoneval_mini import ASSERTION_FAILED, PASSED, RUNTIME_ERROR, execute_samples
+from reasoneval_mini import (
+    ASSERTION_FAILED, PASSED, RUNTIME_ERROR, TIMEOUT, execute_samples, execution_summary)
 from reasoneval_mini.executor import fork_server, pool
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
@@ -253,6 +254,50 @@ def test_a_folder_nested_thousands_deep_is_removed_and_its_sample_keeps_its_verd
     assert (record["status"], record["detail"]) == (PASSED, "ran to the end without an exception")
 
 
+
+# Bottom-up: each new folder takes the chain so far, so the program's own
+# folder never gets deeper than two, and nothing limits the chain's depth
+# but the folder's files (32,768 under the default 512 MB).
+DEEP_THEN_LOOP = """
+    import os
+    os.mkdir("chain")
+    try:
+        for number in range({depth}):
+            os.mkdir("next")
+            os.rename("chain", "next/chain")
+            os.rename("next", "chain")
+    except OSError:
+        pass
+    while True:
+        pass
+    """
+
+
+def test_a_failing_programs_deep_folder_does_not_turn_its_sample_into_not_run(own_worker):
+    # Removing 32,000 nested folders outlasted the caller's 0.8 s guard: the
+    # sample became not_run (even after the retry), and the attempted success
+    # rate read 1.0 instead of 0.33.
+    plan = [item("deep", DEEP_THEN_LOOP.format(depth=32000))] + [item(name, source) for name, source, _ in HONEST]
+    records = execute_samples(plan, timeout=3.0, workers=1, progress=False)
+    assert [r["status"] for r in records] == [TIMEOUT] + [state for _, _, state in HONEST], records
+    for record in records:
+        assert "retried" not in record["detail"] and "executor failure" not in record["detail"], record
+    summary = execution_summary(records)
+    assert summary["attempted_success_rate"] == pytest.approx(1 / 3)
+    after = run("import os\nassert os.listdir('.') == []")  # and the next program's folder is new
+    assert after.status == PASSED, after.detail
+
+
+
+def test_a_folder_chain_that_takes_seconds_to_remove_still_leaves_its_program_timed_out(own_worker):
+    # The same chain, four times as long (a larger limit allows more files):
+    # its removal takes seconds, on any machine. The answer must not wait for it.
+    result = run(DEEP_THEN_LOOP.format(depth=120000), memory_mb=2048, timeout=2.0)
+    assert result.status == TIMEOUT, result.detail
+    after = run("import os\nassert os.listdir('.') == []", memory_mb=2048)
+    assert after.status == PASSED, after.detail
+
+
 def test_remove_tree_removes_a_deep_locked_tree_and_never_follows_its_links(tmp_path):
     victim = tmp_path / "victim"
     victim.mkdir()
@@ -283,7 +328,8 @@ def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_progra
     # Whatever the reason the folder stays (here, a server whose removal does
     # nothing), the next program must not pay for it: it runs on a new server.
     boot = fork_server.SERVER_BOOT.replace(
-        "fork_server.serve(", "fork_server.remove_tree = lambda path: None; fork_server.serve(")
+        "fork_server.serve(", "fork_server.remove_tree = lambda path, deadline=None: None; "
+        "fork_server.serve(")
     assert boot != fork_server.SERVER_BOOT
     monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
     first = run("open('f', 'w').write('x')")
@@ -297,18 +343,7 @@ def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_progra
 
 def test_a_file_system_one_sample_filled_is_empty_again_for_the_next(own_worker):
     skip_unless_capped(64)
-    filled = run("""
-        written = 0
-        try:
-            for number in range(8):  # 128 MB, twice the folder's size (16 MB a file at most)
-                with open(f"fill-{number}", "wb") as handle:
-                    for _ in range(16):
-                        handle.write(b"x" * (1 << 20))
-                        written += 1
-        except OSError:
-            pass
-        print(written)
-        """, memory_mb=64, timeout=10.0)
+    filled = run(fill_folder(128), memory_mb=64, timeout=10.0)  # twice the folder's size
     assert filled.status == PASSED, filled.detail
     assert 48 <= int(filled.stdout_tail) <= 64  # it did fill the folder
     after = run("""
@@ -408,14 +443,46 @@ def test_an_unsandboxed_program_cannot_shrink_the_folders_of_later_sandboxed_pro
     assert result.status == PASSED, result.detail
 
 
+# --- What the record says of the folder cap ----------------------------------------
+
+FILL_96_MB = fill_folder(96)  # past a 64 MB limit
+
+
+def test_a_record_says_its_folder_was_not_capped_where_its_server_could_not_mount_one(
+        own_worker, monkeypatch):
+    # As where user namespaces are off: the server's namespaces are refused,
+    # and a memory_mb=64 program wrote 960 MB into /dev/shm while every record
+    # said the sandbox was whole.
+    boot = fork_server.SERVER_BOOT.replace(
+        "fork_server.serve(", "fork_server.enter_private_mounts = lambda: False; fork_server.serve(")
+    assert boot != fork_server.SERVER_BOOT
+    monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
+    result = run(FILL_96_MB, memory_mb=64, timeout=20.0)
+    assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) == 96  # the oracle: nothing held it to 64 MB
+    assert result.isolation.endswith("; working folder NOT capped"), result.isolation
+    assert any("not capped" in warning for warning in result.warnings), result.warnings
+    (record,) = execute_samples([item("fills", FILL_96_MB)], workers=1, progress=False)
+    assert record["isolation"] == result.isolation
+
+
+def test_a_record_says_its_folder_was_capped_where_a_program_could_not_fill_it(own_worker):
+    skip_unless_capped(64)
+    result = run(FILL_96_MB, memory_mb=64, timeout=20.0)
+    assert result.status == PASSED, result.detail
+    assert int(result.stdout_tail) <= 64  # the oracle: the cap held
+    assert result.isolation.endswith("; working folder capped"), result.isolation
+    assert result.warnings == (), result.warnings
+
+
 # --- Without a file system of its own --------------------------------------------------
 
 def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
-        tmp_path, monkeypatch, stdin_pipe):
+        monkeypatch, stdin_pipe):
     # Where the kernel refuses namespaces the base is a plain folder; the run
     # folder is made and removed the same way (here in this process, as a
     # server that could not mount would; removal raised RecursionError before).
-    base = make_workdir(str(tmp_path))
+    base = make_workdir()  # where a server's base is: /dev/shm on Linux
     monkeypatch.setitem(fork_server._FOLDERS, "base", base)
     isolation = plan_isolation("auto")
     programs = [DEEP.format(depth=3000), LOCKS["nested read-only folders"],

@@ -623,6 +623,36 @@ def test_a_student_cannot_fill_the_machines_memory_through_the_working_folder(tm
                                          "shout": "passed"}
 
 
+GROW_A_FILE = """\
+import os
+try:  # a memfd where the sandbox allows one, else a file in the working folder
+    _fd = os.memfd_create("grow")
+except OSError:
+    _fd = os.open("grow", os.O_RDWR | os.O_CREAT, 0o600)
+try:
+    os.ftruncate(_fd, 5 << 30)  # past the 4 GiB address-space ceiling (sparse: costs nothing here)
+except OSError:
+    pass
+SIZE = os.fstat(_fd).st_size
+
+def shout(text):
+    return text.upper() if SIZE <= {limit} << 20 else f"a file of {{SIZE >> 20}} MiB"
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="resource limits are POSIX only")
+@pytest.mark.parametrize("sandbox", ["auto", "off"])
+def test_a_student_cannot_grow_a_memfd_or_a_file_past_the_grading_processs_file_size_limit(
+        tmp_path, sandbox):
+    # One memfd grew to 4,352 MiB (real pages), past the 4 GiB ceiling and the
+    # 256 MB folder, where the out-of-memory killer cannot find it.
+    from reasoneval_mini.grading.child import WORKDIR_LIMIT_MB
+
+    student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, GROW_A_FILE.format(limit=WORKDIR_LIMIT_MB)))
+    assert grade(tmp_path / "subs", tmp_path, "--sandbox", sandbox) == 0
+    assert statuses(tmp_path, "eve")["shout"] == "passed"
+
+
 CAPABILITIES = """\
 import ctypes
 

@@ -2,6 +2,7 @@
 
 import os
 import sys
+import time
 import warnings
 
 import pytest
@@ -58,6 +59,33 @@ def test_a_working_folder_the_child_locked_is_still_removed():
     remove_tree(folder)
     assert not os.path.exists(folder)
 
+
+
+def chain(folder, depth):
+    """*depth* folders nested in *folder*, made bottom-up as a hostile program makes them."""
+    os.mkdir(os.path.join(folder, "chain"))
+    for _ in range(depth):
+        os.mkdir(os.path.join(folder, "next"))
+        os.rename(os.path.join(folder, "chain"), os.path.join(folder, "next", "chain"))
+        os.rename(os.path.join(folder, "next"), os.path.join(folder, "chain"))
+
+
+def test_remove_tree_stops_at_its_deadline_and_leaves_the_rest_for_later():
+    folder = make_workdir()
+    chain(folder, 20000)
+    remove_tree(folder, deadline=time.monotonic() + 0.02)
+    assert os.path.exists(folder), "20,000 levels removed in 20 ms: the deadline was not kept"
+    remove_tree(folder)  # without one, the rest goes
+    assert not os.path.exists(folder)
+
+
+def test_remove_tree_with_a_deadline_still_removes_an_ordinary_or_locked_folder():
+    folder = make_workdir()
+    os.makedirs(os.path.join(folder, "a", "b"))
+    open(os.path.join(folder, "a", "b", "f"), "w").close()
+    os.chmod(os.path.join(folder, "a"), 0o500)
+    remove_tree(folder, deadline=time.monotonic() + 5)
+    assert not os.path.exists(folder)
 
 @pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32", reason="POSIX rlimits")
 def test_limits_lower_the_hard_limit_so_the_child_cannot_raise_them_again():

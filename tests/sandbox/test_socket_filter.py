@@ -23,6 +23,7 @@ SCHED_SETAFFINITY, SCHED_GETAFFINITY, SCHED_SETATTR = 203, 204, 314
 INOTIFY_INIT, INOTIFY_INIT1, INOTIFY_ADD_WATCH, FANOTIFY_INIT, FANOTIFY_MARK = 253, 294, 254, 300, 301
 FCNTL, FLOCK, IOCTL = 72, 73, 16
 MQ_OPEN, MQ_UNLINK, MQ_TIMEDSEND = 240, 241, 242
+MEMFD_CREATE, MEMFD_SECRET, MMAP = 319, 447, 9
 # include/uapi/linux/fcntl.h, asm-generic/fcntl.h, linux/resource.h
 F_GETFD, F_SETFD, F_GETFL, F_SETLK, F_DUPFD_CLOEXEC, F_SETLEASE, F_GETLEASE, F_NOTIFY = (
     1, 2, 3, 6, 1030, 1024, 1025, 1026)
@@ -67,6 +68,9 @@ def run_filter(program, arch, nr, flags=0, second=0):
     (X86_64, MQ_OPEN, DENY),
     (X86_64, MQ_UNLINK, DENY),
     (X86_64, MQ_TIMEDSEND, DENY),
+    (X86_64, MEMFD_CREATE, DENY),  # memory that no address-space limit counts
+    (X86_64, MEMFD_SECRET, DENY),
+    (X86_64, MMAP, seccomp.SECCOMP_RET_ALLOW),
     (X86_64, BPF, DENY),
     (X86_64, PERF_EVENT_OPEN, DENY),
     (X86_64, USERFAULTFD, DENY),
@@ -110,7 +114,7 @@ def run_filter(program, arch, nr, flags=0, second=0):
     (X86_64, seccomp.X32_SYSCALL_BIT | READ, DENY),
     (I386, 102, DENY),  # socketcall through the 32-bit entry point
     (I386, 3, DENY),
-], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "mq_open", "mq_unlink", "mq_timedsend", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes", "futimesat",
+], ids=["socket", "add_key", "request_key", "keyctl", "unshare", "shmget", "shmat", "msgget", "shmdt", "mq_open", "mq_unlink", "mq_timedsend", "memfd_create", "memfd_secret", "mmap", "bpf", "perf_event_open", "userfaultfd", "setsid", "setpgid", "getpgid", "getsid", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes", "futimesat",
         "utimensat", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
         "getpriority", "sched_getaffinity", "flock", "setxattr", "fsetxattr", "setxattrat", "removexattr", "getxattr", "ioprio_set", "ioprio_get", "clone3", "fork", "io_uring", "socketpair", "read", "x32-socket", "x32-read", "i386-socketcall",
         "i386-read"])
@@ -216,6 +220,9 @@ def test_the_filter_has_the_same_shape_on_aarch64():
     assert run_filter(program, aarch64, 25, flags=3, second=F_SETLEASE) == DENY  # fcntl
     assert run_filter(program, aarch64, 25, flags=3, second=F_GETFD) == seccomp.SECCOMP_RET_ALLOW
     assert run_filter(program, aarch64, 180) == DENY  # mq_open
+    assert run_filter(program, aarch64, 279) == DENY  # memfd_create
+    assert run_filter(program, aarch64, 447) == DENY  # memfd_secret
+    assert run_filter(program, aarch64, 222) == seccomp.SECCOMP_RET_ALLOW  # mmap
     assert run_filter(program, aarch64, 29, flags=3, second=0x40086602) == DENY  # ioctl(FS_IOC_SETFLAGS)
     assert run_filter(program, aarch64, 29, flags=1, second=0x5401) == seccomp.SECCOMP_RET_ALLOW
     assert run_filter(program, aarch64, 63) == seccomp.SECCOMP_RET_ALLOW  # read

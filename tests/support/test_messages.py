@@ -54,3 +54,29 @@ def test_a_write_that_makes_no_progress_raises_instead_of_looping(monkeypatch):
     monkeypatch.setattr(messages, "_write", lambda fd, data: 0)
     with pytest.raises(OSError, match="no progress"):
         messages.write_all(99, b"abc")
+
+
+def test_raw_parts_follow_their_message_byte_for_byte_even_past_a_pipes_capacity(pipe):
+    import threading
+
+    read_end, write_end = pipe
+    big = bytes(range(256)) * 1024  # 256 KiB: several partial writes into a 64 KiB pipe
+    parts = (b"abc", bytearray(), memoryview(bytearray(b"defgh")), big)
+    sizes = [len(part) for part in parts]
+    writer = threading.Thread(target=write_message, args=(write_end, {"parts": sizes}, parts))
+    writer.start()
+    message = read_message(read_end)
+    received = messages.read_exactly(read_end, sum(message["parts"]))
+    writer.join()
+    assert message == {"parts": sizes}
+    assert bytes(received) == b"".join(bytes(part) for part in parts)
+
+
+def test_read_exactly_fills_the_memory_it_is_given_and_says_none_at_end_of_file(pipe):
+    read_end, write_end = pipe
+    into = memoryview(bytearray(8))
+    os.write(write_end, b"12345")
+    assert messages.read_exactly(read_end, 5, into=into) is into
+    assert bytes(into) == b"12345\0\0\0"
+    os.close(write_end)
+    assert messages.read_exactly(read_end, 1, into=into) is None
