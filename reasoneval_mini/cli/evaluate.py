@@ -62,19 +62,35 @@ def _code(args):
 
 
 def _answers(args):
-    from reasoneval_mini.evaluation.final_answers import REFERENCE_ERROR, evaluate_answers_file
+    from reasoneval_mini.evaluation.answers_evaluation import evaluate_answers_file
+    from reasoneval_mini.evaluation.answers_report import rules_text
+    from reasoneval_mini.evaluation.final_answers import REFERENCE_ERROR
 
-    report, paths = evaluate_answers_file(args.predictions, extract=args.extract,
-                                          compare=args.compare, out_dir=args.out_dir)
-    accuracy = report["accuracy"]
+    report, paths = evaluate_answers_file(
+        args.predictions, file_format=args.file_format, extract=args.extract, rules=args.rules,
+        units=args.units, compare=args.compare, out_dir=args.out_dir,
+        progress=not args.no_progress)
     counts = ", ".join(f"{name} {count}" for name, count in report["counts"].items())
-    shown = "undefined" if accuracy["estimate"] is None else f"{accuracy['estimate']:.3f}"
-    if accuracy.get("low") is not None:
-        shown += f" [{accuracy['low']:.3f}, {accuracy['high']:.3f}]"
-    print(f"{report['budget']['items']} items: {counts}; accuracy {shown}")
-    print(f"wrote {paths['markdown']}, {paths['json']}")
+    print(f"{report['budget']['items']} items: {counts}")
+    print(f"accuracy {_accuracy(report['accuracy'])} with rules: "
+          f"{rules_text(report['budget']['rules'])}; raw {_accuracy(report['raw']['accuracy'])}")
+    for name, entry in report.get("harness", {}).items():
+        kinds = ", ".join(f"{kind} {count}" for kind, count in entry["kinds"].items()
+                          if kind != "agree")
+        print(f"harness {name}: {entry['harness_score']:.3f} ({entry['harness_right']} of "
+              f"{entry['documents']} right); disagreements: {kinds}")
+    print(f"wrote {paths['markdown']}, {paths['json']} (per-item results: {paths['results']})")
     if report["counts"][REFERENCE_ERROR]:
         print(f"{report['counts'][REFERENCE_ERROR]} references are not numbers; see the report",
               file=sys.stderr)
         return 1
     return 0
+
+
+def _accuracy(accuracy):
+    if accuracy["estimate"] is None:
+        return "undefined"
+    shown = f"{accuracy['estimate']:.3f}"
+    if accuracy.get("low") is not None:
+        shown += f" [{accuracy['low']:.3f}, {accuracy['high']:.3f}]"
+    return shown
