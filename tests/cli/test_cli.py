@@ -272,6 +272,26 @@ def test_evaluate_sandbox_choices_are_the_sandbox_modes():
     assert tuple(sandbox.choices) == MODES
 
 
+def test_evaluate_answers_format_choices_are_the_libraries_formats():
+    from reasoneval_mini.cli import build_parser
+    from reasoneval_mini.evaluation.answers_evaluation import FORMATS
+    from reasoneval_mini.evaluation.final_answers import EXTRACTIONS
+
+    answers = build_parser().commands.choices["evaluate"].kinds.choices["answers"]
+    choices = {action.dest: action.choices for action in answers._actions}
+    assert tuple(choices["file_format"]) == FORMATS
+    assert tuple(choices["extract"]) == EXTRACTIONS
+
+
+def test_evaluate_answers_help_imports_nothing_of_the_library():
+    loaded = imported_package_modules(
+        "import contextlib, io\n"
+        "from reasoneval_mini.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n        main(['evaluate', 'answers', '--help'])\n    except SystemExit:\n        pass")
+    assert [m for m in loaded if not m.startswith("reasoneval_mini.cli")] == ["reasoneval_mini"]
+
+
 def test_evaluate_without_a_kind_is_a_usage_error(capsys):
     assert main(["evaluate"]) == 2
     assert "evaluate code SAMPLES.jsonl" in capsys.readouterr().err
