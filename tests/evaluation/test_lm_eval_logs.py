@@ -237,3 +237,11 @@ def test_a_target_that_is_not_a_number_is_unscored_and_named(log, tmp_path, caps
     assert {name: entry["kinds"]["unscored"] for name, entry in report["harness"].items()} == {
         "strict-match": 1, "flexible-extract": 1}
     assert report["accuracy"]["items"] == len(DOCUMENTS) - 1
+
+
+def test_the_guides_example_holds_a_score_that_matches_is_not_a_protocol_that_matches(log, capsys):
+    _, _, report, _ = score(capsys, log, "--rules", "all")
+    flexible = report["harness"]["flexible-extract"]
+    assert report["accuracy"]["estimate"] == flexible["harness_score"] == 0.6
+    kinds = flexible["kinds"]
+    assert kinds["format"] + kinds["filter_false_positive"] == kinds["filter_false_negative"] == 2
