@@ -164,7 +164,7 @@ def _render_harness(report):
              "Each filter's score is the mean of its `exact_match` as the file records it; the "
              "course scores each document once, from the model's raw reply.", "",
              table(["filter", "harness score", "harness right"] + list(KINDS),
-                   [[name, f"{entry['harness_score']:.3f}",
+                   [[_short(name), f"{entry['harness_score']:.3f}",
                      f"{entry['harness_right']} of {entry['documents']}"]
                     + [entry["kinds"][kind] for kind in KINDS]
                     for name, entry in summary.items()]), "",
@@ -177,7 +177,7 @@ def _render_harness(report):
             lines += ["", f"### {MEANING[kind]}: first {len(shown)} of {total}", "",
                       table(["doc_id", "line", "filter", "reply", "filter read", "course read",
                              "reference"],
-                            [[e["id"], e["line"], e["filter"], _short(e["prediction"]),
+                            [[e["id"], e["line"], _short(e["filter"]), _short(e["prediction"]),
                               _short(e["filter_read"]), _short(e["read_as"]),
                               _short(e["reference"])] for e in shown])]
     return lines

@@ -85,20 +85,22 @@ def _shape_problem(entry):
         return f"filter must be a filter's name, got {describe_value(entry['filter'])}"
     if not isinstance(entry["target"], str):
         return f"target must be a string, got {describe_value(entry['target'])}"
-    if not (isinstance(resps, list) and len(resps) == 1 and isinstance(resps[0], list)
-            and len(resps[0]) == 1 and isinstance(resps[0][0], str)):
-        replies = (sum(len(r) for r in resps if isinstance(r, list))
-                   if isinstance(resps, list) else None)
-        why = (f"resps holds {replies} replies; only one reply per document is scored "
-               "(a generation task with repeats: 1)" if replies and replies > 1
-               else f"resps must be one reply, [[\"...\"]], got {describe_value(resps)}")
-        return why
-    if not isinstance(read, list) or len(read) != 1:
-        return f"filtered_resps must hold one reading, got {describe_value(read)}"
+    # The task's kind first: a multiple-choice log has other replies, and
+    # saying so is clearer than describing its log-likelihoods.
     metrics = entry["metrics"]
     if not isinstance(metrics, list) or HARNESS_METRIC not in metrics:
         return (f"metrics must list {HARNESS_METRIC} (a task scored by exact match, as GSM8K), "
                 f"got {describe_value(metrics)}")
+    if not (isinstance(resps, list) and len(resps) == 1 and isinstance(resps[0], list)
+            and len(resps[0]) == 1 and isinstance(resps[0][0], str)):
+        replies = (sum(len(r) for r in resps if isinstance(r, list))
+                   if isinstance(resps, list) else None)
+        if replies and replies > 1:
+            return (f"resps holds {replies} replies; only one reply per document is scored "
+                    "(a generation task with repeats: 1)")
+        return f"resps must be one reply, [[\"...\"]], got {describe_value(resps)}"
+    if not isinstance(read, list) or len(read) != 1:
+        return f"filtered_resps must hold one reading, got {describe_value(read)}"
     value = entry.get(HARNESS_METRIC)
     if isinstance(value, bool) or value not in (0, 1):
         return f"{HARNESS_METRIC} must be 0 or 1 (this document's verdict), got {describe_value(value)}"
@@ -115,7 +117,7 @@ def _add_line(documents, line, entry):
             "id": doc_id, "prediction": reply, reference_key: target, "harness": {}}}
     row = document["row"]
     if name in row["harness"]:
-        return (f"doc_id {doc_id} with filter {name!r} again (first on line "
+        return (f"doc_id {doc_id} with filter {describe_value(name)} again (first on line "
                 f"{row['harness'][name]['line']})")
     if reply != row["prediction"] or target != row.get("answer", row.get("reference")):
         what = "reply (resps)" if reply != row["prediction"] else "target"
@@ -128,14 +130,17 @@ def _add_line(documents, line, entry):
 
 
 def _filters_missing_documents(documents):
-    """Whole-file problems: a filter without a line for documents that other filters have."""
-    filters = sorted({name for document in documents.values() for name in document["row"]["harness"]})
-    problems = []
+    """At most one whole-file problem: the filters without a line for documents that others have."""
+    filters = list(dict.fromkeys(name for document in documents.values()
+                                 for name in document["row"]["harness"]))
+    short = []
     for name in filters:
         missing = [doc_id for doc_id, document in documents.items()
                    if name not in document["row"]["harness"]]
         if missing:
-            problems.append((None, f"filter {name!r} has no line for {len(missing)} documents the "
-                                   f"other filters have (doc_id {listed(missing)}): a cut-off "
-                                   "file?"))
-    return problems
+            short.append(f"filter {describe_value(name)} has no line for {len(missing)} "
+                         f"documents the other filters have (doc_id {listed(missing, 10)})")
+    if not short:
+        return []
+    more = f"; and {len(short) - 3} more filters" if len(short) > 3 else ""
+    return [(None, "; ".join(short[:3]) + more + ": a cut-off file?")]

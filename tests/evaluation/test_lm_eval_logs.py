@@ -196,7 +196,7 @@ def test_a_document_and_filter_twice_is_named_with_its_first_line(log, tmp_path,
     bad = write_lines(tmp_path / "twice.jsonl", lines + [lines[2]])
     code, captured, _, _ = score(capsys, bad)
     assert_refused(tmp_path, code, captured.err)
-    assert (f"line {len(lines) + 1}: doc_id 2 with filter 'strict-match' again (first on line 3)"
+    assert (f'line {len(lines) + 1}: doc_id 2 with filter "strict-match" again (first on line 3)'
             in captured.err)
 
 
@@ -214,7 +214,7 @@ def test_a_filter_that_lacks_documents_is_named_for_the_whole_file(log, tmp_path
     lines = raw_lines(log)[:-2]  # the last two flexible-extract lines cut off
     code, captured, _, _ = score(capsys, write_lines(tmp_path / "cut.jsonl", lines))
     assert_refused(tmp_path, code, captured.err)
-    assert ("filter 'flexible-extract' has no line for 2 documents the other filters have "
+    assert ('filter "flexible-extract" has no line for 2 documents the other filters have '
             "(doc_id 8, 9): a cut-off file?") in captured.err
 
 
