@@ -40,7 +40,7 @@ RESULT_KEYS = ("id", "line", "verdict", "raw_verdict", "read_as", "reference", "
 
 def evaluate_answers_file(path, *, file_format=PREDICTIONS, extract="gsm8k", rules=(NO_RULES,),
                           units=(), compare=None, out_dir=None, progress=True):
-    """Score *path* (and *compare*, read first), write the reports and results; return ``(report, paths)``.
+    """Score *path* (and *compare*, read first), write reports and results; ``(report, paths)``.
 
     *rules* names the declared rules or rule sets
     (:func:`~reasoneval_mini.normalise.declared_rules`; none by default),

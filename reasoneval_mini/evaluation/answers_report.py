@@ -20,6 +20,7 @@ from reasoneval_mini.evaluation.final_answers import (
 )
 from reasoneval_mini.evaluation.harness_agreement import DISAGREEMENTS, KINDS, MEANING, harness_summary
 from reasoneval_mini.evaluation.markdown import interval_text, percent, table
+from reasoneval_mini.support.text import shorten
 
 #: How many items of each kind a report lists.
 SHOWN = 5
@@ -116,10 +117,10 @@ def render_answers_report(report):
                    [[v, raw["counts"][v], counts[v]] for v in VERDICTS]),
              "", "## Accuracy, raw and with the declared rules", "",
              table(["scoring", "rules", "accuracy (95% t interval over items)", "no answer"],
-                   [["raw", rules_text(()), _accuracy_text(raw["accuracy"]),
+                   [["raw", rules_text(()), accuracy_text(raw["accuracy"]),
                      percent(raw["no_answer_rate"])],
                     ["declared rules", rules_text(budget["rules"]),
-                     _accuracy_text(report["accuracy"]), percent(report["no_answer_rate"])]]),
+                     accuracy_text(report["accuracy"]), percent(report["no_answer_rate"])]]),
              "", "Accuracy is correct / items with a usable reference; *no answer* is the share of "
              "those items with no number in the declared answer space. Report an accuracy with "
              "its rule set."]
@@ -154,7 +155,8 @@ def _setting(key, value):
     return value
 
 
-def _accuracy_text(accuracy):
+def accuracy_text(accuracy):
+    """``0.600 [0.231, 0.969]``; ``undefined`` when no item has a usable reference."""
     return "undefined" if accuracy["estimate"] is None else interval_text(accuracy)
 
 
@@ -200,7 +202,4 @@ def _render_comparison(comparison):
 
 
 def _short(value, limit=60):
-    if value is None:
-        return "null"
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return "null" if value is None else shorten(value, limit)

@@ -44,7 +44,7 @@ PREDICTION_KEYS = ("id", "prediction", ("reference", "answer"))
 
 
 class ItemScore(NamedTuple):
-    """One item's *verdict* (True, False, None or "reference_error"), what was compared, the rules that *fired*."""
+    """One item's *verdict* (True, False, None or "reference_error"), what was compared, what *fired*."""
 
     verdict: object
     read_as: object
@@ -123,7 +123,7 @@ def verdict_name(verdict):
 
 
 def score_predictions(rows, extract, rules=(), units=(), progress=None):
-    """``{id: item}``: ``line``, ``verdict`` (under *rules*), ``raw_verdict`` (no rule), what was compared.
+    """``{id: item}``: ``verdict`` under *rules*, ``raw_verdict`` under none, what was compared.
 
     Each item holds ``id`` (as the file gives it), ``line``, ``verdict`` and
     ``raw_verdict`` (:data:`VERDICTS` names), ``prediction``, ``read_as``,

@@ -46,7 +46,7 @@ MEANING = {
 
 
 def disagreement_kind(harness_value, verdict):
-    """The :data:`KINDS` name for a filter's ``exact_match`` value (1 or 0) and the course's *verdict*."""
+    """The :data:`KINDS` name for a filter's ``exact_match`` (1 or 0) and the course's *verdict*."""
     if verdict == REFERENCE_ERROR:
         return UNSCORED
     harness_right = harness_value == 1

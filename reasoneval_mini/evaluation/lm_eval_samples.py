@@ -103,13 +103,15 @@ def _shape_problem(entry):
         return f"filtered_resps must hold one reading, got {describe_value(read)}"
     value = entry.get(HARNESS_METRIC)
     if isinstance(value, bool) or value not in (0, 1):
-        return f"{HARNESS_METRIC} must be 0 or 1 (this document's verdict), got {describe_value(value)}"
+        return (f"{HARNESS_METRIC} must be 0 or 1 (this document's verdict), "
+                f"got {describe_value(value)}")
     return None
 
 
 def _add_line(documents, line, entry):
     """Record *entry* under its document; the problem with it (a repeat, a clash) or ``None``."""
-    doc_id, name, target, reply = entry["doc_id"], entry["filter"], entry["target"], entry["resps"][0][0]
+    doc_id, name, target = entry["doc_id"], entry["filter"], entry["target"]
+    reply = entry["resps"][0][0]
     document = documents.get(doc_id)
     if document is None:
         reference_key = "answer" if GSM8K_MARKER in target else "reference"

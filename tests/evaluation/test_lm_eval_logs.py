@@ -185,7 +185,8 @@ def test_lines_that_are_not_lm_evals_shape_are_each_named_by_their_number(log, t
     assert "line 4: missing filtered_resps; each line needs doc_id, target, resps" in err
     assert "line 5: exact_match must be 0 or 1 (this document's verdict), got 0.5" in err
     assert 'line 6: doc_id must be an integer, got "5"' in err
-    assert 'line 7: metrics must list exact_match (a task scored by exact match, as GSM8K), got ["acc"]' in err
+    assert ('line 7: metrics must list exact_match (a task scored by exact match, as GSM8K), '
+            'got ["acc"]') in err
     assert 'line 8: resps must be one reply, [["..."]], got "not a list"' in err
     assert "line 9: not JSON" in err
     assert "line 1:" not in err and "line 3:" not in err
