@@ -38,6 +38,14 @@ class UsageError(Exception):
 SANDBOX_CHOICES = ("auto", "required", "off")
 
 
+#: The normaliser's rules and rule sets (lesson 01), spelled here so that
+#: ``--help`` can list them without loading the library; tests/cli checks they
+#: are ``normalise.RULES`` and ``normalise.RULE_SETS``.
+RULE_NAMES = ("nfkc_digits", "unicode_minus", "math_delimiters", "boxed", "latex_fraction",
+              "currency", "units", "thousands")
+RULE_SET_NAMES = ("none", "all")
+
+
 def _add_sandbox_option(parser, whose):
     """The one ``--sandbox`` option, for every command that runs untrusted code (*whose*)."""
     parser.add_argument(
@@ -255,15 +263,18 @@ def _add_evaluate(commands):
     answers.add_argument("--extract", choices=("gsm8k", "none"), default="gsm8k",
                          help="gsm8k: the answer after the last #### (commas removed); none: "
                               "the prediction as it is (default: %(default)s)")
-    answers.add_argument("--rules", type=_name_list, default=["none"], metavar="NAME,...",
-                         help="the declared normalisation rules (lesson 01): rule names such as "
-                              "currency,thousands,boxed, or a rule set: none (the protocol "
-                              "alone) or all (default: none)")
+    answers.add_argument("--rules", type=_name_list, default=[RULE_SET_NAMES[0]],
+                         metavar="NAME,...",
+                         help="the declared normalisation rules (lesson 01), comma-separated: "
+                              f"{', '.join(RULE_NAMES)}; or a rule set: none (the protocol "
+                              "alone) or all (every rule; units only with --units) "
+                              "(default: none)")
     answers.add_argument("--units", type=_name_list, default=[], metavar="UNIT,...",
                          help="the units the units rule may drop, as the references are written "
                               "(e.g. kg,cm); needs the units rule (or --rules all)")
     answers.add_argument("--compare", metavar="OTHER",
-                         help="another predictions file with the same ids: paired comparison")
+                         help="another file in the same --format with the same ids: paired "
+                              "comparison under the same rules")
     answers.add_argument("--out-dir", metavar="DIR",
                          help="write the reports and results here (default: beside PREDICTIONS)")
     answers.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -285,6 +285,14 @@ def test_evaluate_answers_format_choices_are_the_libraries_formats():
     assert tuple(choices["extract"]) == EXTRACTIONS
 
 
+def test_the_rule_names_the_help_lists_are_the_normalisers():
+    from reasoneval_mini.cli import RULE_NAMES, RULE_SET_NAMES
+    from reasoneval_mini.normalise import NO_RULES, RULE_SETS, RULES
+
+    assert RULE_NAMES == RULES and RULE_SET_NAMES == tuple(RULE_SETS)
+    assert RULE_SET_NAMES[0] == NO_RULES  # the default: no rule declared
+
+
 def test_evaluate_without_a_kind_is_a_usage_error(capsys):
     assert main(["evaluate"]) == 2
     assert "evaluate code SAMPLES.jsonl" in capsys.readouterr().err

@@ -89,6 +89,9 @@ def check_against_the_protocol(capsys, path, rule_set):
         kinds = report["harness"][name]["kinds"]
         assert {kind: n for kind, n in kinds.items() if n} == {
             kind: n for (f, kind), n in counted.items() if f == name}
+        for kind, ids in report["harness"][name]["ids"].items():  # every disagreement listed
+            assert ids == [line["doc_id"] for line in lines if line["filter"] == name
+                           and expected_kind(line, ours[line["doc_id"]]) == kind]
         values = [line["exact_match"] for line in lines if line["filter"] == name]
         assert report["harness"][name]["harness_score"] == pytest.approx(sum(values) / len(values))
     return report, results
