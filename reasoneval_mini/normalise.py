@@ -55,6 +55,12 @@ THOUSANDS = "thousands"
 RULES = (NFKC_DIGITS, UNICODE_MINUS, MATH_DELIMITERS, BOXED, LATEX_FRACTION,
          CURRENCY, UNITS, THOUSANDS)
 
+#: Named rule sets, for a command line or a configuration file: ``none``
+#: declares no rule (the extraction protocol alone: the raw score), ``all``
+#: every rule of :data:`RULES`. :func:`declared_rules` expands them.
+NO_RULES, ALL_RULES = "none", "all"
+RULE_SETS = {NO_RULES: (), ALL_RULES: RULES}
+
 #: Currency signs the :data:`CURRENCY` rule drops (``\\$`` is LaTeX's dollar).
 #: The cent sign is not here: ``50¢`` is half a dollar, not 50.
 CURRENCY_SYMBOLS = ("\\$", "$", "€", "£", "¥", "₹")
@@ -339,3 +345,56 @@ def normalised_verdict(output, reference, *, rules=(), units=()):
         normalise_answer("", rules, units=units)
         return None
     return numeric_equivalence(normalise_answer(extracted, rules, units=units).text, reference)
+
+
+def declared_rules(names, units=()):
+    """The rules in force for *names* (rule names and :data:`RULE_SETS` names), in :data:`RULES` order.
+
+    *names* is a collection of strings such as ``["currency", "thousands"]``
+    or ``["all"]``, the way a command line gives them. *units* is the
+    task's declared unit list. The ``all`` set holds :data:`UNITS` only when
+    *units* declares some, since that rule drops nothing else; a
+    :data:`UNITS` named on its own without *units* is an error, as are units
+    declared while the :data:`UNITS` rule is not in force.
+
+    Raises ``ValueError`` naming the bad name and the valid ones: an unknown
+    name, no name at all, or ``none`` together with a rule.
+
+    >>> declared_rules(["thousands", "currency"])
+    ('currency', 'thousands')
+    >>> declared_rules(["all"], units=["kg"])[-2:]
+    ('units', 'thousands')
+
+    Surprising: ``all`` without units is every rule but one, and says so by
+    leaving it out.
+
+    >>> UNITS in declared_rules(["all"]), len(declared_rules(["all"])) == len(RULES) - 1
+    (False, True)
+    """
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise ValueError(f"names must be a collection of rule or rule-set names, got {names!r}")
+    names = [name.strip() if isinstance(name, str) else name for name in names]
+    if not names or names == [""]:
+        raise ValueError(f"no rule named; give rule names from {', '.join(RULES)}, or a rule set: "
+                         f"{', '.join(RULE_SETS)}")
+    unknown = [name for name in names if name not in RULES and name not in RULE_SETS]
+    if unknown:
+        raise ValueError(f"unknown rule {', '.join(map(repr, unknown))}; the rules are "
+                         f"{', '.join(RULES)}; the rule sets are {', '.join(RULE_SETS)}")
+    if NO_RULES in names and len(set(names)) > 1:
+        raise ValueError(f"{NO_RULES!r} declares no rule and cannot be combined with others, "
+                         f"got {', '.join(names)}")
+    chosen = set()
+    for name in names:
+        if name == ALL_RULES:
+            chosen |= {rule for rule in RULES if rule != UNITS or units}
+        else:
+            chosen |= set(RULE_SETS.get(name, (name,)))
+    if UNITS in chosen and not units:
+        raise ValueError(f"the {UNITS!r} rule drops only declared units: declare the units the "
+                         "references are written in (--units on the command line)")
+    if units and not isinstance(units, str) and UNITS not in chosen:
+        raise ValueError(f"units {', '.join(map(str, units))} are declared but the {UNITS!r} rule "
+                         f"is not in force; add it to the rules (or use {ALL_RULES!r})")
+    _checked_units(units, chosen)
+    return tuple(rule for rule in RULES if rule in chosen)

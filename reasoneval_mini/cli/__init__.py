@@ -38,6 +38,14 @@ class UsageError(Exception):
 SANDBOX_CHOICES = ("auto", "required", "off")
 
 
+#: The normaliser's rules and rule sets (lesson 01), spelled here so that
+#: ``--help`` can list them without loading the library; tests/cli checks they
+#: are ``normalise.RULES`` and ``normalise.RULE_SETS``.
+RULE_NAMES = ("nfkc_digits", "unicode_minus", "math_delimiters", "boxed", "latex_fraction",
+              "currency", "units", "thousands")
+RULE_SET_NAMES = ("none", "all")
+
+
 def _add_sandbox_option(parser, whose):
     """The one ``--sandbox`` option, for every command that runs untrusted code (*whose*)."""
     parser.add_argument(
@@ -210,6 +218,12 @@ def _k_list(text):
     return list(dict.fromkeys(int(value) for value in values))
 
 
+def _name_list(text):
+    # The names are checked by the library (normalise.declared_rules), which
+    # knows them; here the text is only split.
+    return [name.strip() for name in text.split(",")]
+
+
 def _add_evaluate(commands):
     evaluate = _add_command(
         commands, "evaluate", "score your own model's outputs: code samples or final answers",
@@ -218,7 +232,8 @@ def _add_evaluate(commands):
         ["evaluate code samples.jsonl --workers 2 --timeout 3",
          "evaluate code samples.jsonl --problems my_problems.jsonl --k 1,5",
          "evaluate code model_b.jsonl --compare model_a.results.jsonl",
-         "evaluate answers predictions.jsonl --extract gsm8k"])
+         "evaluate answers predictions.jsonl --extract gsm8k --rules currency,thousands",
+         "evaluate answers samples_gsm8k_2026-01-01T00-00-00.jsonl --format lm-eval --rules all"])
     kinds = evaluate.add_subparsers(title="what to score", metavar="KIND", dest="kind")
     evaluate.kinds = kinds
     code = kinds.add_parser(
@@ -248,18 +263,39 @@ def _add_evaluate(commands):
     answers = kinds.add_parser(
         "answers", help="compare final answers exactly and report accuracy",
         description="Score PREDICTIONS (one JSON object a line: id, prediction, and reference "
-                    "or GSM8K's answer with ####) by exact rational equivalence; write "
-                    "PREDICTIONS.report.md and PREDICTIONS.report.json. Exit 1 when a "
-                    "reference is not a number (the data set needs fixing).")
+                    "or GSM8K's answer with ####; or, with --format lm-eval, the samples file "
+                    "lm-evaluation-harness's --log_samples writes) by the declared rules and "
+                    "exact rational equivalence; write PREDICTIONS.report.md, "
+                    "PREDICTIONS.report.json and the per-item PREDICTIONS.results.jsonl. "
+                    "Exit 1 when a reference is not a number (the data set needs fixing).")
     answers.add_argument("predictions", metavar="PREDICTIONS",
-                         help="JSON Lines: id, prediction, reference or answer")
+                         help="JSON Lines: id, prediction, reference or answer (or lm-eval's "
+                              "samples_<task>_<time>.jsonl with --format lm-eval)")
+    # Spelled here, not imported, so that --help loads nothing of the library;
+    # tests/cli checks they are answers_evaluation.FORMATS.
+    answers.add_argument("--format", choices=("predictions", "lm-eval"), default="predictions",
+                         dest="file_format",
+                         help="predictions: the course's lines; lm-eval: lm-evaluation-harness's "
+                              "samples file, each document scored from the model's raw reply "
+                              "and each filter's verdict put beside it (default: %(default)s)")
     answers.add_argument("--extract", choices=("gsm8k", "none"), default="gsm8k",
                          help="gsm8k: the answer after the last #### (commas removed); none: "
                               "the prediction as it is (default: %(default)s)")
+    answers.add_argument("--rules", type=_name_list, default=[RULE_SET_NAMES[0]],
+                         metavar="NAME,...",
+                         help="the declared normalisation rules (lesson 01), comma-separated: "
+                              f"{', '.join(RULE_NAMES)}; or a rule set: none (the protocol "
+                              "alone) or all (every rule; units only with --units) "
+                              "(default: none)")
+    answers.add_argument("--units", type=_name_list, default=[], metavar="UNIT,...",
+                         help="the units the units rule may drop, as the references are written "
+                              "(e.g. kg,cm); needs the units rule (or --rules all)")
     answers.add_argument("--compare", metavar="OTHER",
-                         help="another predictions file with the same ids: paired comparison")
+                         help="another file in the same --format with the same ids: paired "
+                              "comparison under the same rules")
     answers.add_argument("--out-dir", metavar="DIR",
-                         help="write the reports here (default: beside PREDICTIONS)")
+                         help="write the reports and results here (default: beside PREDICTIONS)")
+    answers.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 #: command name -> the module (under reasoneval_mini.cli) whose ``run(args)`` carries it out.

@@ -62,19 +62,28 @@ def _code(args):
 
 
 def _answers(args):
-    from reasoneval_mini.evaluation.final_answers import REFERENCE_ERROR, evaluate_answers_file
+    from reasoneval_mini.evaluation.answers_evaluation import evaluate_answers_file
+    from reasoneval_mini.evaluation.answers_report import accuracy_text, rules_text
+    from reasoneval_mini.evaluation.final_answers import REFERENCE_ERROR
+    from reasoneval_mini.support.text import shorten
 
-    report, paths = evaluate_answers_file(args.predictions, extract=args.extract,
-                                          compare=args.compare, out_dir=args.out_dir)
-    accuracy = report["accuracy"]
+    report, paths = evaluate_answers_file(
+        args.predictions, file_format=args.file_format, extract=args.extract, rules=args.rules,
+        units=args.units, compare=args.compare, out_dir=args.out_dir,
+        progress=not args.no_progress)
     counts = ", ".join(f"{name} {count}" for name, count in report["counts"].items())
-    shown = "undefined" if accuracy["estimate"] is None else f"{accuracy['estimate']:.3f}"
-    if accuracy.get("low") is not None:
-        shown += f" [{accuracy['low']:.3f}, {accuracy['high']:.3f}]"
-    print(f"{report['budget']['items']} items: {counts}; accuracy {shown}")
-    print(f"wrote {paths['markdown']}, {paths['json']}")
+    print(f"{report['budget']['items']} items: {counts}")
+    print(f"accuracy {accuracy_text(report['accuracy'])} with rules: "
+          f"{rules_text(report['budget']['rules'])}; raw {accuracy_text(report['raw']['accuracy'])}")
+    for name, entry in report.get("harness", {}).items():
+        kinds = ", ".join(f"{kind} {count}" for kind, count in entry["kinds"].items()
+                          if kind != "agree")
+        print(f"harness {shorten(name, 60)}: {entry['harness_score']:.3f} "
+              f"({entry['harness_right']} of {entry['documents']} right); disagreements: {kinds}")
+    print(f"wrote {paths['markdown']}, {paths['json']} (per-item results: {paths['results']})")
     if report["counts"][REFERENCE_ERROR]:
         print(f"{report['counts'][REFERENCE_ERROR]} references are not numbers; see the report",
               file=sys.stderr)
         return 1
     return 0
+

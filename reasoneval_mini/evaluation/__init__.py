@@ -10,7 +10,11 @@ order a run uses them:
 * ``code_run``: the plan through the executor, chunk by chunk;
 * ``code_report``: states, pass@k with intervals, failures per problem, comparison;
 * ``code_evaluation``: the whole ``evaluate code`` run, from files to reports;
-* ``final_answers``: the whole ``evaluate answers`` run;
+* ``final_answers``: a predictions file read, each answer scored by the protocol and the declared rules;
+* ``lm_eval_samples``: lm-evaluation-harness's samples files read as the same rows;
+* ``harness_agreement``: the course's verdict beside each harness filter's, by kind;
+* ``answers_report``: raw and normalised accuracy, the harness's filters, comparison;
+* ``answers_evaluation``: the whole ``evaluate answers`` run, from files to reports;
 * ``budget`` and ``markdown``: what every report states, and how it is written.
 
 Nothing is imported here, so that importing one module does not start the executor.

@@ -254,12 +254,14 @@ def test_grade_with_the_course_registry_writes_every_report_written_tasks_includ
         assert (out / path).is_file(), path
 
 
-def test_evaluate_help_imports_nothing_of_the_library():
+@pytest.mark.parametrize("kind", ["code", "answers"])
+def test_evaluate_help_imports_nothing_of_the_library(kind):
     loaded = imported_package_modules(
         "import contextlib, io\n"
         "from reasoneval_mini.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    try:\n        main(['evaluate', 'code', '--help'])\n    except SystemExit:\n        pass")
+        f"    try:\n        main(['evaluate', '{kind}', '--help'])\n    except SystemExit:\n"
+        "        pass")
     assert [m for m in loaded if not m.startswith("reasoneval_mini.cli")] == ["reasoneval_mini"]
 
 
@@ -270,6 +272,25 @@ def test_evaluate_sandbox_choices_are_the_sandbox_modes():
     code = build_parser().commands.choices["evaluate"].kinds.choices["code"]
     sandbox = next(action for action in code._actions if action.dest == "sandbox")
     assert tuple(sandbox.choices) == MODES
+
+
+def test_evaluate_answers_format_choices_are_the_libraries_formats():
+    from reasoneval_mini.cli import build_parser
+    from reasoneval_mini.evaluation.answers_evaluation import FORMATS
+    from reasoneval_mini.evaluation.final_answers import EXTRACTIONS
+
+    answers = build_parser().commands.choices["evaluate"].kinds.choices["answers"]
+    choices = {action.dest: action.choices for action in answers._actions}
+    assert tuple(choices["file_format"]) == FORMATS
+    assert tuple(choices["extract"]) == EXTRACTIONS
+
+
+def test_the_rule_names_the_help_lists_are_the_normalisers():
+    from reasoneval_mini.cli import RULE_NAMES, RULE_SET_NAMES
+    from reasoneval_mini.normalise import NO_RULES, RULE_SETS, RULES
+
+    assert RULE_NAMES == RULES and RULE_SET_NAMES == tuple(RULE_SETS)
+    assert RULE_SET_NAMES[0] == NO_RULES  # the default: no rule declared
 
 
 def test_evaluate_without_a_kind_is_a_usage_error(capsys):

@@ -34,8 +34,8 @@ def test_correct_wrong_no_answer_and_broken_references_are_counted_apart(tmp_pat
     outcomes = [1, 1, 0, 0, 0]  # the five items with a usable reference
     assert report["accuracy"]["estimate"] == statistics.fmean(outcomes)
     assert (report["accuracy"]["low"], report["accuracy"]["high"]) == (0.0, 1.0)  # clipped
-    assert [e["id"] for e in report["examples"]["no_answer"]] == ["4", "5"]
-    assert [e["id"] for e in report["examples"]["reference_error"]] == ["six", "7"]
+    assert [e["id"] for e in report["examples"]["no_answer"]] == [4, 5]  # as the file gives them
+    assert [e["id"] for e in report["examples"]["reference_error"]] == ["six", 7]
     assert "2 references are not numbers" in captured.err
     markdown = (tmp_path / "p.report.md").read_text()
     assert "## No answer (outside the answer space): first 2 of 2" in markdown

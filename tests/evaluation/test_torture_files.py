@@ -73,3 +73,38 @@ def test_a_results_file_that_is_not_ours_is_moved_aside_not_trusted(tmp_path, pr
     report = json.loads((tmp_path / "s.report.json").read_text())
     assert report["states"]["counts"]["assertion_failed"] == 1
     assert (tmp_path / "s.results.previous.jsonl").exists()
+
+
+def lm_eval_line(doc_id, filter_name="strict-match", reply="#### 1", read="1", target="#### 1"):
+    return {"doc_id": doc_id, "target": target, "resps": [[reply]], "filtered_resps": [read],
+            "filter": filter_name, "metrics": ["exact_match"], "exact_match": 1.0}
+
+
+def test_lone_surrogates_in_an_lm_eval_log_are_written_escaped_in_the_report_and_results(
+        tmp_path, capsys):
+    log = write_jsonl(tmp_path / "samples_t.jsonl",
+                      [lm_eval_line(0, reply="#### \ud800", read="\udfff")])
+    assert main(["evaluate", "answers", str(log), "--format", "lm-eval", "--no-progress"]) == 0
+    results = (tmp_path / "samples_t.results.jsonl").read_text(encoding="utf-8")
+    assert json.loads(results)["harness"]["strict-match"]["kind"] == "format"
+    assert "\\ud800" in (tmp_path / "samples_t.report.md").read_text(encoding="utf-8")
+
+
+def test_a_thousand_filters_each_lacking_documents_make_one_bounded_message(tmp_path, capsys):
+    log = write_jsonl(tmp_path / "samples_t.jsonl",
+                      [lm_eval_line(i, filter_name=f"filter-{i}") for i in range(1000)])
+    assert main(["evaluate", "answers", str(log), "--format", "lm-eval"]) == 2
+    err = capsys.readouterr().err
+    assert "; and 997 more filters: a cut-off file?" in err
+    assert len(err) < 2000 and len(err.splitlines()) == 1
+
+
+def test_a_filter_name_of_a_megabyte_is_shortened_in_messages_and_reports(tmp_path, capsys):
+    huge = "f" * 1_000_000
+    log = write_jsonl(tmp_path / "samples_t.jsonl", [lm_eval_line(0, huge), lm_eval_line(0, huge)])
+    assert main(["evaluate", "answers", str(log), "--format", "lm-eval"]) == 2
+    err = capsys.readouterr().err
+    assert "line 2: doc_id 0 with filter" in err and len(err) < 500
+    write_jsonl(log, [lm_eval_line(0, huge)])
+    assert main(["evaluate", "answers", str(log), "--format", "lm-eval", "--no-progress"]) == 0
+    assert len((tmp_path / "samples_t.report.md").read_bytes()) < 20_000
