@@ -2,6 +2,7 @@
 
 In the order a grading run goes:
 
+* ``lms_download``: a Canvas or Moodle download placed as one folder per student;
 * ``submissions``: which students there are and which notebook is whose;
 * ``grader``: the class loop (students in parallel, one grade per exercise);
 * ``process`` (parent) and ``child``: one sandboxed grading process per
