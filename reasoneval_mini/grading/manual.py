@@ -128,6 +128,26 @@ def _swallowed_line(row, tasks):
     return None
 
 
+def sheet_student(student):
+    """How the scores sheet writes *student* (a name as in grades.csv): the one spelling read back."""
+    return printable(student)
+
+
+def _sheet_students(students):
+    """``{sheet spelling: student}``: a folder ``"zoe "`` or one holding a control character
+    or a right-to-left mark is found again by the text the sheet holds for it."""
+    return {sheet_student(student): student for student in students}
+
+
+def _student_of(field, known):
+    # The spelling written first; then without the spaces a spreadsheet may strip
+    # (a folder "zoe " and a folder "zoe" are told apart while both are kept).
+    for text in (field, field.strip()):
+        if text in known:
+            return known[text]
+    return None
+
+
 def read_manual_scores(path, students, tasks):
     """``{(student, task id): ManualScore}`` from the sheet at *path*; blank scores are left out.
 
@@ -167,7 +187,7 @@ def read_manual_scores(path, students, tasks):
         raise ManualScoresError(
             f"scores sheet {path.name} line {header_line}: columns {','.join(header)!r}; "
             f"expected {','.join(SCORE_COLUMNS)} (comma separated)")
-    known = set(students)
+    known = _sheet_students(students)
     scores = {}
     for number, row in rows[1:]:
         where = f"scores sheet {path.name} line {number}"
@@ -181,10 +201,10 @@ def read_manual_scores(path, students, tasks):
             raise ManualScoresError(f"{where}: {len(row)} fields, expected {len(header)} "
                                     f"({','.join(header)}); quote a comment that holds a comma")
         fields = dict(zip(header, row))
-        student, task_id = fields["student"].strip(), fields["task"].strip()
-        if student not in known:
-            raise ManualScoresError(f"{where}: unknown student {student!r}; expected a "
-                                    "student folder name as in grades.csv")
+        student, task_id = _student_of(fields["student"], known), fields["task"].strip()
+        if student is None:
+            raise ManualScoresError(f"{where}: unknown student {fields['student']!r}; expected "
+                                    "a student folder name as in grades.csv")
         if task_id not in tasks:
             raise ManualScoresError(f"{where}: unknown task {task_id!r}; written tasks: "
                                     f"{', '.join(tasks) or 'none'}")
@@ -347,9 +367,9 @@ def scores_sheet(answers):
             why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
             if answer.copy_note:
                 why += f"; {answer.copy_note}"
-            writer.writerow([printable(answer.student), answer.task, "0", printable(why)])
+            writer.writerow([sheet_student(answer.student), answer.task, "0", printable(why)])
         else:
-            writer.writerow([printable(answer.student), answer.task, "", ""])
+            writer.writerow([sheet_student(answer.student), answer.task, "", ""])
     return buffer.getvalue()
 
 
