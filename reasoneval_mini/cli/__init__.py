@@ -147,9 +147,12 @@ def build_parser():
                        help="where --export writes (default: <out>_<platform>.csv, "
                             "e.g. grades_canvas.csv)")
     grade.add_argument("--manual", metavar="SCORES_CSV",
-                       help="merge the hand scores of written answers (columns student, task, "
-                            "score, comment; grade writes a pre-filled one to "
-                            "<out>_written/scores.csv, beside one review page per task)")
+                       help="merge the hand scores of written answers (grade writes a "
+                            "pre-filled sheet to <out>_written/scores.csv, beside one review "
+                            "page per task); remembered: later runs merge it by default")
+    grade.add_argument("--replace-hand-scores", action="store_true",
+                       help="write the export even with fewer hand scores than the file it "
+                            "replaces (by default such a run stops and writes nothing)")
     grade.add_argument("--class-report", metavar="DIR",
                        help="write DIR/class_report.md and its figures: scores, statuses per "
                             "exercise, hardest checks, similar answers")
