@@ -14,7 +14,13 @@ after a Ctrl-C, once complete files are written (unfinished grades
 
 With written tasks in the registry, ``<out>_written/`` gets one review page
 per task and a pre-filled ``scores.csv`` (see
-:mod:`reasoneval_mini.grading.manual`); ``--manual`` merges the scores.
+:mod:`reasoneval_mini.grading.manual`); ``--manual`` merges the scores, and
+later runs merge the same sheet by default
+(:mod:`reasoneval_mini.grading.merge_record`). A run that would write an
+export with fewer hand scores than the file it replaces exits 2: before
+grading when the sheet shows it, else with every other file written and
+the export alone held back (``--replace-hand-scores`` replaces it on
+purpose).
 
 The isolation level (e.g. ``landlock ABI 7: files, network, signals``) is
 printed with the summary and written under the class report's title; a

@@ -74,6 +74,7 @@ class RubricCriterion:
     name: str
     levels: tuple
     anchors: tuple = ()  # one anchor answer per level, when the rubric has them
+    looks_for: str = ""
 
 
 def task_criteria(task):
@@ -85,7 +86,8 @@ def task_criteria(task):
     criteria = []
     for item in getattr(task, "rubric", ()):
         if hasattr(item, "anchors") and hasattr(item, "name"):
-            criteria.append(RubricCriterion(item.name, RUBRIC_LEVELS, tuple(item.anchors)))
+            criteria.append(RubricCriterion(item.name, RUBRIC_LEVELS, tuple(item.anchors),
+                                            str(getattr(item, "looks_for", ""))))
         elif isinstance(item, (tuple, list)) and len(item) == 2:
             criteria.append(RubricCriterion(str(item[0]), (0, item[1])))
     return criteria

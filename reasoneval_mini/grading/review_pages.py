@@ -14,7 +14,8 @@ Student text is hostile, so rendering is two steps (:func:`markdown_html`):
    the answer is escaped, never passed through, and links and images are
    rendered as their text and address (:class:`_InertRenderer`), never as a
    link to follow or an image to load. mistune is the renderer nbconvert
-   uses, so it comes with JupyterLab; it is maintained and pure Python.
+   uses, so it comes with JupyterLab (jupyter-server needs nbconvert, which
+   needs mistune and bleach); it is maintained and pure Python.
 2. **bleach** then keeps only an allow-list of tags (:data:`ALLOWED_TAGS`)
    and no attribute at all, stripping whatever step 1 let through. bleach
    is nbconvert's own sanitiser and comes with it; it is deprecated for new
@@ -122,6 +123,26 @@ _PAGE_STYLE = (
     "section{border-top:1px solid #ccc;margin-top:1.2em}")
 
 
+def rubric_html(task, rubric):
+    """The rubric as HTML: a table of levels and anchor answers per criterion, when it has them.
+
+    Otherwise *rubric* (the registry's Markdown) rendered like an answer.
+    """
+    criteria = task_criteria(task)
+    if not criteria or not all(c.anchors for c in criteria):
+        return markdown_html(rubric)
+    lines = ["<table>", "<thead><tr><th>criterion</th><th>level</th><th>an answer at this level"
+             "</th></tr></thead>", "<tbody>"]
+    for criterion in criteria:
+        rows = list(zip(criterion.levels, criterion.anchors))[::-1]  # the top level first
+        for index, (level, anchor) in enumerate(rows):
+            head = (f'<td rowspan="{len(rows)}"><strong>{html_text(criterion.name)}</strong>'
+                    f"<br>{html_text(criterion.looks_for)}</td>" if index == 0 else "")
+            lines.append(f"<tr>{head}<td>{level}</td><td>{html_text(anchor)}</td></tr>")
+    lines += ["</tbody>", "</table>"]
+    return "\n".join(lines)
+
+
 def _status(grade):
     if grade is None:
         return ""
@@ -179,7 +200,7 @@ def review_page(task, answers, grades_by_key, rubric):
              f"to grade{progress}, {blank} blank or missing (0 points, marked below). Type "
              f"{how} into {SCORES_NAME}.</p>",
              "<h2>Task</h2>", markdown_html(task.statement),
-             "<h2>Rubric</h2>", markdown_html(rubric), "<h2>Answers</h2>"]
+             "<h2>Rubric</h2>", rubric_html(task, rubric), "<h2>Answers</h2>"]
     for number, answer in enumerate(answers, start=1):
         lines += _answer_section(number, answer, grades_by_key.get((answer.student, answer.task)))
     lines += ["</body>", "</html>"]
