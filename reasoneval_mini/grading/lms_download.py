@@ -59,7 +59,8 @@ import io
 import os
 import re
 import zipfile
-from dataclasses import dataclass, field
+import zlib
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -131,9 +132,10 @@ class _Entry:
     read: object = field(compare=False, repr=False)
 
 
-def _zip_entries(archive):
+def _zip_entries(archive, opened_out):
     try:
         opened = zipfile.ZipFile(archive)
+        opened_out.append(opened)
     except (zipfile.BadZipFile, OSError) as error:
         raise DownloadError(f"{display_name(str(archive))!r} is not a readable zip ({error}); "
                             "expected the LMS's submissions download (a .zip or its folder)") from None
@@ -267,14 +269,22 @@ def collect_download(source, out, notebooks):
     would write (nothing is overwritten: collect into a new folder), or
     when the download holds no student's file at all.
     """
-    source = Path(source)
-    if source.is_dir():
-        entries = _folder_entries(source)
-    elif source.is_file():
-        entries = _zip_entries(source)
-    else:
-        raise DownloadError(f"{display_name(str(source))!r} does not exist; expected the LMS's "
-                            "submissions download: a .zip, or the folder it unzips to")
+    source, opened = Path(source), []
+    try:
+        if source.is_dir():
+            entries = _folder_entries(source)
+        elif source.is_file():
+            entries = _zip_entries(source, opened)
+        else:
+            raise DownloadError(f"{display_name(str(source))!r} does not exist; expected the "
+                                "LMS's submissions download: a .zip, or the folder it unzips to")
+        return _collect(source, entries, Path(out), notebooks)
+    finally:
+        for archive in opened:
+            archive.close()
+
+
+def _collect(source, entries, out, notebooks):
     not_placed, found = [], {}
     for entry in entries:
         kind = _classify(entry)
@@ -310,7 +320,7 @@ def collect_download(source, out, notebooks):
                 continue
             latest = files[-1][2]
             placed.append((notebook, latest.path))
-            writes.append((Path(out) / folders[key] / notebook, latest))
+            writes.append((out / folders[key] / notebook, latest))
             if len(files) > 1:
                 replaced.append((folders[key], notebook, latest.path,
                                  tuple(f[2].path for f in files[:-1])))
@@ -321,8 +331,20 @@ def collect_download(source, out, notebooks):
         raise DownloadError(f"--out {display_name(str(out))!r} already holds "
                             f"{display_name(existing[0])!r}; collect into a new folder (nothing "
                             "is overwritten)")
+    failed = set()
     for path, entry in writes:
-        write_atomically(path, entry.read())
+        try:
+            data = entry.read()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, RuntimeError,
+                NotImplementedError, zlib.error, EOFError) as error:
+            # A damaged or encrypted entry costs that notebook, named, not the class.
+            not_placed.append((entry.path, f"cannot be read ({type(error).__name__}: {error}); "
+                                           "download it again"))
+            failed.add(entry.path)
+            continue
+        write_atomically(path, data)
+    students = [replace(s, notebooks=tuple(n for n in s.notebooks if n[1] not in failed))
+                for s in students]
     return Collection("+".join(lms_names), tuple(students), tuple(replaced),
                       tuple(sorted(not_placed)))
 

@@ -325,3 +325,63 @@ def test_a_folder_name_is_one_printable_path_part():
     assert student_folder("a/b\\c", "1") == "a_b_c"
     assert student_folder("zoe\u202e", "2") == "zoe_u202e"  # no bidi mark, no backslash
     assert student_folder("   ", "3") == "student_3"
+
+
+def test_a_damaged_zip_entry_costs_that_notebook_alone_named(tmp_path):
+    archive = write_zip(tmp_path / "d.zip", {
+        canvas_name("Lovelace, Ada", 1, 10, "ex01_add.ipynb"): FULL["ex01_add.ipynb"],
+        canvas_name("Lovelace, Ada", 1, 11, "ex02_words.ipynb"): FULL["ex02_words.ipynb"]})
+    data = bytearray(archive.read_bytes())
+    # Flip a byte of the first file's stored data: its CRC no longer matches.
+    start = data.index(FULL["ex01_add.ipynb"][:20])
+    data[start + 5] ^= 0xFF
+    archive.write_bytes(bytes(data))
+    collection = collect_download(archive, tmp_path / "subs", NOTEBOOKS)
+    assert [path for path, _ in collection.not_placed] == [
+        canvas_name("Lovelace, Ada", 1, 10, "ex01_add.ipynb")]
+    assert "cannot be read (BadZipFile" in collection.not_placed[0][1]
+    assert collection.students[0].notebooks == (
+        ("ex02_words.ipynb", canvas_name("Lovelace, Ada", 1, 11, "ex02_words.ipynb")),)
+    assert sorted(p.name for p in (tmp_path / "subs" / "lovelaceada").iterdir()) == [
+        "ex02_words.ipynb"]
+
+
+def test_three_commands_from_a_canvas_zip_to_an_export_with_every_hand_score(tmp_path, capsys):
+    # collect; grade; type a level per criterion, then merge: the instructor day.
+    from test_criterion_grading import CRITERIA, REGISTRY
+    from test_written_tasks import _answer_cell
+    registry = tmp_path / "registry.py"
+    registry.write_text(REGISTRY, encoding="utf-8")
+    entries, ids, attachment = {}, {}, 100
+    for number in range(30):
+        sortable = f"{LAST[number % 16]}, {FIRST[(number * 5) % 16]}{'x' * (number // 16)}"
+        words = notebook_bytes(words_notebook(WORDS, SHOUT) + [_answer_cell(f"Answer {number}")])
+        for name, data in (("ex01_add.ipynb", FULL["ex01_add.ipynb"]), ("ex02_words.ipynb", words)):
+            attachment += 1
+            entries[canvas_name(sortable, 500 + number, attachment, name, late=number == 3)] = data
+        ids[re.sub(r"[^\w]", "", sortable.lower())] = str(500 + number)
+    archive = write_zip(tmp_path / "submissions.zip", entries)
+    subs, roster, out = tmp_path / "subs", tmp_path / "roster.csv", tmp_path / "out" / "grades.csv"
+    assert main(["collect", str(archive), "--out", str(subs), "--roster", str(roster),
+                 "--registry", str(registry)]) == 0
+    grade = ["grade", str(subs), "--out", str(out), "--registry", str(registry), "--no-progress",
+             "--timeout", "5", "--roster", str(roster), "--export", "canvas"]
+    assert main(grade) == 0
+    sheet = out.parent / "grades_written" / "scores.csv"
+    rows = _rows(sheet)
+    levels = {}
+    for row in rows[1:]:  # a level per criterion, different for every student
+        student, criterion = row[0], row[2]
+        row[3] = str((len(student) + list(CRITERIA).index(criterion)) % 3)
+        levels[student] = levels.get(student, 0) + int(row[3])
+    with open(sheet, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, lineterminator="\r\n").writerows(rows)
+    assert main(grade + ["--manual", str(sheet)]) == 0
+    canvas = _rows(out.parent / "grades_canvas.csv")
+    assert canvas[1] == ["    Points Possible", "", "", "", "", "2", "10"]
+    exported = {row[1]: row[5:] for row in canvas[2:]}
+    assert exported == {ids[folder]: ["2", str(4 + total)] for folder, total in levels.items()}
+    first = (out.parent / "grades_canvas.csv").read_bytes()
+    assert main(grade) == 0  # a rerun without --manual keeps every hand score
+    assert (out.parent / "grades_canvas.csv").read_bytes() == first
+    assert "merged 30 hand scores" in capsys.readouterr().out
