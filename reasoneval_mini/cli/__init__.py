@@ -152,10 +152,12 @@ def build_parser():
                             "page per task); remembered: later runs merge it by default")
     grade.add_argument("--replace-hand-scores", action="store_true",
                        help="write the export even with fewer hand scores than the file it "
-                            "replaces (by default such a run stops and writes nothing)")
+                            "replaces (by default such a run stops, exit 2, and the export "
+                            "is not written)")
     grade.add_argument("--class-report", metavar="DIR",
-                       help="write DIR/class_report.md and its figures: scores, statuses per "
-                            "exercise, hardest checks, similar answers")
+                       help="write DIR/class_report.html (a web page), class_report.md and "
+                            "their figures: scores, statuses per exercise, hardest checks, "
+                            "similar answers")
 
     collect = _add_command(
         commands, "collect", "place an LMS download (Canvas, Moodle) in one folder per student",

@@ -219,7 +219,7 @@ def run(args):
     if roster is not None:
         from reasoneval_mini.grading.gradebook import exported_hand_scores, write_gradebook
     if args.class_report:
-        from reasoneval_mini.grading.class_report import write_class_report
+        from reasoneval_mini.grading.class_report import REPORT_PAGE_NAME, write_class_report
     from reasoneval_mini.grading.manual import apply_manual_scores
     from reasoneval_mini.grading.review_pages import write_review
     interrupted = False
@@ -284,7 +284,8 @@ def run(args):
     if args.class_report:
         report = write_class_report(grades, exercises, args.class_report, submissions,
                                     written=written, isolation=isolation)
-        written_files.append(f"{report} and its figures")
+        page = report.with_name(REPORT_PAGE_NAME)
+        written_files.append(f"{page} (open it in a browser), {report} and its figures")
     print("wrote " + "; ".join(written_files))
     if refused:
         print(f"error: the export was not written: {refused}", file=sys.stderr)

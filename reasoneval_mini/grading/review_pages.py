@@ -8,88 +8,27 @@ student's answer in student order, rendered as Markdown (emphasis, code,
 lists, tables), with blank and missing answers marked and each answer's
 status and levels once merged.
 
-Student text is hostile, so rendering is two steps (:func:`markdown_html`):
-
-1. **mistune** (3.x) renders the Markdown with ``escape=True``: raw HTML in
-   the answer is escaped, never passed through, and links and images are
-   rendered as their text and address (:class:`_InertRenderer`), never as a
-   link to follow or an image to load. mistune is the renderer nbconvert
-   uses, so it comes with JupyterLab (jupyter-server needs nbconvert, which
-   needs mistune and bleach); it is maintained and pure Python.
-2. **bleach** then keeps only an allow-list of tags (:data:`ALLOWED_TAGS`)
-   and no attribute at all, stripping whatever step 1 let through. bleach
-   is nbconvert's own sanitiser and comes with it; it is deprecated for new
-   projects (nh3 is its successor) but still receives security releases,
-   and nh3 is not installed with JupyterLab. It is the second wall, not the
-   first.
-
+Student text is rendered by :func:`.rendering.markdown_html` (mistune, then
+bleach): its own HTML is shown as text, a link or an image as its address.
 The page's Content-Security-Policy (``default-src 'none'``) also forbids
 every script, image and remote resource. Without mistune or bleach
 installed, answers are shown as escaped text, as written.
 """
 
-import html
 from dataclasses import dataclass
 from pathlib import Path
 
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.text import plural
-from reasoneval_mini.grading.escaping import html_text, printable
+from reasoneval_mini.grading.escaping import html_text
 from reasoneval_mini.grading.manual import (
     SCORES_NAME, review_folder, scores_sheet, task_criteria, written_answers)
+from reasoneval_mini.grading.rendering import markdown_html
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.statuses import GRADE_INSTRUCTOR_GRADED
 
 #: Longest answer shown on a review page, in characters (the notebook has the rest).
 ANSWER_CHARS = 20_000
-#: The only tags a rendered answer may keep; no attribute is kept.
-ALLOWED_TAGS = frozenset({
-    "p", "br", "hr", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li",
-    "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td", "span"})
-
-
-def _renderer():
-    """``render(text) -> html`` with mistune and bleach, or ``None`` when either is missing."""
-    try:
-        import bleach
-        import mistune
-    except ImportError:
-        return None
-
-    class _InertRenderer(mistune.HTMLRenderer):
-        # A link shows its text and its address; an image its description and its
-        # address: nothing to click through, nothing loaded when the page opens.
-        def link(self, text, url, title=None):
-            return f'{text} <span class="url">&lt;{html.escape(url)}&gt;</span>'
-
-        def image(self, text, url, title=None):
-            return f'<span class="url">[image: {text} &lt;{html.escape(url)}&gt;]</span>'
-
-    markdown = mistune.create_markdown(escape=True, renderer=_InertRenderer(escape=True),
-                                       plugins=["strikethrough", "table"])
-    return lambda text: bleach.clean(markdown(text), tags=ALLOWED_TAGS, attributes={},
-                                     protocols=(), strip=True)
-
-
-_RENDER = _renderer()
-
-
-def markdown_html(text):
-    """*text* (Markdown a student wrote) as inert HTML: rendered, then sanitised.
-
-    >>> html_out = markdown_html("**yes** <script>x()</script> [a](javascript:x())")
-    >>> "<strong>yes</strong>" in html_out, "<script" in html_out, "href" in html_out
-    (True, False, False)
-
-    Surprising: an image is shown as its address, never loaded.
-
-    >>> "<img" in markdown_html("![p](http://evil.example/p.png)")
-    False
-    """
-    text = printable(text)
-    if _RENDER is None:
-        return f"<pre>{html_text(text)}</pre>"
-    return _RENDER(text)
 
 
 def rubric_text(task, registry=None):

@@ -236,6 +236,6 @@ def test_student_html_on_the_review_page_stays_inert(graded):
 
 
 def test_without_mistune_or_bleach_an_answer_is_shown_as_escaped_text(monkeypatch):
-    from reasoneval_mini.grading import review_pages
-    monkeypatch.setattr(review_pages, "_RENDER", None)
-    assert review_pages.markdown_html("**x** <img src=y>") == "<pre>**x** &lt;img src=y&gt;</pre>"
+    from reasoneval_mini.grading import rendering
+    monkeypatch.setattr(rendering, "_RENDER", None)
+    assert rendering.markdown_html("**x** <img src=y>") == "<pre>**x** &lt;img src=y&gt;</pre>"
