@@ -58,6 +58,8 @@ from reasoneval_mini.grading.submissions import is_unanswered, written_answer
 SCORE_COLUMNS = ("student", "task", "score", "comment")
 CRITERION_COLUMNS = ("student", "task", "criterion", "level", "comment")
 SCORES_NAME = "scores.csv"
+#: Ends the pre-filled comment of a blank answer's lines; never merged into feedback.
+NO_ANSWER_NOTE = "(0 points already, not graded by hand; a level typed here replaces them)"
 #: How many bad lines one error names at most (the rest are counted).
 BAD_LINES_SHOWN = 50
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
@@ -276,7 +278,7 @@ def read_manual_scores(path, students, tasks):
         seen[key] = number
         answer = key[:2]
         levels.setdefault(answer, {})[key[2] if by_criterion else None] = value
-        if comment:
+        if comment and not comment.endswith(NO_ANSWER_NOTE):  # the sheet's note, not yours
             comments.setdefault(answer, []).append(comment)
     if problems:
         shown = problems[:BAD_LINES_SHOWN]
@@ -416,8 +418,7 @@ def _no_answer_comment(answer):
     why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
     if answer.copy_note:
         why += f"; {answer.copy_note}"
-    return printable(f"{why} (0 points already, not graded by hand; a level typed here "
-                     "replaces them)")
+    return printable(f"{why} {NO_ANSWER_NOTE}")
 
 
 def scores_sheet(answers, tasks):

@@ -239,3 +239,16 @@ def test_without_mistune_or_bleach_an_answer_is_shown_as_escaped_text(monkeypatc
     from reasoneval_mini.grading import rendering
     monkeypatch.setattr(rendering, "_RENDER", None)
     assert rendering.markdown_html("**x** <img src=y>") == "<pre>**x** &lt;img src=y&gt;</pre>"
+
+
+def test_levels_typed_on_a_blank_answer_score_it_without_the_sheets_own_note(graded, tmp_path):
+    # The instructor read the work in a copy and levels the blank answer on purpose.
+    root = tmp_path
+    shutil.copytree(graded, root, dirs_exist_ok=True)
+    sheet = _type_levels(root, {("unanswered", name): 1 for name in CRITERIA})
+    assert _grade(root, "--manual", str(sheet)) == 0
+    with open(root / "out" / "grades.csv", encoding="utf-8", newline="") as handle:
+        row = next(r for r in csv.DictReader(handle)
+                   if (r["student"], r["exercise"]) == ("unanswered", "explain_words"))
+    assert (row["status"], row["score"]) == (GRADE_INSTRUCTOR_GRADED, "3")
+    assert "comment" not in row["message"] and "not graded by hand" not in row["message"]
