@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, WRITTEN_TASKS, exercise_state,
     get_exercise, run_checks)
+from reasoneval_mini.exercises.variants import current_variant, use_variant
 from reasoneval_mini.support.text import cut, plural
 from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -166,13 +167,50 @@ def format_report(exercise, results, answer=None):
                   f"          actual:   {_shown(result.actual)}"]
         for number, reason in enumerate(reasons):
             lines += _reason_lines(reason, "          why:      " if number == 0 else " " * 20)
+    lines += _distinction_lines(results)
+    return "\n".join(lines + _summary_lines(exercise, results, state))
+
+
+def _distinction_lines(results):
+    """One line per distinction of the page that a failed test checks (each once)."""
+    named = []
+    for result in results:
+        if result.distinction and not result.passed and result.distinction not in named:
+            named.append(result.distinction)
+    return [line for distinction in named for line in _reason_lines(
+        f"A failed test checks the distinction {distinction}, which this exercise is about: "
+        f"while it fails, the exercise earns at most a third of its points.", "  note: ")]
+
+
+def _summary_lines(exercise, results, state):
+    """The closing lines: never "all tests pass", since the grader runs checks of its own."""
     passed = sum(result.passed for result in results)
+    if not exercise.reveal_expected:
+        if state != STATE_PASSED:
+            return [f"Not yet. For a hint, run hint({exercise.id!r})."]
+        lines = ["Right."]
+        why = exercise.explain(exercise.data(current_variant())) if exercise.explain else ""
+        if why:
+            lines += ["Why:"] + [f"  {line}" for line in why.splitlines()]
+        return lines
+    public = (f"{passed} of {len(results)} public "
+              f"{'check passes' if len(results) == 1 else 'checks pass'}")
     if state == STATE_PASSED:
-        lines.append("The test passes." if len(results) == 1 else f"All {len(results)} tests pass.")
-    else:
-        lines.append(f"{passed} of {len(results)} tests pass. "
-                     f"For a hint, run hint({exercise.id!r}).")
-    return "\n".join(lines)
+        more = (" The grader adds hidden checks on inputs you have not seen: make sure your "
+                "function follows the statement, not only these examples."
+                if exercise.hidden is not None else "")
+        return _reason_lines(f"{public}.{more}", "")
+    return [f"{public}. For a hint, run hint({exercise.id!r})."]
+
+
+def task_data(exercise_id):
+    """What this notebook's variant draws for *exercise_id*: the items its statement lists.
+
+    The exercise notebooks call it in the cell that prints a task's items
+    (``PROGRAMS = task_data("kp3_predict_statuses")``); it follows
+    :func:`~reasoneval_mini.exercises.variants.use_variant`.
+    """
+    return get_exercise(exercise_id).data(current_variant())
 
 
 def unknown_id_message(exercise_id):

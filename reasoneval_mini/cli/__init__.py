@@ -121,6 +121,14 @@ def build_parser():
     grade.add_argument("--feedback", metavar="DIR", help="write <student>.md feedback files here")
     grade.add_argument("--hidden-tests", metavar="PATH",
                        help="Python file defining HIDDEN_CHECKS = {exercise_id: [check, ...]}")
+    grade.add_argument("--key", metavar="FILE",
+                       help="the secret the hidden checks of each student's variant are drawn "
+                            "with (default: your own, made on first use in "
+                            "~/.config/reasoneval-course/grading-key; share it with whoever "
+                            "must give the same grades)")
+    grade.add_argument("--answer-key", metavar="PATH",
+                       help="the choice exercises' answer key (default: solutions/answer_key.py "
+                            "of this course)")
     grade.add_argument("--reveal-hidden", action="store_true",
                        help="instructor only: list the hidden checks in the feedback files "
                             "(by default they appear only as a count)")
@@ -185,13 +193,23 @@ def build_parser():
         "in --solutions (rewritten only where out of date), then write the stripped "
         "learner copies into --exercises. With --check, write nothing and exit 1 if "
         "either folder is out of date.",
-        ["build-exercises", "build-exercises --check"])
+        ["build-exercises", "build-exercises --check",
+         "build-exercises --class roster.csv --out class/",
+         "build-exercises --variant practice-2 --out my-practice/"])
     build.add_argument("--solutions", default="solutions",
                        help="master notebooks (default: %(default)s); their task cells are updated")
     build.add_argument("--exercises", default="exercises",
                        help="output folder (default: %(default)s)")
     build.add_argument("--check", action="store_true",
                        help="write nothing; exit 1 and name the files that are out of date")
+    build.add_argument("--class", dest="roster", metavar="ROSTER_CSV",
+                       help="write one folder of exercise notebooks per student of the roster "
+                            "(its folder column), each with that student's variant, into --out")
+    build.add_argument("--variant", metavar="NAME",
+                       help="write a fresh set of exercise notebooks for the variant NAME into "
+                            "--out (practise on new items)")
+    build.add_argument("--out", metavar="DIR",
+                       help="where --class or --variant writes (must not be --exercises)")
 
     progress = _add_command(
         commands, "progress", "show which exercises pass, from a folder of notebooks",

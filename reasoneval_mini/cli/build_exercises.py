@@ -13,9 +13,36 @@ def _is_master(path, solutions):
     return path.parent.resolve() == Path(solutions).resolve()
 
 
+def _release(args):
+    """``--class`` / ``--variant``: one folder of learner notebooks per identity, into ``--out``."""
+    from reasoneval_mini.exercises.build import plan_class
+    from reasoneval_mini.support.files import write_atomically
+
+    if args.check or not args.out or (args.roster and args.variant):
+        raise UsageError("--class ROSTER or --variant NAME, with --out DIR (and without --check)")
+    if Path(args.out).resolve() == Path(args.exercises).resolve():
+        raise UsageError(f"--out {args.out!r} is the shipped exercises folder; choose another")
+    if args.roster:
+        from reasoneval_mini.grading.gradebook import read_roster
+
+        identities = [entry.folder for entry in read_roster(args.roster, None)]
+        planned = plan_class(args.solutions, args.out, identities)
+    else:
+        # One learner's fresh set: the notebooks straight into --out.
+        planned = [(Path(args.out) / path.name, text)
+                   for path, text in plan_class(args.solutions, args.out, [args.variant])]
+    for path, text in planned:
+        write_atomically(path, text)
+    shown = (f"{len(identities)} students" if args.roster else f"variant {args.variant!r}")
+    print(f"wrote {len(planned)} notebooks for {shown} into {args.out}")
+    return 0
+
+
 def run(args):
     """Build (or with ``--check`` only compare) and print one line per file; return the exit code."""
     try:
+        if args.roster or args.variant:
+            return _release(args)
         if args.check:
             return _check(args)
         written = build_exercises(args.solutions, args.exercises)

@@ -45,6 +45,16 @@ from reasoneval_mini.grading.statuses import (
     ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_INTERRUPTED)
 
 
+def _grading_key(args):
+    """The hidden checks' key: ``--key FILE`` or the instructor's own; a bad file is a usage error."""
+    from reasoneval_mini.grading.keys import load_grading_key
+
+    try:
+        return load_grading_key(args.key)
+    except (ValueError, OSError) as error:
+        raise UsageError(f"--key: {error}") from None
+
+
 def _export_plan(args):
     """``(roster, export path)`` for ``--export``, or ``(None, None)``; checked before grading."""
     from reasoneval_mini.grading.gradebook import read_roster
@@ -234,7 +244,8 @@ def run(args):
         grades = grade_class(args.submissions_dir, registry=registry_spec,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress,
-                             submissions_out=submissions, isolation=isolation)
+                             submissions_out=submissions, isolation=isolation,
+                             grading_key=_grading_key(args), answer_key=args.answer_key)
     except GradingInterrupted as stop:
         grades, interrupted = stop.grades, True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the files must be written now

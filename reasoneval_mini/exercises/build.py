@@ -47,6 +47,7 @@ Traceback (most recent call last):
 reasoneval_mini.exercises.build.MarkerError: ex.ipynb, cell 3: BEGIN SOLUTION on line 1 is never closed by ### END SOLUTION
 """
 
+import pprint
 import re
 from pathlib import Path
 
@@ -119,25 +120,66 @@ def is_written_answer(cell):
             and nbgrader.get("solution") is True)
 
 
-def refresh_task_cells(notebook):
-    """Return *notebook* with every registry exercise's task cell re-rendered.
+#: The setup cell's line that names the notebook's variant; the build writes its argument.
+VARIANT_LINE = re.compile(r"^use_variant\(.*\)(?P<comment>\s*#.*)?$", re.MULTILINE)
+#: Where a notebook records the variant it was built for (``metadata["reasoneval"]["variant"]``).
+METADATA_KEY = "reasoneval"
+
+
+def _set_variant_line(source, identity, where):
+    if not VARIANT_LINE.search(source):
+        raise ValueError(f"{where}: the setup cell has no use_variant(...) line for the build "
+                         f"to write the variant into")
+    return VARIANT_LINE.sub(lambda match: f"use_variant({identity!r})"
+                            + (match.group("comment") or ""), source, count=1)
+
+
+def render_typed_solution(source, exercise, variant, where="<cell>"):
+    """*source* with the solution region of typed exercise *exercise* written for *variant*.
+
+    A prediction is typed in, so its master cannot compute it: the build types
+    it, from the exercise's ``solve``, as a learner of that variant would.
+    """
+    lines = source.splitlines(keepends=True)
+    begin = next((i for i, line in enumerate(lines) if line.strip() == BEGIN), None)
+    end = next((i for i, line in enumerate(lines) if line.strip() == END), None)
+    if begin is None or end is None or end < begin:
+        raise MarkerError(f"{where}: the master of typed exercise {exercise.id!r} needs a "
+                          f"solution region")
+    indent = lines[begin][: len(lines[begin]) - len(lines[begin].lstrip())]
+    value = exercise.solve(exercise.data(variant))
+    text = pprint.pformat(value, width=88 - len(indent) - len("return "), sort_dicts=False)
+    first, *rest = text.splitlines()
+    # pformat aligns continuation lines under its first character, which "return " moves.
+    rendered = ([lines[begin], f"{indent}return {first}\n"]
+                + [f"{indent}{' ' * len('return ')}{line}\n" for line in rest] + [lines[end]])
+    return "".join(lines[:begin] + rendered + lines[end + 1:])
+
+
+def refresh_task_cells(notebook, variant=None):
+    """Return *notebook* with every registry exercise's task cell re-rendered for *variant*.
 
     Also the task cells of written tasks, and the rubric at the end of their
     answer cells (from the line starting with :data:`RUBRIC_START`); the
     nbgrader ``points`` of written answers and check cells are set from the
-    registry. Cells of unknown exercises (or without nbgrader metadata) are
-    left alone.
+    registry; the setup cell's ``use_variant(...)`` line, the notebook's
+    ``metadata["reasoneval"]["variant"]`` and the solution region of each
+    typed exercise are written for *variant* (default: the
+    :data:`~reasoneval_mini.exercises.variants.DEFAULT_IDENTITY` one). Cells
+    of unknown exercises (or without nbgrader metadata) are left alone.
     """
     from reasoneval_mini.exercises.registry import (
         EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
+    from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
 
+    variant = variant or Variant(DEFAULT_IDENTITY)
     cells = []
-    for cell in notebook.get("cells", []):
+    for index, cell in enumerate(notebook.get("cells", []), 1):
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
         exercise_id = grade_id[: -len("_task")] if grade_id.endswith("_task") else None
         if cell.get("cell_type") == "markdown" and (exercise_id in EXERCISES
                                                    or exercise_id in WRITTEN_TASKS):
-            cell = dict(cell, source=render_task_markdown(exercise_id))
+            cell = dict(cell, source=render_task_markdown(exercise_id, variant))
         elif is_written_answer(cell) and grade_id in WRITTEN_TASKS:
             text = _source_text(cell)
             answer = text[: text.find(RUBRIC_START)] if RUBRIC_START in text else text + "\n\n"
@@ -145,8 +187,17 @@ def refresh_task_cells(notebook):
                                 WRITTEN_TASKS[grade_id].points)
         elif grade_id.endswith("_check") and grade_id[: -len("_check")] in EXERCISES:
             cell = _with_points(cell, EXERCISES[grade_id[: -len("_check")]].points)
+        elif cell.get("cell_type") == "code" and grade_id.endswith("_setup"):
+            cell = dict(cell, source=_set_variant_line(_source_text(cell), variant.identity,
+                                                       f"cell {index}"))
+        elif (cell.get("cell_type") == "code" and grade_id in EXERCISES
+              and EXERCISES[grade_id].typed):
+            cell = dict(cell, source=render_typed_solution(
+                _source_text(cell), EXERCISES[grade_id], variant, f"cell {index}"))
         cells.append(cell)
-    return dict(notebook, cells=cells)
+    metadata = dict(notebook.get("metadata", {}))
+    metadata[METADATA_KEY] = dict(metadata.get(METADATA_KEY, {}), variant=variant.identity)
+    return dict(notebook, cells=cells, metadata=metadata)
 
 
 def _with_points(cell, points):
@@ -224,13 +275,14 @@ def read_notebook(path):
     return _validated(notebook, path.name)
 
 
-def plan_exercises(solutions_dir, exercises_dir):
+def plan_exercises(solutions_dir, exercises_dir, variant=None, with_masters=True):
     """What a build would write: a list of ``(path, text)``, masters first where stale.
 
     A master in *solutions_dir* is listed only if its task cells are out of
-    date; every exercise notebook is listed. Nothing is written. Raises
-    ``ValueError`` (:class:`MarkerError` included) naming the notebook when a
-    master cannot be read or stripped, or when there is none.
+    date for *variant* (default: the shipped one) and *with_masters* is true;
+    every exercise notebook is listed, rendered for *variant*. Nothing is
+    written. Raises ``ValueError`` (:class:`MarkerError` included) naming the
+    notebook when a master cannot be read or stripped, or when there is none.
     """
     solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
     sources = sorted(solutions_dir.glob("*.ipynb"))
@@ -244,8 +296,8 @@ def plan_exercises(solutions_dir, exercises_dir):
                 f"{path} is not an exercise master: it has no solution region and no "
                 f"exercise task cell; --solutions must name the folder of master notebooks "
                 f"(default: solutions)")
-        master = refresh_task_cells(notebook)
-        if master != notebook:
+        master = refresh_task_cells(notebook, variant)
+        if with_masters and master != notebook:
             masters.append((path, dumps_notebook(_validated(master, path.name))))
         exercise = _validated(strip_notebook(master, path.name), path.name)
         exercises.append((exercises_dir / path.name, dumps_notebook(exercise)))
@@ -261,6 +313,30 @@ def _is_master(notebook):
                 or is_written_answer(cell)):
             return True
     return False
+
+
+def master_for(path, variant):
+    """The master notebook at *path* as *variant*'s master would be (a dict; nothing written)."""
+    return refresh_task_cells(read_notebook(path), variant)
+
+
+def plan_class(solutions_dir, out_dir, identities):
+    """``(path, text)`` for ``out_dir/<identity>/<notebook>`` of every identity: a class's release.
+
+    Each student's notebooks are rendered for the variant of their identity
+    (a roster's ``folder``, which is also the folder ``grade`` reads later).
+    ``ValueError`` names an identity that is no usable folder name.
+    """
+    from reasoneval_mini.exercises.variants import Variant
+
+    planned = []
+    for identity in identities:
+        if identity in (".", "..") or "/" in identity or "\\" in identity or "\0" in identity:
+            raise ValueError(f"{identity!r} cannot be a folder name: a class's identities are "
+                             f"the roster's folder names")
+        planned += plan_exercises(solutions_dir, Path(out_dir) / identity, Variant(identity),
+                                  with_masters=False)
+    return planned
 
 
 def build_exercises(solutions_dir, exercises_dir):

@@ -16,8 +16,8 @@ Constructors (the same ones a hidden-tests file uses):
 
 Prediction and choice exercises, whose expected value *is* the answer, are
 built with ``Exercise(..., reveal_expected=False)`` and :class:`Withheld`
-expected values: the feedback says how many items are wrong, never which,
-and never how many are expected (see :func:`withheld_predictions`,
+expected values: a wrong answer hears only :data:`NOT_YET`, never how many
+items are wrong nor which (see :func:`withheld_predictions`,
 :func:`withheld_subset` and :func:`conceal`).
 
 Comparison is by value, never by printed text: see
@@ -43,13 +43,14 @@ import threading
 from dataclasses import asdict, dataclass, replace
 
 from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
+from reasoneval_mini.support.call_watch import DelegationRefused
 from reasoneval_mini.support.text import plural
 
 __all__ = [
-    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
+    "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "NOT_YET", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
     "Criterion", "Exercise", "bundle", "rubric_criteria",
     "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
-    "show", "withheld_choice", "withheld_predictions", "withheld_subset",
+    "show", "with_distinction", "withheld_choice", "withheld_predictions", "withheld_subset",
 ]
 
 NOT_ATTEMPTED = "not attempted yet"
@@ -57,18 +58,42 @@ NOT_ATTEMPTED = "not attempted yet"
 WITHHELD = "withheld: the answer itself"
 #: The reason given when a withheld value differs and no safer reason is known.
 WITHHELD_REASON = "not the right answer for this item"
+#: The one thing a withheld answer that is not right hears: never how many items, never which.
+NOT_YET = "not yet: some item is not right (the check never says which, nor how many)"
 
 
 @dataclass(frozen=True)
 class Exercise:
     """One exercise: where it lives, what it asks, and the checks that grade it.
 
-    *answer_name* is the function the learner completes in *notebook*;
-    *checks* is a tuple of callables ``check(answer) -> CheckResult``.
+    *answer_name* is the function the learner completes in *notebook*.
+
+    What a student sees follows their :class:`~reasoneval_mini.exercises.variants.Variant`:
+    *draw* (``draw(rng) -> data``) draws the variant's inputs or items from
+    the variant's generator; *statement* is a text or ``statement(data)``;
+    *checks* is a tuple of callables ``check(answer) -> CheckResult`` or
+    ``checks(data)`` returning one. *hidden* (``hidden(rng, data)``) builds
+    the grader's own checks on inputs the student never sees, from the
+    grader's secret generator: ``check()`` runs only the public ones and
+    says so, the grader scores on the hidden ones (see
+    :func:`~reasoneval_mini.exercises.registry.exercise_score`).
+
+    *refuses*: dotted names of library functions that do what the exercise
+    asks (``"reasoneval_mini.answers.parse_rational"``): a call that runs one
+    fails (:mod:`reasoneval_mini.support.call_watch`), in ``check()`` and
+    under the grader. *typed*: the answer's body must be ``return`` of a
+    literal (predictions are typed in, never computed; see
+    :mod:`reasoneval_mini.exercises.typed`).
+
     With *reveal_expected* False (prediction and choice exercises, whose
     expected value is the answer), every result is passed through
-    :func:`conceal` before anyone sees it: how many items are wrong is
-    said, never which, nor what they should be.
+    :func:`conceal`, and a wrong answer hears only "not yet"; once it is
+    right, *explain* (``explain(data) -> text``) says why each item is what it is.
+    *solve* (``solve(data) -> answer``) is the right answer of a typed
+    exercise for *data*: its checks expect it, and the build types it into the
+    master. *keyed*: the answers come from the answer key kept with the
+    masters (:mod:`reasoneval_mini.exercises.answer_key`), which the grader
+    must be able to read before it grades anyone.
     """
 
     id: str
@@ -76,11 +101,36 @@ class Exercise:
     answer_name: str
     points: int
     title: str
-    statement: str
+    statement: object
     checks_what: str
     hint: str
-    checks: tuple
+    checks: object
     reveal_expected: bool = True
+    draw: object = None
+    hidden: object = None
+    refuses: tuple = ()
+    typed: bool = False
+    explain: object = None
+    solve: object = None
+    keyed: bool = False
+
+    def data(self, variant):
+        """What *variant* draws for this exercise (``None`` for an exercise without a draw)."""
+        return None if self.draw is None else self.draw(variant.rng(self.id))
+
+    def statement_for(self, variant):
+        """The statement as *variant*'s notebook shows it."""
+        return self.statement(self.data(variant)) if callable(self.statement) else self.statement
+
+    def public_checks(self, variant):
+        """The checks ``check()`` runs (and the grader shows), for *variant*."""
+        return tuple(self.checks(self.data(variant)) if callable(self.checks) else self.checks)
+
+    def hidden_checks(self, variant):
+        """The grader's hidden checks for *variant* (which carries the grader's key)."""
+        if self.hidden is None:
+            return ()
+        return tuple(self.hidden(variant.hidden_rng(self.id), self.data(variant)))
 
 
 #: The levels of a rubric criterion, in points: missing or wrong, partly there, complete.
@@ -199,6 +249,12 @@ class CheckResult:
     #: True when ``expected`` and ``message`` show nothing that is withheld: built from a
     #: :class:`Withheld`, or by :func:`rejects` (an error the statement asks for is no secret).
     withheld: bool = False
+    #: The source page's distinction this check tests (``"None vs 0"``), or ``""``: while such
+    #: a check fails, the exercise earns at most a third of its points.
+    distinction: str = ""
+    #: The refused function the answer called (``"parse_rational"``), or ``""``: an answer
+    #: that delegates the exercise to the library earns nothing for it.
+    delegated: str = ""
 
     def to_dict(self):
         """Return a plain dict (JSON- and CSV-friendly)."""
@@ -213,15 +269,14 @@ def conceal(result):
     value and its reason, which may show it (``expected exactly None, not
     False``); the call (which item) and the learner's own value stay.
 
-    >>> conceal(CheckResult("v", False, "v()", "None", "False", "expected exactly None, not False"))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    CheckResult(name='v', passed=False, call='v()', expected='withheld: the answer itself',
-                actual='False', message='not the right answer for this item', attempted=True,
-                withheld=True)
+    >>> hidden = conceal(CheckResult("v", False, "v()", "None", "False",
+    ...                              "expected exactly None, not False"))
+    >>> hidden.expected, hidden.message == NOT_YET
+    ('withheld: the answer itself', True)
     """
     if result.withheld:
         return result
-    message = result.message if result.passed or not result.attempted else WITHHELD_REASON
+    message = result.message if result.passed or not result.attempted else NOT_YET
     if result.actual.startswith(("NotImplementedError", "TypeError", "ValueError")) or (
             result.message.startswith("the call raised")):
         message = result.message  # the learner's own error shows nothing of the answer
@@ -241,20 +296,47 @@ def _failure(name, call, expected, error):
         return CheckResult(name, False, call, expected, "NotImplementedError",
                            NOT_ATTEMPTED + ": the function still raises NotImplementedError",
                            attempted=False)
+    if isinstance(error, DelegationRefused):
+        return CheckResult(name, False, call, expected, f"calls {error.function}",
+                           f"{error}: this exercise earns nothing while it does",
+                           delegated=error.function)
     actual = f"{type(error).__name__}: {error}"
     return CheckResult(name, False, call, expected, actual,
                        f"the call raised {type(error).__name__} ({error})")
 
 
-def case(call, run, expected, *, compare=same_value, name=None):
+def with_distinction(check, distinction):
+    """*check*, its results marked as testing the source page's *distinction* (``""``: unmarked).
+
+    Why: the page's distinctions (None vs 0, None vs False, ValueError vs
+    False, k > n refused vs clipped, per problem then the mean) are what the
+    exercises are for; an answer that gets one wrong must not keep most of
+    the points because it is right on the other inputs. The grader caps an
+    exercise with a failed marked check at a third of its points
+    (:func:`~reasoneval_mini.exercises.registry.exercise_score`).
+    """
+    if not distinction:
+        return check
+
+    def marked(answer):
+        return replace(check(answer), distinction=distinction)
+    return marked
+
+
+def case(call, run, expected, *, compare=same_value, name=None, distinction=""):
     """A check that ``run(answer)`` returns a value matching *expected*.
 
     *call* is the text shown to the learner, e.g. ``"pass_at_k(5, 2, 2)"``;
     *run* takes the learner's function and makes that call; *compare*
     returns ``""`` for a match or a short reason.  *expected* may be a
     zero-argument callable wrapped in :func:`lazy`, evaluated once, when
-    first needed (for references that run subprocesses).
+    first needed (for references that run subprocesses). *distinction*:
+    see :func:`with_distinction`.
     """
+    return with_distinction(_case(call, run, expected, compare, name), distinction)
+
+
+def _case(call, run, expected, compare, name):
     def check(answer):
         want = expected.value() if isinstance(expected, lazy) else expected
         hidden = isinstance(want, Withheld)
@@ -281,7 +363,8 @@ def _mentions(message, text):
     return re.search(pattern, message, re.IGNORECASE) is not None
 
 
-def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=None):
+def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=None,
+            distinction=""):
     """A check that ``run(answer)`` raises *error_type* (bad input refused).
 
     Each text in *mentions* must appear in the error message as a whole word
@@ -303,6 +386,7 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
 
     def check(answer):
         return replace(_rejects_result(answer), withheld=True)
+    check = with_distinction(check, distinction)
 
     def _rejects_result(answer):
         value, error = _call_answer(run, answer)
@@ -329,7 +413,7 @@ def _unique(texts):
     return list(dict.fromkeys(texts))
 
 
-def bundle(call, parts, *, name=None):
+def bundle(call, parts, *, name=None, distinction=""):
     """A check that passes only when every check in *parts* passes.
 
     Why: the grader gives ``points * passed / total``, so with one check per
@@ -363,6 +447,7 @@ def bundle(call, parts, *, name=None):
                                withheld=withheld)
         if not any(result.attempted for result in results):
             return replace(failed[0], name=name or call, call=call)
+        delegated = next((result.delegated for result in failed if result.delegated), "")
         given, reasons = set(), []
         for result in failed:
             sentences = [s for s in result.message.split("; ") if s not in given]
@@ -371,8 +456,8 @@ def bundle(call, parts, *, name=None):
         return CheckResult(name or call, False, call,
                            " | ".join(_unique(r.expected for r in failed)),
                            " | ".join(_unique(r.actual for r in failed)), " | ".join(reasons),
-                           withheld=withheld)
-    return check
+                           withheld=withheld, delegated=delegated)
+    return with_distinction(check, distinction)
 
 
 def withheld_choice(choices, why=WITHHELD_REASON):
@@ -397,23 +482,22 @@ def _is_one_of(value, choices):
     return any(same_value(value, choice) == "" for choice in choices)
 
 
-def withheld_predictions(choices, *, noun, confusions=()):
+def withheld_predictions(choices, *, noun):
     """A comparison for a :class:`Withheld` dict of predictions, item -> one of *choices*.
 
     The items (the keys) are given by the statement and may be named; the
     predictions may not. So it checks the keys and that every prediction is
-    one of *choices*, then says **how many** predictions are wrong, never
-    which: naming the wrong items would let a learner find each answer in a
-    few tries per item. *choices* ``None`` accepts any prediction (sets, for
-    instance). *confusions* is ``((given, right, sentence), ...)``:
-    a sentence that teaches about a kind of mistake (a ``given`` prediction
-    where ``right`` was expected), added once when some wrong prediction is
-    of that kind.
+    one of *choices* (both are about the learner's own value and the public
+    statement), then says only :data:`NOT_YET` or nothing: never how many
+    predictions are wrong, never which, and no reason that differs with the
+    wrong item, since a few tries per item would find every answer through
+    any of those. *choices* ``None`` accepts any prediction (sets, for instance).
 
-    >>> compare = withheld_predictions((True, False, None), noun="verdict",
-    ...                                confusions=((True, False, "no tolerance"),))
-    >>> compare({"a": True, "b": True}, Withheld({"a": True, "b": False}))
-    '1 of 2 verdicts is wrong (which one is not said) | no tolerance'
+    >>> compare = withheld_predictions((True, False, None), noun="verdict")
+    >>> compare({"a": True, "b": True}, Withheld({"a": True, "b": False})) == NOT_YET
+    True
+    >>> compare({"a": False, "b": True}, Withheld({"a": True, "b": False})) == NOT_YET
+    True
 
     Surprising: a text in place of ``None`` is not a wrong verdict but no verdict at all.
 
@@ -432,43 +516,25 @@ def withheld_predictions(choices, *, noun, confusions=()):
             listed = ", ".join(show(choice) for choice in choices)
             # The value first: a long list of choices may be cut off when printed.
             return f"{show(odd[0])} is not a {noun} here: every {noun} must be one of {listed}"
-        wrong = [item for item in wanted if same_value(actual[item], wanted[item])]
-        if not wrong:
-            return ""
-        one = len(wrong) == 1
-        parts = [f"{len(wrong)} of {plural(len(wanted), noun)} {'is' if one else 'are'} wrong "
-                 f"(which {'one is' if one else 'ones are'} not said)"]
-        for given, right, sentence in confusions:
-            if any(same_value(actual[item], given) == "" and same_value(wanted[item], right) == ""
-                   for item in wrong) and sentence not in parts:
-                parts.append(sentence)
-        # " | ": check() prints each part on its own line, never cut off mid-sentence.
-        return " | ".join(parts)
+        if any(same_value(actual[item], wanted[item]) for item in wanted):
+            return NOT_YET
+        return ""
     return compare
 
 
-def withheld_subset(universe, *, noun, left_out, surplus, items="items",
-                    unknown="not {}: {}"):
+def withheld_subset(universe, *, noun, items="items", unknown="not {}: {}"):
     """A comparison for a :class:`Withheld` set, drawn from *universe* (``None``: any items).
 
-    It says how many of the chosen items do not belong (*surplus*, formatted
-    with that count and the number chosen) and whether some expected item is
-    left out (*left_out*, a sentence), never which items, and never how many
-    are expected: on the empty set a count of the missing ones would be the
-    size of the answer, and naming the wrong picks of a set of that size
-    would give the rest. *unknown* is formatted with *items* and the chosen
-    values outside *universe*. *noun* names the elements in the type message.
+    It checks that the value is a set of items from *universe* (*unknown* is
+    formatted with *items* and the chosen values outside it), then says only
+    :data:`NOT_YET` or nothing: not how many picks are wrong, not whether
+    something is left out. *noun* names the elements in the type message.
 
-    >>> compare = withheld_subset("abcd", noun="letter", items="letters",
-    ...                           left_out="a letter is left out",
-    ...                           surplus="not wanted: {} of your {} letters")
-    >>> compare({"a", "c"}, Withheld({"a", "b"}))
-    'not wanted: 1 of your 2 letters; a letter is left out'
-
-    Surprising: the empty set is told only that something is left out, not how much.
-
-    >>> compare(set(), Withheld({"a", "b"}))
-    'a letter is left out'
+    >>> compare = withheld_subset("abcd", noun="letter", items="letters")
+    >>> compare({"a", "c"}, Withheld({"a", "b"})) == compare(set(), Withheld({"a", "b"})) == NOT_YET
+    True
+    >>> compare({"a", "z"}, Withheld({"a", "b"}))
+    "not letters: ['z']"
     """
     def compare(actual, expected):
         if isinstance(actual, (str, bytes, dict)):
@@ -481,11 +547,7 @@ def withheld_subset(universe, *, noun, left_out, surplus, items="items",
             outside = sorted(str(item) for item in chosen if item not in universe)
             if outside:
                 return unknown.format(items, show(outside))
-        extra = len(chosen - expected.value)
-        parts = [surplus.format(extra, len(chosen))] if extra else []
-        if expected.value - chosen:
-            parts.append(left_out)
-        return "; ".join(parts)
+        return "" if chosen == set(expected.value) else NOT_YET
     return compare
 
 

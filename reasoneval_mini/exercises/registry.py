@@ -40,16 +40,20 @@ ValueError: unknown exercise id 'no_such_exercise'; valid ids: ...
 
 import importlib
 import re
+from fractions import Fraction
 
 from reasoneval_mini.course_map import EXERCISE_NOTEBOOKS
 from reasoneval_mini.exercises.checks import (
     NOT_ATTEMPTED, RUBRIC_LEVELS, CheckResult, Exercise, WrittenTask, conceal, rubric_criteria)
+from reasoneval_mini.exercises.typed import typed_value
+from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant, current_variant
 from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.call_watch import resolve_refused, watched
 from reasoneval_mini.support.text import cut, plural
 
 __all__ = [
     "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
-    "STATE_FAILED", "STATE_NOT_ATTEMPTED", "STATE_PASSED", "exercise_state",
+    "STATE_FAILED", "STATE_NOT_ATTEMPTED", "STATE_PASSED", "exercise_score", "exercise_state",
     "WRITTEN_TASKS", "WrittenTask", "get_exercise", "render_rubric_markdown",
     "render_task_markdown", "run_checks",
 ]
@@ -127,7 +131,7 @@ def render_rubric_markdown(task_id):
     return "\n".join(lines)
 
 
-def render_task_markdown(exercise_id):
+def render_task_markdown(exercise_id, variant=None):
     """The markdown of an exercise's task cell (grade id ``<id>_task``).
 
     The registry is the one place an exercise's title, statement, points and
@@ -144,12 +148,13 @@ def render_task_markdown(exercise_id):
     if exercise_id in WRITTEN_TASKS:
         return _render_written_task(WRITTEN_TASKS[exercise_id])
     exercise = get_exercise(exercise_id)
+    variant = Variant(DEFAULT_IDENTITY) if variant is None else variant
     siblings = [e.id for e in EXERCISES.values() if e.notebook == exercise.notebook]
     number = f"{NOTEBOOKS.index(exercise.notebook) + 1}.{siblings.index(exercise.id) + 1}"
     points = plural(exercise.points, "point")
     return (f"## {number} {exercise.title} ({points})\n\n"
             f"Exercise id: `{exercise.id}`\n\n"
-            f"{exercise.statement}\n\n"
+            f"{exercise.statement_for(variant)}\n\n"
             f"**What the check tests:** {exercise.checks_what}\n\n"
             f"Stuck? Run `hint(\"{exercise.id}\")`.")
 
@@ -200,24 +205,91 @@ def _run_one(check, answer):
     return result
 
 
-def run_checks(exercise_id, answer, extra_checks=()):
-    """Run every check of *exercise_id* (then *extra_checks*) on *answer*.
+def _typed(answer):
+    """*answer* as a typed prediction: the literal its source returns (see :mod:`.typed`)."""
+    def typed(*args, **kwargs):
+        return typed_value(answer)
+    typed.__name__ = getattr(answer, "__name__", "answer")
+    return typed
 
-    Returns a list of :class:`CheckResult`, one per check, in order. An
-    *answer* that is not callable gives a single failed result saying which
-    function was expected. For an exercise with ``reveal_expected=False``
-    every result is :func:`~reasoneval_mini.exercises.checks.conceal`-ed.
+
+def run_checks(exercise_id, answer, extra_checks=(), *, variant=None, hidden=False,
+               in_process=True):
+    """Run every check of *exercise_id* for *variant* (then *extra_checks*) on *answer*.
+
+    Returns a list of :class:`CheckResult`, one per check, in order: the
+    public checks of *variant* (default: :func:`~.variants.current_variant`),
+    then, with *hidden*, its hidden checks (the variant must carry the
+    grader's key), then *extra_checks*. An *answer* that is not callable
+    gives a single failed result saying which function was expected.
+
+    *in_process* (``check()``): the answer runs here, so a typed exercise
+    reads the literal from its source and each call is watched for the
+    exercise's refused functions. The grader passes False: its answer is
+    a stand-in whose calls are watched in the grading process, and a typed
+    answer is read from the notebook cell by the grader itself.
+    For an exercise with ``reveal_expected=False`` every result is
+    :func:`~reasoneval_mini.exercises.checks.conceal`-ed.
     """
     exercise = get_exercise(exercise_id)
+    variant = current_variant() if variant is None else variant
     if not callable(answer):
         return [CheckResult(
             f"{exercise.answer_name} is a function", False, exercise.answer_name,
             "a function", cut(f"{type(answer).__name__}: {answer!r}", SHOWN_VALUE_CHARS),
             f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
             f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
-    results = [_run_one(check, answer) for check in tuple(exercise.checks) + tuple(extra_checks)]
+    if in_process and exercise.typed:
+        answer = _typed(answer)
+    elif in_process:
+        answer = watched(answer, resolve_refused(exercise.refuses))
+    checks = exercise.public_checks(variant) + (
+        exercise.hidden_checks(variant) if hidden else ()) + tuple(extra_checks)
+    results = [_run_one(check, answer) for check in checks]
     # One place decides what a prediction exercise may show, for the notebook and the grader.
     return results if exercise.reveal_expected else [conceal(result) for result in results]
+
+
+def _field(result, name, default=None):
+    return result.get(name, default) if isinstance(result, dict) else getattr(result, name, default)
+
+
+def exercise_score(points, public, hidden=()):
+    """The points an exercise earns from its *public* and *hidden* results, as a Fraction.
+
+    Results are :class:`CheckResult` objects or their dicts. The rules, in order:
+
+    1. an answer that called a refused function (``delegated``) earns 0;
+    2. the share of checks passed is taken on the *hidden* checks where there
+       are any (inputs the student never saw: a table of the public inputs
+       earns nothing there), else on the public ones;
+    3. a failed check that tests one of the source page's distinctions caps
+       the exercise at a third of its points.
+
+    >>> ok = CheckResult("a", True, "a()", "1", "1", "ok")
+    >>> wrong = CheckResult("b", False, "b()", "1", "0", "different value")
+    >>> exercise_score(3, [ok, ok], [ok, wrong])
+    Fraction(3, 2)
+
+    Surprising: passing every public check earns nothing when every hidden one fails.
+
+    >>> exercise_score(3, [ok, ok], [wrong, wrong])
+    Fraction(0, 1)
+    >>> from dataclasses import replace
+    >>> exercise_score(3, [ok], [ok, ok, replace(wrong, distinction="None vs 0")])
+    Fraction(1, 1)
+    """
+    public, hidden = list(public), list(hidden)
+    if any(_field(result, "delegated") for result in public + hidden):
+        return Fraction(0)
+    scored = hidden or public
+    if not scored:
+        return Fraction(0)
+    share = Fraction(sum(bool(_field(result, "passed")) for result in scored), len(scored))
+    if any(_field(result, "distinction") and not _field(result, "passed")
+           for result in public + hidden):
+        share = min(share, Fraction(1, 3))
+    return points * share
 
 
 def exercise_state(results):

@@ -68,6 +68,7 @@ import time
 from reasoneval_mini.runner import apply_limits, cap_workdir, confine_child, isolation_from_fields
 from reasoneval_mini.runner.reaping import (
     PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl)
+from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.plain_values import NotPlain, encode_plain
@@ -141,6 +142,8 @@ def _outcome(answer, args, kwargs):
         value = answer(*args, **kwargs)
     except StepTimeout:
         raise
+    except DelegationRefused as refused:
+        return {"refused": {"function": refused.function, "escape": refused.escape}}
     except BaseException as error:  # noqa: BLE001 - the learner's code may raise anything
         builtin = next((c.__name__ for c in type(error).__mro__
                         if c.__module__ == "builtins" and c is not object), "Exception")
@@ -157,8 +160,13 @@ def _outcome(answer, args, kwargs):
     return {"returned": encoded}
 
 
-def _serve_calls(task, namespace, watchdog, emit, requests):
-    """Answer the grader's call requests for *task* until it says ``next``."""
+def _serve_calls(task, namespace, watchdog, emit, requests, refused):
+    """Answer the grader's call requests for *task* until it says ``next``.
+
+    *refused*: ``{exercise_id: {name: function}}``, resolved before the
+    task's cells ran (so that a cell cannot put a stand-in under a refused
+    name); each call of that exercise's answer is watched for them.
+    """
     spent = {}  # exercise id -> seconds its calls have taken
     while True:
         request = read_message(requests)
@@ -166,6 +174,8 @@ def _serve_calls(task, namespace, watchdog, emit, requests):
             return request is not None
         exercise = request["exercise"]
         answer = namespace.get(task["answers"].get(exercise, ""))
+        if callable(answer) and refused.get(exercise):
+            answer = watched(answer, refused[exercise])
         args, kwargs = _loads(_b64decode(request["args"]))
         left = watchdog.seconds - spent.get(exercise, 0.0)
         box = {}
@@ -229,6 +239,9 @@ def run_job(job, emit, requests):
         namespace = {"__name__": "__main__", "__builtins__": builtins, "display": print}
         shell = _Shell(namespace)
         namespace["get_ipython"] = lambda: shell
+        # Before any cell: a cell that rebinds a library name must not hide the real function.
+        refused = {exercise: resolve_refused(names)
+                   for exercise, names in task.get("refuses", {}).items()}
         loops = []  # the notebook's event loop, made by its first top-level await
         for number, source in task["cells"]:
             emit({"event": "cell", "cell": number})  # progress: the time limit is per step
@@ -241,7 +254,7 @@ def run_job(job, emit, requests):
         answers = {exercise: callable(namespace.get(name))
                    for exercise, name in task["answers"].items()}
         emit({"event": "ready", "notebook": task["notebook"], "answers": answers})
-        if not _serve_calls(task, namespace, watchdog, emit, requests):
+        if not _serve_calls(task, namespace, watchdog, emit, requests, refused):
             return
     emit({"event": "done"})
 

@@ -119,7 +119,8 @@ class GradebookExport:
 
 
 def _check_format(export_format):
-    if export_format not in EXPORT_FORMATS:
+    # None: a roster read for another purpose than an export (building a class's notebooks).
+    if export_format is not None and export_format not in EXPORT_FORMATS:
         raise ValueError(f"unknown export format {export_format!r}; expected one of: "
                          f"{', '.join(EXPORT_FORMATS)}")
 

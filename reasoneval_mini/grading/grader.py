@@ -54,6 +54,11 @@ from reasoneval_mini.grading.process import (
     ENDING_DIED, ENDING_DONE, ENDING_INTERRUPTED, ENDING_TIMEOUT, CellFailure, GradingJob, Task,
     run_grading_process)
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
+from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key, use_answer_key
+from reasoneval_mini.exercises.typed import typed_value_from_source
+from reasoneval_mini.exercises.registry import exercise_score
+from reasoneval_mini.exercises.variants import Variant
+from reasoneval_mini.grading.keys import load_grading_key
 
 DEFAULT_TIMEOUT = 10.0
 INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
@@ -73,21 +78,6 @@ class Grade:
     status: str
     message: str
     checks: tuple = field(default=(), compare=False)
-
-
-def partial_score(points, passed, total):
-    """``points * passed / total`` as an exact Fraction (0 when there are no checks).
-
-    >>> partial_score(3, 2, 3)
-    Fraction(2, 1)
-
-    Surprising: credit follows the share of checks, so one of three checks of a
-    2-point exercise is worth 2/3 of a point (grades.csv shows 0.67).
-
-    >>> partial_score(2, 1, 3)
-    Fraction(2, 3)
-    """
-    return Fraction(points * passed, total) if total else Fraction(0)
 
 
 def unscored(student, exercise, status, message):
@@ -130,8 +120,10 @@ def written_grade(student, task, submission):
 def _graded(student, exercise, expected_checks, result):
     """Turn one judged result into a :class:`Grade`, validating it.
 
-    Hidden checks (``"hidden": True``) count in the score but are named in
-    the message only as a count.
+    The score is :func:`~reasoneval_mini.exercises.registry.exercise_score`:
+    taken on the hidden checks (``"hidden": True``), which are named in the
+    message only as a count; 0 for an answer that delegates to the library;
+    a third at most while a check of one of the page's distinctions fails.
     """
     status, message = result.get("status"), shorten(result.get("message", ""))
     points, checks = exercise.points, result.get("checks")
@@ -143,28 +135,37 @@ def _graded(student, exercise, expected_checks, result):
             isinstance(c, dict) and isinstance(c.get("passed"), bool) for c in checks):
         return unscored(student, exercise, GRADE_ERROR,
                         f"the grader got {len(checks)} check results, expected {expected_checks}")
-    passed = sum(c["passed"] for c in checks)
-    score = partial_score(points, passed, expected_checks)
+    public = [c for c in checks if not c.get("hidden")]
     hidden = [c for c in checks if c.get("hidden")]
-    hidden_count = (f"hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} passed"
-                    if hidden else "")
+    score = exercise_score(points, public, hidden)
+    counted = (f"{sum(c['passed'] for c in public)} of {len(public)} "
+               f"{'public ' if hidden else ''}checks passed"
+               + (f"; hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} "
+                  f"passed" if hidden else ""))
     note = result.get("note") if isinstance(result.get("note"), str) else ""
-    if passed == expected_checks:
+    if all(c["passed"] for c in checks):
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
-                     shorten("; ".join(filter(None, [f"{passed} of {passed} checks passed",
-                                                     note]))), tuple(checks))
+                     shorten("; ".join(filter(None, [counted, note]))), tuple(checks))
     if not any(c.get("attempted", True) for c in checks):
         message = shorten("; ".join(filter(None, [
             "not attempted yet: the function still raises NotImplementedError", note])))
-    else:
-        # The note (the cell that stopped) first: it is the cause, and shorten() cuts
-        # from the end.
-        parts = [f"{passed} of {expected_checks} checks passed"] + ([note] if note else [])
-        first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
-        if first is not None:
-            parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
-        message = shorten("; ".join(parts + ([hidden_count] if hidden_count else [])))
-    return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
+        return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
+    # The note (the cell that stopped) first: it is the cause, and shorten() cuts from the end.
+    parts = [counted] + ([note] if note else [])
+    delegated = next((c.get("delegated") for c in checks if c.get("delegated")), "")
+    distinction = next((c.get("distinction") for c in checks
+                        if c.get("distinction") and not c["passed"]), "")
+    if delegated:
+        parts.append(f"0 points: the answer calls {delegated}, which does what the exercise "
+                     f"asks to write by hand")
+    elif distinction:
+        parts.append(f"at most a third of the points: a check of the distinction "
+                     f"{distinction} fails")
+    first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
+    if first is not None:
+        parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
+    return Grade(student, exercise.id, score, points, GRADE_FAILED, shorten("; ".join(parts)),
+                 tuple(checks))
 
 
 @dataclass(frozen=True)
@@ -231,37 +232,70 @@ def not_graded(student, exercise, why):
 
 
 class Checker:
-    """The instructor's side of grading, in the grader: the registry, the hidden checks, the judge.
+    """The instructor's side of grading, in the grader: the registry, the keys, the judge.
 
     Loaded from a :class:`~reasoneval_mini.grading.process.GradingJob` before
-    any student code runs; the grading children never load either.
+    any student code runs; the grading children never load any of it. Each
+    student is judged on the variant of their identity (the folder name),
+    with hidden checks drawn with the job's grading key. Raises
+    ``ValueError`` before anything runs when the answer key that a choice
+    exercise needs cannot be read: those exercises would otherwise score 0
+    for everyone, and nobody earned that 0.
     """
 
     def __init__(self, job):
+        self.job = job
         self.registry = load_registry(job.registry)
         self.exercises = dict(self.registry.EXERCISES)
         self.written = dict(getattr(self.registry, "WRITTEN_TASKS", {}))
         self.hidden = (load_hidden_checks(job.hidden_tests, self.exercises)
                        if job.hidden_tests else {})
+        self.grading_key = job.grading_key
+        if self.grading_key is None and not job.public_only:
+            self.grading_key = load_grading_key()
+        use_answer_key(job.answer_key)
+        if any(getattr(e, "keyed", False) for e in self.exercises.values()):
+            try:
+                answer_key()
+            except AnswerKeyMissing as missing:
+                raise ValueError(f"{missing}; pass --answer-key PATH (the course's is "
+                                 f"solutions/answer_key.py)") from None
 
-    def counts(self):
-        """``{exercise_id: number of checks}``, public plus hidden."""
-        return {i: len(e.checks) + len(self.hidden.get(i, ())) for i, e in self.exercises.items()}
+    def identity(self, student):
+        """Whose variant *student* (a folder's shown name) is judged on: the job's, else theirs."""
+        return self.job.identity or student
 
-    def judge(self, exercise, notebook, defined, answer, failures):
+    def variant(self, identity):
+        """The :class:`~reasoneval_mini.exercises.variants.Variant` of *identity*, with the key."""
+        return Variant(identity, key=self.grading_key)
+
+    def counts(self, identity):
+        """``{exercise_id: number of checks}`` for *identity*: public, hidden, the file's hidden."""
+        variant = self.variant(identity)
+        return {i: len(e.public_checks(variant))
+                + (0 if self.job.public_only else len(e.hidden_checks(variant))
+                   + len(self.hidden.get(i, ()))) for i, e in self.exercises.items()}
+
+    def judge(self, identity, exercise, notebook, defined, answer, failures):
         """The result dict of *exercise*: its checks run here, on the child's *answer*.
 
         *failures*: the :class:`~reasoneval_mini.grading.process.CellFailure`
         list of *notebook* (skipped cells included). An answer that is not
         defined is ``timeout`` or ``error`` when a cell that defines it timed
-        out or crashed (the message names it), else ``missing``.
+        out or crashed (the message names it), else ``missing``. A typed
+        exercise is judged on the literal in the cell that defines its
+        answer, read here from the notebook (:func:`typed_answer`).
         """
         if not defined:
             return _undefined(exercise, notebook, failures)
-        public = len(exercise.checks)
+        variant = self.variant(identity)
+        public = len(exercise.public_checks(variant))
+        if exercise.typed:
+            answer = typed_answer(notebook, exercise.answer_name)
         try:
-            results = self.registry.run_checks(exercise.id, answer,
-                                               self.hidden.get(exercise.id, ()))
+            results = self.registry.run_checks(
+                exercise.id, answer, () if self.job.public_only else self.hidden.get(exercise.id, ()),
+                variant=variant, hidden=not self.job.public_only, in_process=False)
         except Exception as error:  # noqa: BLE001 - a broken check costs this exercise only
             return {"status": GRADE_ERROR, "checks": [], "message": shorten(
                 f"the checks crashed: {type(error).__name__}: {error}")}
@@ -270,6 +304,24 @@ class Checker:
         return {"status": GRADE_FAILED, "message": "", "checks": checks,
                 "note": _cell_note(exercise, notebook, failures)
                 or _name_error_note(checks[:public], notebook, failures)}
+
+
+def typed_answer(notebook, name):
+    """A stand-in for the typed answer *name*: it returns the literal the defining cell types.
+
+    The last cell that binds *name* is read; a cell that binds it without a
+    ``def`` of it, or whose ``def`` computes the predictions, gives a stand-in
+    that raises :class:`~reasoneval_mini.exercises.typed.NotTyped` saying so;
+    the untouched stub's raises ``NotImplementedError`` (not attempted).
+    """
+    defining = cells_defining(notebook.cells, name)
+    source = next((source for number, source, _ in notebook.cells if number == defining[-1]),
+                  "") if defining else ""
+
+    def stand_in(*args, **kwargs):
+        return typed_value_from_source(source, name)
+    stand_in.__name__ = name
+    return stand_in
 
 
 def _plain(value):
@@ -335,13 +387,13 @@ def _undefined(exercise, notebook, failures):
             "message": explain_missing_answer(name, notebook.cells, notebook.text_cells, texts)}
 
 
-def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
+def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=None,
                   submission=None, cancel=None):
     """Return one :class:`Grade` per exercise (course order), then per written task.
 
     *job* is a :class:`~reasoneval_mini.grading.process.GradingJob`;
     *expected_checks* maps each exercise id to its number of checks (public
-    plus hidden). *submission* (a :class:`~reasoneval_mini.grading.submissions.Submission`)
+    plus hidden; ``None``: the checker's count for this student's variant). *submission* (a :class:`~reasoneval_mini.grading.submissions.Submission`)
     is the folder already read; *checker* a :class:`Checker` already loaded;
     *cancel* a :class:`threading.Event`: once set, what is not graded yet is
     ``interrupted``.
@@ -350,6 +402,8 @@ def grade_student(student_dir, exercises, job, expected_checks, *, checker=None,
     if submission is None:
         submission = read_student(student_dir, exercises, checker.written.values())
     student = submission.student
+    if expected_checks is None:
+        expected_checks = checker.counts(checker.identity(student))
     grades = _without_running(submission, exercises)
     notebooks = {n.name: n for n in submission.notebooks if not n.error}
     grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel)
@@ -396,15 +450,18 @@ class _StudentRun:
             answers = {i: self.exercises[i].answer_name for i in notebook.exercises
                        if i not in self.grades}
             skipped = {failure.cell for failure in self.skipped.get(name, ())}
+            refuses = {i: tuple(getattr(self.exercises[i], "refuses", ())) for i in answers
+                       if getattr(self.exercises[i], "refuses", ())}
             if answers:
                 tasks.append(Task(name, tuple((n, source) for n, source, _ in notebook.cells
-                                              if n not in skipped), answers))
+                                              if n not in skipped), answers, refuses))
         return tasks
 
     def judge(self, exercise_id, defined, answer, failures):
         notebook = self.notebooks[Path(self.exercises[exercise_id].notebook).name]
         failures = sorted([*self.skipped.get(notebook.name, ()), *failures], key=lambda f: f.cell)
-        return self.checker.judge(self.exercises[exercise_id], notebook, defined, answer, failures)
+        return self.checker.judge(self.checker.identity(self.student), self.exercises[exercise_id],
+                                  notebook, defined, answer, failures)
 
     def run(self):
         """``{exercise_id: Grade}`` for every exercise of the notebooks (less on a Ctrl-C)."""
@@ -471,7 +528,7 @@ def _stop_grading(cancel):
           file=sys.stderr, flush=True)
 
 
-def _grade_all(root, students, exercises, job, counts, checker, workers, cancel, progress,
+def _grade_all(root, students, exercises, job, checker, workers, cancel, progress,
                submissions_out):
     """Read every student's folder, then grade them on *workers* threads; the per-student outcomes."""
     submissions = []
@@ -489,7 +546,7 @@ def _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
         submission = submissions[index]
         if isinstance(submission, Exception):
             raise submission
-        return grade_student(submission.folder, exercises, job, counts, checker=checker,
+        return grade_student(submission.folder, exercises, job, checker=checker,
                              submission=submission, cancel=cancel)
 
     bar = progress_bar(len(students), "grading", "student", progress)
@@ -504,7 +561,7 @@ def _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
                 workers=None, timeout=DEFAULT_TIMEOUT, progress=True, isolation=None,
-                submissions_out=None):
+                submissions_out=None, grading_key=None, answer_key=None):
     """Grade every student folder; return grades sorted by student, then course order.
 
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
@@ -523,6 +580,12 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     whose grading process is killed from outside twice, or whose process the
     grader cannot run, gets ``interrupted`` rows saying "not graded".
 
+    *grading_key* (bytes): the secret the hidden checks are drawn with
+    (``None``: the instructor's key file, :func:`~reasoneval_mini.grading.keys.load_grading_key`);
+    *answer_key*: the path of the choice exercises' answer key (``None``: the
+    default search of :func:`~reasoneval_mini.exercises.answer_key.answer_key`).
+    Each student is judged on the variant of their folder's name.
+
     *submissions_out*, a list, receives each student's
     :class:`~reasoneval_mini.grading.submissions.Submission` as read before
     grading: the reports that read answers use these, never the disk after
@@ -533,14 +596,15 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     workers = positive_int((os.cpu_count() or 1) if workers is None else workers, "workers")
     hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
-    job = GradingJob(spec, hidden_path, timeout, isolation)
+    job = GradingJob(spec, hidden_path, timeout, isolation, grading_key=grading_key,
+                     answer_key=str(Path(answer_key).resolve()) if answer_key else None)
     checker = Checker(job)
-    exercises, counts = checker.exercises, checker.counts()
+    exercises = checker.exercises
     root = Path(submissions_dir)
     cancel = threading.Event()
     try:
         with on_first_interrupt(lambda: _stop_grading(cancel)):
-            done = _grade_all(root, students, exercises, job, counts, checker, workers, cancel,
+            done = _grade_all(root, students, exercises, job, checker, workers, cancel,
                               progress, submissions_out)
     except Interrupted as stop:
         cancel.set()

@@ -46,6 +46,7 @@ from reasoneval_mini.runner import (
     child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
     remove_tree)
 from reasoneval_mini.runner.reaping import kill_descendants
+from reasoneval_mini.support.call_watch import DelegationRefused
 from reasoneval_mini.support.messages import (
     MessageTooLarge, read_message, wait_until_readable, write_message)
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
@@ -86,6 +87,16 @@ class GradingJob:
     hidden_tests: str | None
     step_timeout: float
     isolation: object = None
+    #: The grader's secret for the hidden checks' draws (never sent to a child).
+    grading_key: bytes | None = field(default=None, repr=False)
+    #: The answer key file (``None``: the default search of
+    #: :func:`~reasoneval_mini.exercises.answer_key.answer_key`); read by the grader only.
+    answer_key: str | None = None
+    #: Judge every student on this identity's variant (``progress``: the notebooks' own);
+    #: ``None``: each on their folder's name (``grade``).
+    identity: str | None = None
+    #: Run the public checks only (``progress``: what ``check()`` runs), no hidden ones.
+    public_only: bool = False
 
     def sandbox(self):
         """The :class:`~reasoneval_mini.sandbox.Isolation` the children apply."""
@@ -94,11 +105,17 @@ class GradingJob:
 
 @dataclass(frozen=True)
 class Task:
-    """One notebook for a child: its file *name*, the *cells* to run, ``{exercise_id: answer name}``."""
+    """One notebook for a child: its file *name*, the *cells* to run, ``{exercise_id: answer name}``.
+
+    *refuses*: ``{exercise_id: dotted names}`` of the library functions each
+    exercise's answer must not call; the child watches every call for them
+    (:mod:`reasoneval_mini.support.call_watch`).
+    """
 
     notebook: str
     cells: tuple
     answers: dict
+    refuses: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -180,6 +197,10 @@ def outcome_value(outcome):
         raise NotPlainValue(f"returned {str(outcome['not_plain'])[:80]}, not plain data (exact "
                             "int, float, Fraction, str, bool, None, or a list, tuple, dict, set "
                             "or frozenset of them)")
+    if "refused" in outcome and isinstance(outcome["refused"], dict):
+        refused = outcome["refused"]
+        raise DelegationRefused(shorten(str(refused.get("function", "?")), 120),
+                                refused.get("escape") is True)
     if "raised" in outcome and isinstance(outcome["raised"], dict):
         raise _exception(outcome["raised"])
     raise CallStopped(shorten(str(outcome.get("stopped", "no answer"))))
@@ -355,7 +376,9 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
     job_message = {"step_timeout": job.step_timeout,
                    "isolation": isolation_to_fields(job.sandbox()),
                    "tasks": [{"notebook": t.notebook, "cells": [list(c) for c in t.cells],
-                              "answers": t.answers} for t in tasks]}
+                              "answers": t.answers,
+                              "refuses": {i: list(names) for i, names in t.refuses.items()}}
+                             for t in tasks]}
     workdir = make_workdir()
     try:
         process = subprocess.Popen(

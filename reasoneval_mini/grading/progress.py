@@ -44,7 +44,10 @@ from pathlib import Path
 from reasoneval_mini.support.arguments import positive_seconds
 from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
-from reasoneval_mini.grading.submissions import read_student
+from reasoneval_mini.exercises.build import METADATA_KEY
+from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, MAX_IDENTITY_CHARS
+from reasoneval_mini.support.notebook_json import load_notebook_json
+from reasoneval_mini.grading.submissions import read_regular_file, read_student
 from reasoneval_mini.grading.statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_INTERRUPTED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 from reasoneval_mini.grading.process import GradingJob
@@ -92,6 +95,25 @@ def row_from_grade(grade, notebook="", missing_notebooks=()):
     return ProgressRow(grade.exercise, notebook, state, grade.message)
 
 
+def notebooks_variant(directory):
+    """The variant the exercise notebooks in *directory* were built for (their metadata).
+
+    The first notebook that records one decides; the shipped variant when
+    none does (notebooks from before variants, or metadata an editor lost).
+    Progress is the learner's own feedback, so it trusts what the notebook
+    says; the grader never does.
+    """
+    for path in sorted(Path(directory).glob("*.ipynb")):
+        try:
+            metadata = load_notebook_json(read_regular_file(path), path.name).get("metadata", {})
+            identity = metadata.get(METADATA_KEY, {}).get("variant")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(identity, str) and 0 < len(identity) <= MAX_IDENTITY_CHARS:
+            return identity
+    return DEFAULT_IDENTITY
+
+
 def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     """One :class:`ProgressRow` per exercise, in course order, for the notebooks in *directory*.
 
@@ -108,9 +130,10 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     # reported here, so that the grader's "error" means a crash only.
     submission = read_student(directory, EXERCISES)
     invalid = {i: n.error for n in submission.notebooks if n.error for i in n.exercises}
-    job = GradingJob(DEFAULT_REGISTRY, None, timeout, isolation)
-    counts = {i: len(e.checks) for i, e in EXERCISES.items()}
-    grades = {g.exercise: g for g in grade_student(directory, EXERCISES, job, counts,
+    # The learner's own check: the notebooks' variant, the public checks, as check() runs them.
+    job = GradingJob(DEFAULT_REGISTRY, None, timeout, isolation,
+                     identity=notebooks_variant(directory), public_only=True)
+    grades = {g.exercise: g for g in grade_student(directory, EXERCISES, job,
                                                    submission=submission)}
     missing = submission.missing
     rows = []

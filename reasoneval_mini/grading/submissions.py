@@ -211,7 +211,7 @@ class Submission:
         return next((n for n in self.notebooks if n.name == name), None)
 
 
-def _read_regular_file(path):
+def read_regular_file(path):
     """The bytes of *path*; :class:`NotebookError` if it is not a regular file.
 
     Opened without blocking and checked on the open file: a named pipe or a
@@ -239,7 +239,7 @@ def read_notebook(task):
     if task.get("error"):
         return Notebook(name, tuple(task["exercises"]), error=task["error"])
     try:
-        data = _read_regular_file(path)
+        data = read_regular_file(path)
         code_cells, text_cells, grade_ids = parse_notebook(data, name)
         del data
         cells = prepare_cells(code_cells)

@@ -51,8 +51,9 @@ WIDGET_FAILURES = ("Loading widget", "model not found", "Error displaying widget
 EXPLORER_CALL = re.compile(r"^(?!\s*(?:from|import)\b).*\b\w*_explorer\(.*$", re.MULTILINE)
 #: A cell meant to show a figure: it calls plt.show() or ends with the bare name `figure`.
 FIGURE_CELL = re.compile(r"plt\.show\(\)|\A(?:.*\n)*figure\s*\Z")
-#: What feedback.check prints when every test of an exercise passes.
-ALL_PASS = re.compile(r"^(?:All \d+ tests pass\.|The test passes\.)$", re.MULTILINE)
+#: What feedback.check prints when every public test of an exercise passes (k of k), or when
+#: a typed prediction is right.
+ALL_PASS = re.compile(r"^(?:(\d+) of \1 public checks? pass(?:es)?\..*|Right\.)$", re.MULTILINE)
 NOT_ATTEMPTED = "not attempted yet"
 
 # The current notebook, as the page shows it: kernel status and, per code cell,

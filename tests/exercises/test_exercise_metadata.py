@@ -6,6 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
+
+#: The variant the shipped notebooks are built for.
+SHIPPED = Variant(DEFAULT_IDENTITY)
+
 from reasoneval_mini.exercises.build import TEXT_STUB
 from reasoneval_mini.exercises.checks import RUBRIC_LEVELS, Criterion
 from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS, WRITTEN_TASKS
@@ -97,7 +102,7 @@ def test_task_cell_shows_the_registry_title_points_and_id(folder, name):
     cells = {(_nbgrader(c)["grade_id"]): c for c in _cells(folder, name)}
     for exercise in (e for e in EXERCISES.values() if e.notebook == name):
         text = _source(cells[f"{exercise.id}_task"])
-        assert exercise.title in text and exercise.statement in text
+        assert exercise.title in text and exercise.statement_for(SHIPPED) in text
         assert f"({exercise.points} point" in text and f"`{exercise.id}`" in text
 
 

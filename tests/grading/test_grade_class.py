@@ -102,7 +102,9 @@ def test_regrading_gives_byte_identical_files_and_leaves_no_temporary_files(grad
     assert names == {"grades.csv", "grades_totals.csv", "feedback"}
 
 
-def test_hidden_tests_count_towards_the_score(tmp_path):
+def test_the_score_is_taken_on_the_hidden_checks_so_a_hardcoded_answer_earns_nothing(tmp_path):
+    # The public check is the one the student saw: an answer written to pass it
+    # (a lookup table) is worth what it earns on inputs it never saw.
     submissions = tmp_path / "submissions"
     write_hardcoded = "def shout(text):\n    return 'HI'\n"
     for student, shout in (("honest", SHOUT), ("hardcoded", write_hardcoded)):
@@ -114,8 +116,9 @@ def test_hidden_tests_count_towards_the_score(tmp_path):
     assert grade(submissions, tmp_path, "--hidden-tests", str(hidden)) == 0
     rows = {(r[0], r[1]): r for r in read_csv(tmp_path / "grades.csv")[1:]}
     assert rows["honest", "shout"][2:5] == ["1", "1", GRADE_PASSED]
-    assert rows["hardcoded", "shout"][2:5] == ["0.5", "1", GRADE_FAILED]
-    assert rows["hardcoded", "shout"][5].startswith("1 of 2 checks passed")
+    assert rows["hardcoded", "shout"][2:5] == ["0", "1", GRADE_FAILED]
+    assert rows["hardcoded", "shout"][5].startswith(
+        "1 of 1 public checks passed; hidden checks: 0 of 1 passed")
 
 
 def test_a_check_whose_call_raised_names_the_exception_once_in_the_feedback():

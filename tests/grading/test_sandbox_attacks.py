@@ -429,7 +429,7 @@ EXERCISES = {
 }
 
 
-def run_checks(exercise_id, answer, extra_checks=()):
+def run_checks(exercise_id, answer, extra_checks=(), **variant_options):
     return [_run_one(check, answer) for check in EXERCISES[exercise_id].checks + tuple(extra_checks)]
 '''
 CONTAINER_ANSWERS = """\

@@ -216,3 +216,47 @@ def test_coverage_has_one_meaning_in_the_lessons():
     from reasoneval_mini.lessons import uncertainty
 
     assert not any("coverage" in name for name in dir(uncertainty))
+
+
+def test_lesson_02_states_the_pages_rule_on_n_and_why_the_course_departs_from_it():
+    text = markdown("02_pass_at_k.ipynb")
+    assert "不同n" in text and "departs from the page" in text
+    assert "two plug-in numbers with different n" in text
+
+
+def test_the_plug_ins_bias_depends_on_n_so_plug_in_numbers_with_different_n_differ():
+    # The lesson's reason to keep the page's rule for the plug-in: its expectation moves with n.
+    from math import comb
+
+    def plug_in_expectation(n, p, k):
+        return sum(comb(n, c) * p**c * (1 - p)**(n - c) * (1 - (1 - c / n) ** k)
+                   for c in range(n + 1))
+    p, k = 0.1, 5
+    truth = 1 - (1 - p) ** k
+    small, large = plug_in_expectation(10, p, k) - truth, plug_in_expectation(200, p, k) - truth
+    assert small < large < 0 and large - small > 0.03
+
+
+def test_lesson_04_gives_the_monte_carlo_error_of_its_simulated_power():
+    # The dots are 300 redraws each: the text compares them with the closed form within their
+    # Monte Carlo error, recomputed here from the binomial's standard error.
+    from math import sqrt
+
+    from reasoneval_mini.lessons.uncertainty import power_curves, simulate_paired
+
+    curve = {n: points[0][1] for n, points in power_curves([164], (1, 10), 1, 0.4, 0.0).items()}
+    dots = {n: simulate_paired(164, n, 1, 0.4, 0.0, repeats=300, seed=0)["detected"] for n in (1, 10)}
+    errors = {n: sqrt(dots[n] * (1 - dots[n]) / 300) for n in dots}
+    assert (round(dots[1], 2), round(curve[1], 2), round(dots[10], 2), round(curve[10], 2)) == (
+        0.22, 0.23, 0.95, 0.97)
+    assert (round(errors[1], 2), round(errors[10], 2)) == (0.02, 0.01)
+    assert all(abs(dots[n] - curve[n]) <= 1.5 * errors[n] for n in dots)
+    text = LESSON_04
+    assert "0.22 against the curve's 0.23 and 0.95 against 0.97" in text and "Monte Carlo" in text
+
+
+def test_lesson_04_says_t_is_still_short_at_six_problems_and_names_the_clustered_error():
+    assert "t\ninterval 94%, closer but still short" in LESSON_04
+    assert "clustered" in LESSON_04 and "pilot" in LESSON_04
+    assert "on these problems A is better" not in LESSON_04
+    assert "better on these problems" not in LESSON_05
