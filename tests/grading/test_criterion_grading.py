@@ -9,10 +9,10 @@ through ``grade``, a sheet with a level typed per criterion, and
 import csv
 import html
 import re
-from html.parser import HTMLParser
 import shutil
 
 import pytest
+from page_tags import page_tags
 from submission_class import (
     ADD, FAKE_REGISTRY, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook)
 from test_written_tasks import _answer_cell
@@ -210,26 +210,14 @@ def test_the_review_page_renders_an_answers_markdown(graded):
     assert "Runs of spaces count <em>once</em>, and <code>''</code> has no words." in body
 
 
-class _Tags(HTMLParser):
-    """Every tag and attribute a browser would build from the page: the independent check."""
-
-    def __init__(self):
-        super().__init__()
-        self.tags = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
 def test_student_html_on_the_review_page_stays_inert(graded):
     page, body = _body(graded)
     assert "default-src 'none'" in page
     hostile = body.split("hostile</h3>")[1].split("</section>")[0]
-    parser = _Tags()
-    parser.feed(hostile.split('<div class="answer">', 1)[1])
+    tags = page_tags(hostile.split('<div class="answer">', 1)[1])
     # What the browser builds from the hostile answer: text tags only, no attribute at all.
-    assert {tag for tag, _ in parser.tags} <= {"p", "strong", "span"}
-    assert [attrs for _, attrs in parser.tags if attrs] == []
+    assert {tag for tag, _ in tags} <= {"p", "strong", "span"}
+    assert [attrs for _, attrs in tags if attrs] == []
     assert "<strong>Because</strong>" in hostile  # Markdown rendered
     assert "&lt;img src=x onerror=alert(1)&gt;" in hostile  # HTML shown as text
     assert "&lt;http://evil.example/&gt;" in hostile and "[image: p" in hostile
