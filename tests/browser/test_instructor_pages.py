@@ -15,11 +15,15 @@ Skipped when Playwright or Chromium is missing; with CI=true it fails instead.
 import csv
 import importlib.util
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from jupyterlab_session import chromium_browser, find_chromium
 
 pytestmark = pytest.mark.browser
+# The grading tests' class builder and registries (tests/grading is not on the path here).
+GRADING_TESTS = Path(__file__).resolve().parents[1] / "grading"
 
 HOSTILE = ("**Because** runs count once. <img src=x onerror=\"window.pwned=1\"> "
            "<svg onload=\"window.pwned=2\"></svg> <script>window.pwned=3</script> "
@@ -35,6 +39,8 @@ def pages(tmp_path_factory):
     chromium = find_chromium()
     if chromium is None:
         _unavailable("no chromium on PATH nor at /usr/bin/chromium (apt-get install chromium)")
+    if str(GRADING_TESTS) not in sys.path:
+        sys.path.insert(0, str(GRADING_TESTS))
     from submission_class import ADD, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook
     from test_criterion_grading import REGISTRY
     from test_written_tasks import _answer_cell
