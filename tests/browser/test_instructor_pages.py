@@ -41,18 +41,13 @@ def pages(tmp_path_factory):
         _unavailable("no chromium on PATH nor at /usr/bin/chromium (apt-get install chromium)")
     if str(GRADING_TESTS) not in sys.path:
         sys.path.insert(0, str(GRADING_TESTS))
-    from submission_class import ADD, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook
+    from submission_class import main
     from test_criterion_grading import REGISTRY
-    from test_written_tasks import _answer_cell
+    from test_written_tasks import write_written_class
 
     root = tmp_path_factory.mktemp("pages")
     (root / "registry.py").write_text(REGISTRY, encoding="utf-8")
-    for student, answer in (("ada", "Runs of spaces count *once*."), ("eve", HOSTILE)):
-        folder = root / "subs" / student
-        folder.mkdir(parents=True)
-        write_notebook(folder / "ex01_add.ipynb", add_notebook(ADD))
-        write_notebook(folder / "ex02_words.ipynb",
-                       words_notebook(WORDS, SHOUT) + [_answer_cell(answer)])
+    write_written_class(root / "subs", {"ada": "Runs of spaces count *once*.", "eve": HOSTILE})
     out = root / "out"
     assert main(["grade", str(root / "subs"), "--out", str(out / "grades.csv"), "--registry",
                  str(root / "registry.py"), "--no-progress", "--timeout", "5",

@@ -7,7 +7,6 @@ images (embedded), and a student's hostile value as text.
 """
 
 import base64
-import re
 from fractions import Fraction
 from types import SimpleNamespace as NS
 

@@ -13,9 +13,8 @@ import shutil
 
 import pytest
 from page_tags import page_tags
-from submission_class import (
-    ADD, FAKE_REGISTRY, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook)
-from test_written_tasks import _answer_cell
+from submission_class import FAKE_REGISTRY, main
+from test_written_tasks import write_written_class
 
 from reasoneval_mini.grading.escaping import markdown_text
 from reasoneval_mini.grading.manual import (
@@ -56,12 +55,7 @@ def _grade(root, *extra):
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("criteria")
     (root / "registry.py").write_text(REGISTRY, encoding="utf-8")
-    for student, answer in ANSWERS.items():
-        folder = root / "subs" / student
-        folder.mkdir(parents=True)
-        write_notebook(folder / "ex01_add.ipynb", add_notebook(ADD))
-        write_notebook(folder / "ex02_words.ipynb",
-                       words_notebook(WORDS, SHOUT) + [_answer_cell(answer)])
+    write_written_class(root / "subs", ANSWERS)
     assert _grade(root) == 0
     return root
 

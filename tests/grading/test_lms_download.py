@@ -20,19 +20,17 @@ notebooks placed (a full or a stub notebook).
 """
 
 import csv
-import io
 import json
 import os
 import re
 import zipfile
-from pathlib import Path
 
 import pytest
 from submission_class import (
     ADD, ADD_STUB, FAKE_REGISTRY, SHOUT, WORDS, add_notebook, main, words_notebook)
 
 from reasoneval_mini.grading.lms_download import (
-    Collection, DownloadError, collect_download, notebook_for, parse_canvas_name, student_folder)
+    DownloadError, collect_download, notebook_for, parse_canvas_name, student_folder)
 
 NOTEBOOKS = ["ex01_add.ipynb", "ex02_words.ipynb"]
 FULL_POINTS = {"ex01_add": 2, "ex02_words": 4}

@@ -11,8 +11,8 @@ import csv
 import os
 
 import pytest
-from submission_class import ADD, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook
-from test_written_tasks import REGISTRY_WITH_WRITTEN, _answer_cell
+from submission_class import main
+from test_written_tasks import REGISTRY_WITH_WRITTEN, write_written_class
 
 from reasoneval_mini.grading.manual import review_folder
 from reasoneval_mini.grading.statuses import GRADE_INSTRUCTOR_GRADED
@@ -38,13 +38,8 @@ def merged(tmp_path_factory):
     root = tmp_path_factory.mktemp("names")
     registry = root / "registry_with_written.py"
     registry.write_text(REGISTRY_WITH_WRITTEN, encoding="utf-8")
-    subs = root / "subs"
-    for index, name in enumerate(NAMES.values()):
-        folder = subs / name
-        folder.mkdir(parents=True)
-        write_notebook(folder / "ex01_add.ipynb", add_notebook(ADD))
-        write_notebook(folder / "ex02_words.ipynb", words_notebook(WORDS, SHOUT)
-                       + [_answer_cell(f"Answer number {index}: runs of spaces.")])
+    subs = write_written_class(root / "subs", {
+        name: f"Answer number {index}: runs of spaces." for index, name in enumerate(NAMES.values())})
     out = root / "out" / "grades.csv"
     argv = ["grade", str(subs), "--out", str(out), "--registry", str(registry),
             "--timeout", "5", "--no-progress"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from submission_class import ADD, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook
-from test_written_tasks import REGISTRY_WITH_WRITTEN, _answer_cell
+from test_written_tasks import REGISTRY_WITH_WRITTEN, _answer_cell, write_written_class
 
 from reasoneval_mini.grading.manual import (
     ManualScoresError, SCORE_COLUMNS, read_manual_scores, review_folder)
@@ -30,15 +30,9 @@ ROSTER = ("folder,name,id,email\n"
 def _class(root):
     registry = root / "registry_with_written.py"
     registry.write_text(REGISTRY_WITH_WRITTEN, encoding="utf-8")
-    subs = root / "subs"
-    for student, answer in (("answered", "Runs of spaces count once.\n\nAnd '' has no words."),
-                            ("hostile", HOSTILE), ("unanswered", "YOUR ANSWER HERE"),
-                            ("no_words", None)):
-        (subs / student).mkdir(parents=True)
-        write_notebook(subs / student / "ex01_add.ipynb", add_notebook(ADD))
-        if answer is not None:
-            write_notebook(subs / student / "ex02_words.ipynb",
-                           words_notebook(WORDS, SHOUT) + [_answer_cell(answer)])
+    subs = write_written_class(root / "subs", {
+        "answered": "Runs of spaces count once.\n\nAnd '' has no words.", "hostile": HOSTILE,
+        "unanswered": "YOUR ANSWER HERE", "no_words": None})
     (root / "roster.csv").write_text(ROSTER, encoding="utf-8")
     return registry, subs
 
