@@ -36,11 +36,12 @@ from pathlib import Path
 from reasoneval_mini.cli import UsageError, planned_sandbox
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
-from reasoneval_mini.grading.gradebook import default_export_path
+from reasoneval_mini.grading.gradebook import default_export_path, exported_hand_scores
 from reasoneval_mini.grading.manual import review_folder
 from reasoneval_mini.grading.merge_record import (
     MergeRecord, check_exports, read_record, remembered_sheet, write_record)
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
+from reasoneval_mini.grading.review_pages import write_review
 from reasoneval_mini.grading.statuses import (
     ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_INTERRUPTED)
 
@@ -219,6 +220,28 @@ def _merge_plan(args, written):
     return record, sheet, manual
 
 
+def _export_check(args, grades, roster, export_out, record, sheet):
+    """``(hand scores per export, refusal or None)`` once grading is done.
+
+    A refusal holds back the export alone: the other files are still written.
+    """
+    if roster is None:
+        return {}, None
+    counts = {str(export_out.resolve()): exported_hand_scores(grades, roster)}
+    refused = _hand_score_loss(record, counts, sheet, args.replace_hand_scores)
+    return ({} if refused else counts), refused
+
+
+def _write_review(args, grades, submissions, written, registry, sheet):
+    """Write the review pages (and the sheet the first time); the summary's words for them."""
+    review = write_review(grades, submissions, written, args.out, registry)
+    if not sheet and review.sheet_kept:
+        _warn_unmerged_sheet(review.sheet, grades, written)
+    kept = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
+            else f"a pre-filled scores sheet {review.sheet}")
+    return f"{len(review.pages)} written-task review pages in {review.folder} and {kept}"
+
+
 def run(args):
     """Grade ``args.submissions_dir``, write the reports, print a summary."""
     registry_spec = args.registry or DEFAULT_REGISTRY
@@ -227,11 +250,10 @@ def run(args):
     isolation = planned_sandbox(args.sandbox)
     # Everything the reports need is imported before any student code runs.
     if roster is not None:
-        from reasoneval_mini.grading.gradebook import exported_hand_scores, write_gradebook
+        from reasoneval_mini.grading.gradebook import write_gradebook
     if args.class_report:
         from reasoneval_mini.grading.class_report import REPORT_PAGE_NAME, write_class_report
     from reasoneval_mini.grading.manual import apply_manual_scores
-    from reasoneval_mini.grading.review_pages import write_review
     interrupted = False
     submissions = []
     try:
@@ -253,13 +275,7 @@ def run(args):
         raise UsageError(error) from None
     if manual:
         grades = apply_manual_scores(grades, manual, written)
-    hand_counts, refused = {}, None
-    if roster is not None:
-        # Grading is done: the other files are written, the export alone is held back.
-        hand_counts = {str(export_out.resolve()): exported_hand_scores(grades, roster)}
-        refused = _hand_score_loss(record, hand_counts, sheet, args.replace_hand_scores)
-        if refused:
-            hand_counts = {}
+    hand_counts, refused = _export_check(args, grades, roster, export_out, record, sheet)
     out, totals = write_grades(grades, args.out)
     written_files = [str(out), str(totals)]
     exercises = dict(registry.EXERCISES)
@@ -279,13 +295,7 @@ def run(args):
         how = "" if args.manual else " (the sheet merged last time; --manual FILE merges another)"
         print(f"merged {_plural(len(manual), 'hand score')} from {sheet}{how}")
     if written:
-        review = write_review(grades, submissions, written, args.out, registry)
-        kept = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
-                else f"a pre-filled scores sheet {review.sheet}")
-        written_files.append(f"{len(review.pages)} written-task review pages in "
-                             f"{review.folder} and {kept}")
-        if not sheet and review.sheet_kept:
-            _warn_unmerged_sheet(review.sheet, grades, written)
+        written_files.append(_write_review(args, grades, submissions, written, registry, sheet))
     if roster is not None and not refused:
         export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
         written_files.append(f"{export.path} ({args.export}, {export.exported} students)")

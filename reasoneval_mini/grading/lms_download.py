@@ -284,7 +284,11 @@ def collect_download(source, out, notebooks):
             archive.close()
 
 
-def _collect(source, entries, out, notebooks):
+def _gather(entries, notebooks):
+    """``(found, not_placed)``: ``{(lms, id): {"name", "late", "files"}}`` and the files left out.
+
+    *files* maps each notebook to its candidates ``(order, copy number, entry)``.
+    """
     not_placed, found = [], {}
     for entry in entries:
         kind = _classify(entry)
@@ -304,6 +308,11 @@ def _collect(source, entries, out, notebooks):
         student = found.setdefault((lms, lms_id), {"name": name, "late": False, "files": {}})
         student["late"] |= late
         student["files"].setdefault(target[0], []).append((order, target[1], entry))
+    return found, not_placed
+
+
+def _collect(source, entries, out, notebooks):
+    found, not_placed = _gather(entries, notebooks)
     if not found:
         raise DownloadError(f"{display_name(str(source))!r} holds no student's notebook: "
                             f"{len(not_placed)} files, none named as a Canvas or Moodle download "
