@@ -163,12 +163,37 @@ def build_parser():
                        help="where --export writes (default: <out>_<platform>.csv, "
                             "e.g. grades_canvas.csv)")
     grade.add_argument("--manual", metavar="SCORES_CSV",
-                       help="merge the hand scores of written answers (columns student, task, "
-                            "score, comment; grade writes a pre-filled one to "
-                            "<out>_written/scores.csv, beside one review page per task)")
+                       help="merge the hand scores of written answers (grade writes a "
+                            "pre-filled sheet to <out>_written/scores.csv, beside one review "
+                            "page per task); remembered: later runs merge it by default")
+    grade.add_argument("--replace-hand-scores", action="store_true",
+                       help="write the export even with fewer hand scores than the file it "
+                            "replaces (by default such a run stops, exit 2, and the export "
+                            "is not written)")
     grade.add_argument("--class-report", metavar="DIR",
-                       help="write DIR/class_report.md and its figures: scores, statuses per "
-                            "exercise, hardest checks, similar answers")
+                       help="write DIR/class_report.html (a web page), class_report.md and "
+                            "their figures: scores, statuses per exercise, hardest checks, "
+                            "similar answers")
+
+    collect = _add_command(
+        commands, "collect", "place an LMS download (Canvas, Moodle) in one folder per student",
+        "Read ARCHIVE, a Canvas submissions zip or a Moodle download (zip or folder), and "
+        "write OUT/<student>/<notebook>.ipynb and a roster for grade --roster with the LMS's "
+        "own ids. Late marks, resubmissions (the latest wins) and renamed copies are handled; "
+        "every file not placed is named.",
+        ["collect submissions.zip --out submissions/ --roster roster.csv",
+         "collect moodle_download/ --out submissions/ --roster roster.csv "
+         "--worksheet grading_worksheet.csv"])
+    collect.add_argument("archive", metavar="ARCHIVE",
+                         help="the LMS's submissions download: a .zip, or the folder it unzips to")
+    collect.add_argument("--out", required=True, metavar="SUBMISSIONS",
+                         help="the folder to make, one folder per student (nothing is overwritten)")
+    collect.add_argument("--roster", required=True, metavar="ROSTER_CSV",
+                         help="the roster to write (folder, name, id, email), for grade --roster")
+    collect.add_argument("--worksheet", metavar="CSV",
+                         help="Moodle: its grading worksheet (Identifier, Email address), so that "
+                              "the roster has each participant's e-mail address")
+    collect.add_argument("--registry", default=None, help=argparse.SUPPRESS)
 
     build = _add_command(
         commands, "build-exercises", "generate exercises/ from the solutions/ notebooks",
@@ -302,6 +327,7 @@ def _add_evaluate(commands):
 COMMAND_MODULES = {
     "doctor": "doctor",
     "grade": "grade",
+    "collect": "collect",
     "build-exercises": "build_exercises",
     "progress": "progress",
     "evaluate": "evaluate",

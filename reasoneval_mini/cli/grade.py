@@ -14,7 +14,13 @@ after a Ctrl-C, once complete files are written (unfinished grades
 
 With written tasks in the registry, ``<out>_written/`` gets one review page
 per task and a pre-filled ``scores.csv`` (see
-:mod:`reasoneval_mini.grading.manual`); ``--manual`` merges the scores.
+:mod:`reasoneval_mini.grading.manual`); ``--manual`` merges the scores, and
+later runs merge the same sheet by default
+(:mod:`reasoneval_mini.grading.merge_record`). A run that would write an
+export with fewer hand scores than the file it replaces exits 2: before
+grading when the sheet shows it, else with every other file written and
+the export alone held back (``--replace-hand-scores`` replaces it on
+purpose).
 
 The isolation level (e.g. ``landlock ABI 7: files, network, signals``) is
 printed with the summary and written under the class report's title; a
@@ -30,7 +36,12 @@ from pathlib import Path
 from reasoneval_mini.cli import UsageError, planned_sandbox
 from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
+from reasoneval_mini.grading.gradebook import default_export_path, exported_hand_scores
+from reasoneval_mini.grading.manual import review_folder
+from reasoneval_mini.grading.merge_record import (
+    MergeRecord, check_exports, read_record, remembered_sheet, write_record)
 from reasoneval_mini.grading.reports import prepare_outputs, write_feedback, write_grades
+from reasoneval_mini.grading.review_pages import write_review
 from reasoneval_mini.grading.statuses import (
     ALL_GRADE_STATUSES, GRADE_AWAITING_INSTRUCTOR, GRADE_INTERRUPTED)
 
@@ -47,7 +58,7 @@ def _grading_key(args):
 
 def _export_plan(args):
     """``(roster, export path)`` for ``--export``, or ``(None, None)``; checked before grading."""
-    from reasoneval_mini.grading.gradebook import default_export_path, read_roster
+    from reasoneval_mini.grading.gradebook import read_roster
 
     if bool(args.export) != bool(args.roster):
         given, needed = ("--export", "--roster") if args.export else ("--roster", "--export")
@@ -67,10 +78,14 @@ def _export_plan(args):
         raise UsageError(error) from None
 
 
-def _manual_plan(args, written):
-    """The ``--manual`` scores, read and checked before grading (``{}`` without the option)."""
-    if not args.manual:
-        return {}
+def _manual_plan(args, written, record):
+    """``(sheet, scores)``: the ``--manual`` sheet, or the one merged last time, read before grading.
+
+    ``(None, {})`` when there is no sheet to merge.
+    """
+    sheet = args.manual or (remembered_sheet(record) if written else None)
+    if not sheet:
+        return None, {}
     from reasoneval_mini.grading.manual import read_manual_scores
     from reasoneval_mini.grading.submissions import discover_students, display_name
 
@@ -78,9 +93,22 @@ def _manual_plan(args, written):
         raise UsageError(f"--manual {args.manual!r}: this registry has no written tasks to score")
     try:
         students = [display_name(name) for name in discover_students(args.submissions_dir)]
-        return read_manual_scores(args.manual, students, written)
+        return sheet, read_manual_scores(sheet, students, written)
     except ValueError as error:
         raise UsageError(error) from None
+
+
+def _hand_score_loss(record, counts, sheet, replace):
+    """Why an export of this run would lose hand scores (``None`` if none would, or *replace*)."""
+    losses = [] if replace else check_exports(record, counts)
+    if not losses:
+        return None
+    path, before, after = losses[0]
+    merged = f"this run merges {sheet}" if sheet else "this run merges no scores sheet"
+    return (f"{path} holds {_plural(before, 'hand score')} and this run would write it with "
+            f"{after} ({merged}): merge your scores sheet with --manual "
+            f"{record.sheet or 'SCORES.csv'}, or add --replace-hand-scores to replace the file "
+            "on purpose")
 
 
 def _warn_unmerged_sheet(sheet, grades, written):
@@ -143,7 +171,7 @@ def _check_not_in_submissions(args, folders):
                              f"submissions folder instead, e.g. {option} {instead}")
 
 
-def _print_export(export, written, grades, exercises, platform):
+def _print_export(export, written):
     print(f"on the roster but no folder (left out of the export, no 0 written): "
           f"{_names(export.without_folder)}")
     print(f"folders not on the roster (not exported): {_names(export.not_on_roster)}")
@@ -160,35 +188,58 @@ def _print_export(export, written, grades, exercises, platform):
         print(f"grading was interrupted for (left out of the export, no 0 written): "
               f"{_names(export.not_graded)}")
     shown = ", ".join(f"{column} {points}" for column, points in export.points)
-    if not export.awaiting:
-        print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
-              f"item's maximum grade to these): {shown}")
-    else:
-        # The partial points are not what a Moodle grade item or a Canvas assignment
-        # should be worth: the full scores of a later export would exceed them.
-        from reasoneval_mini.grading.gradebook import notebook_columns
-
-        full = ", ".join(f"{column} {points}" for column, _, points
-                         in notebook_columns({**exercises, **written}))
-        row = " (its Points Possible row)" if platform == "canvas" else ""
-        target = ("each Canvas assignment worth these" if platform == "canvas"
-                  else "these each Moodle grade item's maximum grade")
-        print(f"points per column in this export{row}: {shown}")
-        print(f"full points per column once every written answer is scored (make {target}): "
-              f"{full}")
+    print("points per column (Canvas: the Points Possible row; Moodle: set each grade "
+          f"item's maximum grade to these): {shown}")
     if export.awaiting:
-        waiting = sum(g.status == GRADE_AWAITING_INSTRUCTOR for g in grades)
-        points = sum(written[i].points for i in export.awaiting)
-        left = "Points Possible leaves" if platform == "canvas" else "the column points leave"
-        print(f"the export holds the checked exercises only: the written tasks "
-              f"{', '.join(export.awaiting)} ({points} points per student) are not in it, "
-              f"and {left} them out, because {_plural(waiting, 'written answer')} "
-              f"still {'awaits' if waiting == 1 else 'await'} hand grading; score them in "
-              "the scores sheet and rerun with --manual")
+        cells = ", ".join(f"{folder} {column} ({', '.join(tasks)})"
+                          for folder, column, tasks in export.awaiting)
+        print(f"awaiting hand grading, left blank in the export (no score written, not a 0; "
+              f"everyone else's scores are in it): {cells}; score them in the scores sheet "
+              "and rerun")
     elif written:
-        full = ("Points Possible is" if platform == "canvas" else "the column points are")
-        print("the export holds every exercise and every written task (all scored); "
-              f"{full} each notebook's full points")
+        print("the export holds every exercise and every written task (all scored)")
+
+
+def _merge_plan(args, written):
+    """``(record, sheet, scores)`` before grading: what to merge, and a refusal if it cannot do.
+
+    The sheet is ``--manual`` or the one the record remembers; with an
+    export, a sheet holding fewer scores than that file's hand scores stops
+    the command here, before any grading.
+    """
+    record = read_record(review_folder(args.out)) if written else MergeRecord()
+    if record.problem:
+        print(f"warning: {record.problem}", file=sys.stderr)
+    sheet, manual = _manual_plan(args, written, record)
+    if args.export:
+        export_out = Path(args.export_out or default_export_path(args.out, args.export))
+        loss = _hand_score_loss(record, {str(export_out.resolve()): len(manual)}, sheet,
+                                args.replace_hand_scores)
+        if loss:
+            raise UsageError(f"{loss}; nothing was graded or written")
+    return record, sheet, manual
+
+
+def _export_check(args, grades, roster, export_out, record, sheet):
+    """``(hand scores per export, refusal or None)`` once grading is done.
+
+    A refusal holds back the export alone: the other files are still written.
+    """
+    if roster is None:
+        return {}, None
+    counts = {str(export_out.resolve()): exported_hand_scores(grades, roster)}
+    refused = _hand_score_loss(record, counts, sheet, args.replace_hand_scores)
+    return ({} if refused else counts), refused
+
+
+def _write_review(args, grades, submissions, written, registry, sheet):
+    """Write the review pages (and the sheet the first time); the summary's words for them."""
+    review = write_review(grades, submissions, written, args.out, registry)
+    if not sheet and review.sheet_kept:
+        _warn_unmerged_sheet(review.sheet, grades, written)
+    kept = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
+            else f"a pre-filled scores sheet {review.sheet}")
+    return f"{len(review.pages)} written-task review pages in {review.folder} and {kept}"
 
 
 def run(args):
@@ -201,8 +252,8 @@ def run(args):
     if roster is not None:
         from reasoneval_mini.grading.gradebook import write_gradebook
     if args.class_report:
-        from reasoneval_mini.grading.class_report import write_class_report
-    from reasoneval_mini.grading.manual import apply_manual_scores, write_review
+        from reasoneval_mini.grading.class_report import REPORT_PAGE_NAME, write_class_report
+    from reasoneval_mini.grading.manual import apply_manual_scores
     interrupted = False
     submissions = []
     try:
@@ -210,10 +261,8 @@ def run(args):
         registry = load_registry(registry_spec)
         written = dict(getattr(registry, "WRITTEN_TASKS", {}))
         if written:  # only then is <out>_written/ made
-            from reasoneval_mini.grading.manual import review_folder
-
             _check_not_in_submissions(args, (("--out", review_folder(args.out)),))
-        manual = _manual_plan(args, written)
+        record, sheet, manual = _merge_plan(args, written)
         grades = grade_class(args.submissions_dir, registry=registry_spec,
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress,
@@ -225,7 +274,8 @@ def run(args):
     except (ValueError, OSError) as error:
         raise UsageError(error) from None
     if manual:
-        grades = apply_manual_scores(grades, manual)
+        grades = apply_manual_scores(grades, manual, written)
+    hand_counts, refused = _export_check(args, grades, roster, export_out, record, sheet)
     out, totals = write_grades(grades, args.out)
     written_files = [str(out), str(totals)]
     exercises = dict(registry.EXERCISES)
@@ -241,23 +291,24 @@ def run(args):
     if not_graded and not interrupted:
         print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
               file=sys.stderr)
-    if manual:
-        print(f"merged {_plural(len(manual), 'hand score')} from {args.manual}")
+    if sheet:
+        how = "" if args.manual else " (the sheet merged last time; --manual FILE merges another)"
+        print(f"merged {_plural(len(manual), 'hand score')} from {sheet}{how}")
     if written:
-        review = write_review(grades, submissions, written, args.out, registry)
-        sheet = (f"kept your scores sheet {review.sheet} (never overwritten)" if review.sheet_kept
-                 else f"a pre-filled scores sheet {review.sheet}")
-        written_files.append(f"{len(review.pages)} written-task review pages in "
-                             f"{review.folder} and {sheet}")
-        if not manual and review.sheet_kept:
-            _warn_unmerged_sheet(review.sheet, grades, written)
-    if roster is not None:
+        written_files.append(_write_review(args, grades, submissions, written, registry, sheet))
+    if roster is not None and not refused:
         export = write_gradebook(grades, roster, exercises, args.export, export_out, written)
         written_files.append(f"{export.path} ({args.export}, {export.exported} students)")
-        _print_export(export, written, grades, exercises, args.export)
+        _print_export(export, written)
+    if written:
+        write_record(review_folder(args.out), sheet, hand_counts, record)
     if args.class_report:
         report = write_class_report(grades, exercises, args.class_report, submissions,
                                     written=written, isolation=isolation)
-        written_files.append(f"{report} and its figures")
+        page = report.with_name(REPORT_PAGE_NAME)
+        written_files.append(f"{page} (open it in a browser), {report} and its figures")
     print("wrote " + "; ".join(written_files))
+    if refused:
+        print(f"error: the export was not written: {refused}", file=sys.stderr)
+        return 2
     return 130 if interrupted else 1 if not_graded else 0

@@ -2,6 +2,7 @@
 
 In the order a grading run goes:
 
+* ``lms_download``: a Canvas or Moodle download placed as one folder per student;
 * ``submissions``: which students there are and which notebook is whose;
 * ``grader``: the class loop (students in parallel, one grade per exercise);
 * ``process`` (parent) and ``child``: one sandboxed grading process per
@@ -13,7 +14,9 @@ In the order a grading run goes:
 * ``statuses``: the closed set of grade statuses;
 * ``escaping``: student text made printable and inert for every output file;
 * ``reports``: ``grades.csv``, the totals and the Markdown feedback;
-* ``manual``: hand grading of written tasks (review pages, the scores sheet, ``--manual``);
+* ``manual``: hand grading of written tasks (the scores sheet by criterion, ``--manual``);
+* ``review_pages``: the rendered, sanitised review page of each written task;
+* ``merge_record``: the sheet merged last and the hand scores each export holds;
 * ``gradebook``: the roster and the Canvas or Moodle gradebook CSV;
 * ``similarity``: answers that look alike (fingerprints, then a close comparison);
 * ``class_report``: the Markdown class report and its two figures;

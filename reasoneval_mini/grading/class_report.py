@@ -1,10 +1,11 @@
-"""The class report: how the whole class did, as Markdown with two figures.
+"""The class report: how the whole class did, as a web page and as Markdown, with two figures.
 
-:func:`write_class_report` writes ``DIR/class_report.md``,
+:func:`write_class_report` writes ``DIR/class_report.html`` (open it in a
+browser: the report rendered, both figures embedded, nothing loaded or run),
+``DIR/class_report.md`` (the same, as Markdown for a Markdown viewer),
 ``DIR/score_distribution.png`` (a histogram of the students' totals) and
 ``DIR/exercise_statuses.png`` (per exercise, the share of students in each
-status). The Markdown reads as plain text; each figure has a one-line
-description beside it. It holds the totals, the statuses per exercise, the
+status). Each figure has a one-line description beside it. It holds the totals, the statuses per exercise, the
 share of students passing each check, the hardest checks with their most
 common wrong outputs, and, given the submissions folder, pairs of students
 whose answer code is nearly identical once names and layout are normalised:
@@ -29,6 +30,8 @@ Written answers count in the totals once scored by hand, and have a section
 of their own.
 """
 
+import base64
+import html
 import io
 from collections import Counter
 from dataclasses import dataclass
@@ -38,6 +41,7 @@ from pathlib import Path
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.escaping import code_span, markdown_text
+from reasoneval_mini.grading.rendering import markdown_html
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.similarity import (
     MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, SimilarPair, normalised_tokens, similar_answers)
@@ -58,6 +62,7 @@ __all__ = ["SimilarPair", "normalised_tokens", "similar_answers", "write_class_r
            "student_totals"]
 
 REPORT_NAME = "class_report.md"
+REPORT_PAGE_NAME = "class_report.html"
 DISTRIBUTION_FIGURE = "score_distribution.png"
 STATUS_FIGURE = "exercise_statuses.png"
 #: Figures are this size (inches) at this resolution, whatever the class.
@@ -260,6 +265,32 @@ def _write_png(figure, path):
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=FIGURE_DPI, metadata={"Software": None})
     write_atomically(path, buffer.getvalue())
+    return buffer.getvalue()
+
+
+_PAGE_STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;"
+               "line-height:1.4}table{border-collapse:collapse}"
+               "td,th{border:1px solid #ccc;padding:.2em .5em}img{max-width:100%}")
+
+
+def report_page(markdown, figures):
+    """The report's web page: *markdown* rendered inert, *figures* (``{name: PNG bytes}``) embedded.
+
+    Student text in the report is already escaped Markdown; rendering shows
+    it as written, and only the report's own figures become images.
+    """
+    images = {name: "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+              for name, data in figures.items()}
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        # The page's own figures are data: URIs; nothing else may load or run.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        'img-src data:; style-src \'unsafe-inline\'">',
+        "<title>Class report</title>", f"<style>{_PAGE_STYLE}</style>", "</head>", "<body>",
+        # The Markdown writes < > & as entities (escaping.markdown_text); mistune with
+        # escape=True would show the entity itself, so they go back to characters,
+        # which it escapes as text: a student's "<img ...>" reads as written.
+        markdown_html(html.unescape(markdown), images=images), "</body>", "</html>"]) + "\n"
 
 
 def _figures(grades, exercises, out_dir, written):
@@ -284,7 +315,7 @@ def _figures(grades, exercises, out_dir, written):
                  ylabel="students")
         axes.yaxis.get_major_locator().set_params(integer=True)
         figure.tight_layout()
-        _write_png(figure, out_dir / DISTRIBUTION_FIGURE)
+        distribution = _write_png(figure, out_dir / DISTRIBUTION_FIGURE)
 
         figure = Figure(figsize=FIGURE_SIZE)
         axes = figure.add_subplot()
@@ -300,12 +331,15 @@ def _figures(grades, exercises, out_dir, written):
                     frameon=False, fontsize="small")
         axes.tick_params(axis="y", labelsize="small")
         figure.tight_layout()
-        _write_png(figure, out_dir / STATUS_FIGURE)
+        statuses = _write_png(figure, out_dir / STATUS_FIGURE)
+    return {DISTRIBUTION_FIGURE: distribution, STATUS_FIGURE: statuses}
 
 
 def write_class_report(grades, exercises, out_dir, submissions=None, written=None,
                        isolation=None):
-    """Write the report and its figures into *out_dir* (made if needed); return the report's path.
+    """Write the report (page and Markdown) and its figures into *out_dir*; return the Markdown's path.
+
+    The page is beside it (:data:`REPORT_PAGE_NAME`).
 
     *exercises* maps ids to the registry's exercises (``points``,
     ``notebook``, ``answer_name``); *written* the written tasks (their rows
@@ -322,8 +356,9 @@ def write_class_report(grades, exercises, out_dir, submissions=None, written=Non
     checked = [g for g in grades if g.exercise in exercises]
     similar, skipped = (similar_answers(submissions, checked, exercises)
                         if submissions is not None else (None, ()))
-    _figures(grades, exercises, out_dir, written)
+    figures = _figures(grades, exercises, out_dir, written)
+    markdown = report_markdown(grades, exercises, similar, written, skipped, isolation)
+    write_atomically(out_dir / REPORT_PAGE_NAME, report_page(markdown, figures))
     path = out_dir / REPORT_NAME
-    write_atomically(path, report_markdown(grades, exercises, similar, written, skipped,
-                                           isolation))
+    write_atomically(path, markdown)
     return path

@@ -29,10 +29,12 @@ takes the points from it for assignments the import creates. Assignment
 columns carry no ``(number)`` suffix: Canvas reads such a number as an
 assignment id.
 
-Written tasks (graded by hand) count in their notebook's column once every
-student's answer to them is scored; until then the column holds the checked
-exercises only, its points too, and :attr:`GradebookExport.awaiting` names
-the tasks left out. Scores are added exactly and rounded once, half up.
+Written tasks (graded by hand) count in their notebook's column, which
+always has its full points. A student's cell is left blank (no score
+written, never a 0) while one of that student's written answers in it
+awaits the instructor; :attr:`GradebookExport.awaiting` names those cells,
+and nobody else's score waits for them. Scores are added exactly and
+rounded once, half up.
 
 A roster student without a folder is left out of the export (never written
 as 0: both platforms would overwrite a real grade with it), and so is one
@@ -62,7 +64,7 @@ from pathlib import Path
 from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.grading.escaping import csv_text
 from reasoneval_mini.grading.reports import format_score
-from reasoneval_mini.grading.statuses import GRADE_INTERRUPTED
+from reasoneval_mini.grading.statuses import GRADE_INSTRUCTOR_GRADED, GRADE_INTERRUPTED
 
 EXPORT_CANVAS = "canvas"
 EXPORT_MOODLE = "moodle"
@@ -103,15 +105,15 @@ class RosterEntry:
 class GradebookExport:
     """What :func:`write_gradebook` did: the file, who had no folder, which folders were unknown.
 
-    *exported* counts the students in the file; *awaiting* lists the written
-    tasks whose points are not in it yet.
+    *exported* counts the students in the file; *awaiting* lists the cells
+    left blank because a written answer in them awaits the instructor.
     """
 
     path: Path
     exported: int
     without_folder: tuple
     not_on_roster: tuple
-    awaiting: tuple = ()  # written task ids left out: some answers still await the instructor
+    awaiting: tuple = ()  # ((folder, column, task ids), ...): blank cells, awaiting the instructor
     not_graded: tuple = ()  # roster folders left out: their grading was interrupted
     points: tuple = ()  # ((column, points), ...): what a Moodle grade item's maximum must be
 
@@ -260,42 +262,49 @@ def notebook_columns(exercises):
 
 
 def notebook_scores(grades, exercises):
-    """``{student: {notebook stem: exact score}}``: each notebook's scores in *exercises* added.
+    """``{student: {notebook stem: exact score, or None}}``: each notebook's scores added.
 
-    Rows of other ids, and rows with no score yet (awaiting the instructor), add nothing.
+    Rows of other ids add nothing. A notebook cell with a written answer
+    still awaiting the instructor (no score yet) is ``None``: its sum would
+    be a partial score shown as if it were the whole.
     """
     notebook_of = {i: Path(e.notebook).stem for i, e in exercises.items()}
     stems = [stem for stem, _, _ in notebook_columns(exercises)]
     scores = {}
     for grade in grades:
         row = scores.setdefault(grade.student, dict.fromkeys(stems, Fraction(0)))
-        if grade.score is None or grade.exercise not in notebook_of:
+        stem = notebook_of.get(grade.exercise)
+        if stem is None or row[stem] is None:
             continue
-        row[notebook_of[grade.exercise]] += Fraction(grade.score)
+        row[stem] = None if grade.score is None else row[stem] + Fraction(grade.score)
     return scores
 
 
-def scored_items(grades, exercises, written=None):
-    """``(items, awaiting)``: what the export counts, and the written task ids it leaves out.
+def awaiting_cells(grades, exercises, students):
+    """``((student, notebook stem, (task ids, ...)), ...)``: the cells of *students* left blank.
 
-    *items* are the *exercises* and the *written* tasks that no student's
-    answer still awaits the instructor for: a column holds the same tasks
-    for everyone, so its Points Possible is true for every row.
+    A cell is blank while one of its written answers awaits the instructor;
+    every other cell, that student's other notebooks and everyone else's, is exported.
     """
-    written = dict(written or {})
-    waiting = {g.exercise for g in grades if g.exercise in written and g.score is None}
-    items = {**exercises, **{i: t for i, t in written.items() if i not in waiting}}
-    return items, tuple(i for i in written if i in waiting)
+    notebook_of = {i: Path(e.notebook).stem for i, e in exercises.items()}
+    cells = {}
+    for grade in grades:
+        if grade.score is None and grade.exercise in notebook_of and grade.student in students:
+            cells.setdefault((grade.student, notebook_of[grade.exercise]), []).append(grade.exercise)
+    return tuple((student, stem, tuple(ids)) for (student, stem), ids in cells.items())
 
 
 def gradebook_rows(grades, roster, exercises, export_format, written=None):
     """``(rows, without_folder, not_on_roster, awaiting, not_graded)``: CSV rows, header first.
 
+    Every exercise and written task has its column, with its full points.
     Roster students without a folder (no grade), and those whose grading was
-    interrupted (``not_graded``: some of their zeros were never earned), get no row.
+    interrupted (``not_graded``: some of their zeros were never earned), get
+    no row; a cell whose written answer awaits the instructor is blank
+    (``awaiting``, see :func:`awaiting_cells`).
     """
     _check_format(export_format)
-    items, awaiting = scored_items(grades, exercises, written)
+    items = {**exercises, **dict(written or {})}
     columns = notebook_columns(items)
     scores = notebook_scores(grades, items)
     unfinished = {g.student for g in grades if g.status == GRADE_INTERRUPTED}
@@ -304,6 +313,7 @@ def gradebook_rows(grades, roster, exercises, export_format, written=None):
                 [CANVAS_POINTS_ROW, "", "", "", "", *(str(points) for _, _, points in columns)]]
     else:
         rows = [[*MOODLE_HEADER, *(stem for stem, _, _ in columns)]]
+    exported = []
     for entry in roster:
         if entry.folder not in scores or entry.folder in unfinished:
             continue  # no folder or not fully graded: a 0 here would overwrite a real grade
@@ -313,25 +323,37 @@ def gradebook_rows(grades, roster, exercises, export_format, written=None):
             identity = [entry.email, entry.sis_user_id, entry.name]
         rows.append(identity + [format_score(scores[entry.folder][stem])
                                 for stem, _, _ in columns])
+        exported.append(entry.folder)
     on_roster = {entry.folder for entry in roster}
     without_folder = tuple(e.folder for e in roster if e.folder not in scores)
     not_on_roster = tuple(sorted(set(scores) - on_roster))
     not_graded = tuple(e.folder for e in roster if e.folder in unfinished)
+    awaiting = awaiting_cells(grades, items, set(exported))
     return rows, without_folder, not_on_roster, awaiting, not_graded
+
+
+def exported_hand_scores(grades, roster):
+    """How many hand scores (``graded_by_instructor`` cells) an export of *roster* carries.
+
+    A student left out of the export (no folder, grading interrupted) carries none.
+    """
+    unfinished = {g.student for g in grades if g.status == GRADE_INTERRUPTED}
+    exported = {entry.folder for entry in roster} - unfinished
+    return sum(g.status == GRADE_INSTRUCTOR_GRADED and g.student in exported for g in grades)
 
 
 def write_gradebook(grades, roster, exercises, export_format, out, written=None):
     """Write the *export_format* gradebook CSV to *out* atomically; return a :class:`GradebookExport`.
 
     *written* maps written task ids to their tasks (``notebook``,
-    ``points``); see :func:`scored_items` for when they count. Rows follow
+    ``points``); see :func:`gradebook_rows`. Rows follow
     the roster's order; the file depends only on the arguments.
     """
     rows, without_folder, not_on_roster, awaiting, not_graded = gradebook_rows(
         grades, roster, exercises, export_format, written)
     write_atomically(out, csv_text(rows))
     exported = len(roster) - len(without_folder) - len(not_graded)
-    items, _ = scored_items(grades, exercises, written)
+    items = {**exercises, **dict(written or {})}
     points = tuple((stem, total) for stem, _, total in notebook_columns(items))
     return GradebookExport(Path(out), exported, without_folder, not_on_roster, awaiting,
                            not_graded, points)

@@ -1,29 +1,33 @@
-"""Hand grading of written tasks: review pages, a scores sheet, and merging the sheet's scores.
+"""Hand grading of written tasks: the scores sheet, reading it back, and merging its levels.
 
 After ``reasoneval-course grade``, for a registry with written tasks
 (``WRITTEN_TASKS``), the folder ``<out>_written/`` (``grades_written/``
-next to ``grades.csv``) holds:
+next to ``grades.csv``) holds one review page per task
+(:mod:`reasoneval_mini.grading.review_pages`) and ``scores.csv``, written
+once and never overwritten, so a rerun cannot lose what was typed.
 
-* one HTML page per task (:func:`review_page`): the task, its rubric as the
-  registry renders it, and every student's answer in student order, blank
-  answers marked. Everything a student wrote is escaped
-  (:func:`.escaping.html_text`) and the page allows no script, image or
-  remote resource (a Content-Security-Policy), so it opens safely in any
-  browser;
-* ``scores.csv`` (:data:`SCORE_COLUMNS`: student, task, score, comment),
-  one line per student and task: the score blank for a real answer (for the
-  instructor to fill in) and 0 for an untouched or missing one. It is
-  written once and never overwritten, so a rerun cannot lose a score typed
-  into it.
+The sheet has one of two layouts, told apart by its header:
 
-``reasoneval-course grade ... --manual scores.csv`` reads the sheet before
-grading (:func:`read_manual_scores`: any bad line stops the command, named)
+* **by criterion** (:data:`CRITERION_COLUMNS`: student, task, criterion,
+  level, comment), written when the rubrics have criteria with levels
+  (``Criterion``, levels 0, 1, 2): one line per student, task and
+  criterion. The task's points are the sum of its levels, once every
+  criterion has one;
+* **by task** (:data:`SCORE_COLUMNS`: student, task, score, comment), for
+  rubrics of ``(criterion, points)`` pairs: one total per task.
+
+Every line is pre-filled blank. A blank or missing answer is already
+``failed``/``missing`` with 0 in grades.csv ("not answered"); its lines say
+so in the comment and stay blank: it is never counted as graded by hand,
+unless a level is typed on it (a copy the instructor read instead). An
+answer with no level or score yet stays ``awaiting_instructor``.
+
+``grade ... --manual scores.csv`` reads the sheet before grading
+(:func:`read_manual_scores`: every bad line is named, all in one error)
 and merges it (:func:`apply_manual_scores`): a scored answer becomes
-``graded_by_instructor`` with its score and the comment in its message, and
-counts in grades.csv, the totals, the feedback, the class report and the
-exports. A blank score leaves the answer ``awaiting_instructor``. Merging is
-a pure function of the grades and the sheet: the same inputs give the same
-bytes.
+``graded_by_instructor`` with its score, its levels and their anchors in
+the feedback, and the comment in its message. Merging is a pure function
+of the grades and the sheet: the same inputs give the same bytes.
 
 >>> read_score_text("2.5", 3), read_score_text("", 3)
 (Fraction(5, 2), None)
@@ -44,33 +48,73 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
-from reasoneval_mini.support.files import write_atomically
-from reasoneval_mini.support.text import plural, shorten
-from reasoneval_mini.grading.escaping import csv_field, csv_text, html_text, printable
+from reasoneval_mini.exercises.checks import RUBRIC_LEVELS
+from reasoneval_mini.support.text import shorten
+from reasoneval_mini.grading.escaping import csv_field, csv_text, printable
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.statuses import GRADE_INSTRUCTOR_GRADED
 from reasoneval_mini.grading.submissions import is_unanswered, written_answer
 
 SCORE_COLUMNS = ("student", "task", "score", "comment")
+CRITERION_COLUMNS = ("student", "task", "criterion", "level", "comment")
 SCORES_NAME = "scores.csv"
-#: Longest answer shown on a review page, in characters (the notebook has the rest).
-ANSWER_CHARS = 20_000
+#: Ends the pre-filled comment of a blank answer's lines; never merged into feedback.
+NO_ANSWER_NOTE = "(0 points already, not graded by hand; a level typed here replaces them)"
+#: How many bad lines one error names at most (the rest are counted).
+BAD_LINES_SHOWN = 50
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
 
 
 class ManualScoresError(ValueError):
-    """The scores sheet cannot be merged; the message names the file and the line."""
+    """The scores sheet cannot be merged; the message names the file and every bad line."""
+
+
+@dataclass(frozen=True)
+class RubricCriterion:
+    """One criterion of a task's rubric, as the sheet grades it: *levels* allowed, *anchors* by level."""
+
+    name: str
+    levels: tuple
+    anchors: tuple = ()  # one anchor answer per level, when the rubric has them
+    looks_for: str = ""
+
+
+def task_criteria(task):
+    """The :class:`RubricCriterion` list of *task*'s rubric; empty when it has no criteria.
+
+    A ``Criterion`` (``name``, ``anchors``) is graded at one of the rubric
+    levels (0, 1, 2); a legacy ``(text, points)`` item all or nothing.
+    """
+    criteria = []
+    for item in getattr(task, "rubric", ()):
+        if hasattr(item, "anchors") and hasattr(item, "name"):
+            criteria.append(RubricCriterion(item.name, RUBRIC_LEVELS, tuple(item.anchors),
+                                            str(getattr(item, "looks_for", ""))))
+        elif isinstance(item, (tuple, list)) and len(item) == 2:
+            criteria.append(RubricCriterion(str(item[0]), (0, item[1])))
+    return criteria
+
+
+def graded_by_criterion(tasks):
+    """True when every task's rubric has levelled criteria: the sheet is then by criterion."""
+    return bool(tasks) and all(
+        task_criteria(t) and all(c.anchors for c in task_criteria(t)) for t in tasks.values())
 
 
 @dataclass(frozen=True)
 class ManualScore:
-    """One scored line of the sheet: *score* (exact) and *comment*, from line *line*."""
+    """One scored answer of the sheet: *score* (exact), *comment*, first *line*, and *levels*.
+
+    *levels* is ``((criterion, level), ...)`` in rubric order for a sheet by
+    criterion, ``()`` for a total.
+    """
 
     student: str
     task: str
     score: Fraction
     comment: str
     line: int
+    levels: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -113,6 +157,25 @@ def read_score_text(text, points):
     return score
 
 
+def read_level_text(text, criterion):
+    """The level written as *text* (``None`` if blank); ``ValueError`` unless one of its levels.
+
+    >>> read_level_text("2", RubricCriterion("Edges", (0, 1, 2)))
+    2
+    >>> read_level_text("1.5", RubricCriterion("Edges", (0, 1, 2)))
+    Traceback (most recent call last):
+    ...
+    ValueError: '1.5' is not a level of 'Edges'; expected one of 0, 1, 2
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if text.isascii() and text.isdigit() and int(text) in criterion.levels:
+        return int(text)
+    raise ValueError(f"{text!r} is not a level of {criterion.name!r}; expected one of "
+                     f"{', '.join(map(str, criterion.levels))}")
+
+
 def _swallowed_line(row, tasks):
     """The first sheet line read into a field of *row* by an unclosed quote, else None.
 
@@ -128,16 +191,28 @@ def _swallowed_line(row, tasks):
     return None
 
 
-def read_manual_scores(path, students, tasks):
-    """``{(student, task id): ManualScore}`` from the sheet at *path*; blank scores are left out.
+def sheet_student(student):
+    """How the scores sheet writes *student* (a name as in grades.csv): the one spelling read back."""
+    return printable(student)
 
-    *students* are the student names (as in grades.csv); *tasks* maps
-    written task ids to tasks (``points``). Raises :class:`ManualScoresError`
-    naming the line for: a file that is not UTF-8, a missing or unknown
-    column, a quote left open that swallowed later lines, an unknown student or task, a score that is not a number from 0
-    to the task's points, or a (student, task) on two lines (both named).
-    """
-    path = Path(path)
+
+def _sheet_students(students):
+    """``{sheet spelling: student}``: a folder ``"zoe "`` or one holding a control character
+    or a right-to-left mark is found again by the text the sheet holds for it."""
+    return {sheet_student(student): student for student in students}
+
+
+def _student_of(field, known):
+    # The spelling written first; then without the spaces a spreadsheet may strip
+    # (a folder "zoe " and a folder "zoe" are told apart while both are kept).
+    for text in (field, field.strip()):
+        if text in known:
+            return known[text]
+    return None
+
+
+def _sheet_rows(path):
+    """``(header line, header, rows)`` of the sheet; :class:`ManualScoresError` if unreadable."""
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -154,61 +229,139 @@ def read_manual_scores(path, students, tasks):
             if any(f.strip() for f in row)]
     if not rows:
         raise ManualScoresError(f"scores sheet {path.name} is empty; expected the header "
-                                f"{','.join(SCORE_COLUMNS)}")
+                                f"{','.join(CRITERION_COLUMNS)} or {','.join(SCORE_COLUMNS)}")
     header_line, header = rows[0]
     header = [name.strip() for name in header]
-    if len(header) > len(SCORE_COLUMNS) and sorted(filter(None, header)) == sorted(SCORE_COLUMNS):
-        # A spreadsheet saves every line as wide as its widest: something typed in a
-        # column after 'comment' pads every line. Not guessed away: "2,5," under such a
-        # header could be a decimal comma or a score and a note.
-        raise ManualScoresError(
-            f"scores sheet {path.name} line {header_line}: an empty extra column beside "
-            f"{','.join(SCORE_COLUMNS)} (something typed in a column after them?); delete "
-            "that column in the spreadsheet and save again")
-    if sorted(header) != sorted(SCORE_COLUMNS):
+    for columns in (CRITERION_COLUMNS, SCORE_COLUMNS):
+        if len(header) > len(columns) and sorted(filter(None, header)) == sorted(columns):
+            # A spreadsheet saves every line as wide as its widest: something typed in a
+            # column after 'comment' pads every line. Not guessed away: "2,5," under such
+            # a header could be a decimal comma or a score and a note.
+            raise ManualScoresError(
+                f"scores sheet {path.name} line {header_line}: an empty extra column beside "
+                f"{','.join(columns)} (something typed in a column after them?); delete "
+                "that column in the spreadsheet and save again")
+    if sorted(header) not in (sorted(CRITERION_COLUMNS), sorted(SCORE_COLUMNS)):
         raise ManualScoresError(
             f"scores sheet {path.name} line {header_line}: columns {','.join(header)!r}; "
-            f"expected {','.join(SCORE_COLUMNS)} (comma separated)")
-    known = set(students)
-    scores = {}
-    for number, row in rows[1:]:
-        where = f"scores sheet {path.name} line {number}"
-        swallowed = _swallowed_line(row, tasks)
-        if swallowed is not None:
-            raise ManualScoresError(
-                f"{where}: a quote (\") opened in this line is never closed, so the lines "
-                f"after it were read as part of one field (the next is {swallowed!r}) and "
-                "their scores would be lost; close the quote")
-        if len(row) != len(header):
-            raise ManualScoresError(f"{where}: {len(row)} fields, expected {len(header)} "
-                                    f"({','.join(header)}); quote a comment that holds a comma")
-        fields = dict(zip(header, row))
-        student, task_id = fields["student"].strip(), fields["task"].strip()
-        if student not in known:
-            raise ManualScoresError(f"{where}: unknown student {student!r}; expected a "
-                                    "student folder name as in grades.csv")
-        if task_id not in tasks:
-            raise ManualScoresError(f"{where}: unknown task {task_id!r}; written tasks: "
-                                    f"{', '.join(tasks) or 'none'}")
-        if (student, task_id) in scores:
-            first = scores[(student, task_id)].line
-            raise ManualScoresError(f"{where}: {student!r} / {task_id!r} is already on line "
-                                    f"{first}; one line per student and task")
+            f"expected {','.join(CRITERION_COLUMNS)} or {','.join(SCORE_COLUMNS)} "
+            "(comma separated)")
+    return header_line, header, rows[1:]
+
+
+def read_manual_scores(path, students, tasks):
+    """``{(student, task id): ManualScore}`` from the sheet at *path*: the answers fully scored.
+
+    *students* are the student names (as in grades.csv); *tasks* maps
+    written task ids to tasks (``points``, ``rubric``). A task of a sheet by
+    criterion is scored once each of its criteria has a level. Raises
+    :class:`ManualScoresError` for a file that is not UTF-8, a missing or
+    unknown column, and, naming every bad line at once: a quote left open
+    that swallowed later lines, an unknown student, task or criterion, a
+    score or level out of range, or a line repeated (both named).
+    """
+    path = Path(path)
+    _, header, rows = _sheet_rows(path)
+    by_criterion = "criterion" in header
+    known = _sheet_students(students)
+    seen, levels, comments, problems = {}, {}, {}, []
+    for number, row in rows:
         try:
-            score = read_score_text(fields["score"], tasks[task_id].points)
+            key, value, comment = _read_line(row, header, tasks, known, by_criterion)
         except ValueError as error:
-            raise ManualScoresError(f"{where}, column 'score': {error}") from None
-        # A blank score is recorded too, so that a duplicate of it is still caught.
-        scores[(student, task_id)] = ManualScore(student, task_id, score,
-                                                 fields["comment"].strip(), number)
-    return {key: value for key, value in scores.items() if value.score is not None}
+            problems.append(f"scores sheet {path.name} line {number}{error}")
+            continue
+        if key in seen:
+            what = " / ".join(repr(part) for part in key)
+            problems.append(f"scores sheet {path.name} line {number}: {what} is already on "
+                            f"line {seen[key]}; one line per "
+                            + ("student, task and criterion" if by_criterion else "student and task"))
+            continue
+        seen[key] = number
+        answer = key[:2]
+        levels.setdefault(answer, {})[key[2] if by_criterion else None] = value
+        if comment and not comment.endswith(NO_ANSWER_NOTE):  # the sheet's note, not yours
+            comments.setdefault(answer, []).append(comment)
+    if problems:
+        shown = problems[:BAD_LINES_SHOWN]
+        more = len(problems) - len(shown)
+        if len(problems) == 1:
+            raise ManualScoresError(problems[0])
+        raise ManualScoresError(
+            f"scores sheet {path.name}: {len(problems)} bad lines (nothing merged):\n  "
+            + "\n  ".join(shown) + (f"\n  ... and {more} more" if more else ""))
+    return _scores(levels, comments, seen, tasks, by_criterion)
 
 
-def apply_manual_scores(grades, scores):
+def _read_line(row, header, tasks, known, by_criterion):
+    """``(key, level or score, comment)`` of one line; ``ValueError(", column ...: why")``."""
+    swallowed = _swallowed_line(row, tasks)
+    if swallowed is not None:
+        raise ValueError(f": a quote (\") opened in this line is never closed, so the lines "
+                         f"after it were read as part of one field (the next is {swallowed!r}) "
+                         "and their scores would be lost; close the quote")
+    if len(row) != len(header):
+        raise ValueError(f": {len(row)} fields, expected {len(header)} ({','.join(header)}); "
+                         "quote a comment that holds a comma")
+    fields = dict(zip(header, row))
+    student, task_id = _student_of(fields["student"], known), fields["task"].strip()
+    if student is None:
+        raise ValueError(f": unknown student {fields['student']!r}; expected a student folder "
+                         "name as in grades.csv")
+    if task_id not in tasks:
+        raise ValueError(f": unknown task {task_id!r}; written tasks: {', '.join(tasks) or 'none'}")
+    comment = fields["comment"].strip()
+    if not by_criterion:
+        try:
+            return (student, task_id), read_score_text(fields["score"], tasks[task_id].points), comment
+        except ValueError as error:
+            raise ValueError(f", column 'score': {error}") from None
+    criteria = {c.name: c for c in task_criteria(tasks[task_id])}
+    name = fields["criterion"].strip()
+    if name not in criteria:
+        raise ValueError(f", column 'criterion': {name!r} is not a criterion of {task_id!r}; "
+                         f"its criteria: {', '.join(criteria) or 'none'}")
+    try:
+        return (student, task_id, name), read_level_text(fields["level"], criteria[name]), comment
+    except ValueError as error:
+        raise ValueError(f", column 'level': {error}") from None
+
+
+def _scores(levels, comments, lines, tasks, by_criterion):
+    scores = {}
+    for (student, task_id), given in levels.items():
+        first = min(line for key, line in lines.items() if key[:2] == (student, task_id))
+        comment = "; ".join(comments.get((student, task_id), ()))
+        if not by_criterion:
+            if given[None] is not None:
+                scores[(student, task_id)] = ManualScore(student, task_id, given[None], comment, first)
+            continue
+        names = [c.name for c in task_criteria(tasks[task_id])]
+        if all(given.get(name) is not None for name in names):  # every criterion levelled
+            scores[(student, task_id)] = ManualScore(
+                student, task_id, Fraction(sum(given[name] for name in names)), comment, first,
+                tuple((name, given[name]) for name in names))
+    return scores
+
+
+def criterion_checks(task, levels):
+    """The feedback rows of *levels*: ``{"criterion", "level", "points", "anchor"}`` per criterion."""
+    criteria = {c.name: c for c in task_criteria(task)}
+    rows = []
+    for name, level in levels:
+        criterion = criteria[name]
+        anchor = criterion.anchors[criterion.levels.index(level)] if criterion.anchors else ""
+        rows.append({"criterion": name, "level": level, "points": max(criterion.levels),
+                     "anchor": anchor})
+    return tuple(rows)
+
+
+def apply_manual_scores(grades, scores, tasks=None):
     """*grades* with each scored written answer ``graded_by_instructor`` (a new list).
 
-    The comment goes into the message, which the feedback file shows.
-    Rows without a line in *scores* are unchanged.
+    The levels (with the anchor of each) go into the grade's ``checks`` and
+    the message, which the feedback shows, with the comment. Rows without a
+    scored line in *scores* are unchanged.
     """
     merged = []
     for grade in grades:
@@ -218,10 +371,14 @@ def apply_manual_scores(grades, scores):
             continue
         message = (f"graded by your instructor: {format_score(entry.score)} of "
                    f"{grade.max_score} points")
+        if entry.levels:
+            message += " (" + ", ".join(f"{name}: {level}" for name, level in entry.levels) + ")"
         if entry.comment:
             message += f"; comment: {entry.comment}"
+        checks = (criterion_checks(tasks[grade.exercise], entry.levels)
+                  if entry.levels and tasks else ())
         merged.append(replace(grade, score=entry.score, status=GRADE_INSTRUCTOR_GRADED,
-                              message=shorten(message, 2000)))
+                              message=shorten(message, 2000), checks=checks))
     return merged
 
 
@@ -251,7 +408,7 @@ def written_answers(submissions, tasks):
             copy_note = ""
             if is_unanswered(text) and copies:
                 # Only the original is graded; the page and the sheet say where the
-                # work probably is, as grades.csv does, before anyone types a 0.
+                # work probably is, as grades.csv does, before anyone types a level.
                 what = "is a copy" if len(copies) == 1 else "are copies"
                 copy_note = f"{', '.join(copies)} {what} of {name} (only {name} is graded)"
             answers.append(WrittenAnswer(submission.student, task.id, text, is_unanswered(text),
@@ -259,128 +416,26 @@ def written_answers(submissions, tasks):
     return answers
 
 
-def rubric_text(task, registry=None):
-    """The rubric of *task* as text, rendered by the registry when it can.
+def _no_answer_comment(answer):
+    why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
+    if answer.copy_note:
+        why += f"; {answer.copy_note}"
+    return printable(f"{why} {NO_ANSWER_NOTE}")
 
-    The registry's ``render_rubric_markdown(task_id)`` is used when it
-    exists and knows the task (whatever shape its rubric has); otherwise
-    each rubric item is one line.
+
+def scores_sheet(answers, tasks):
+    """The pre-filled scores sheet: every level or score blank; a blank answer's lines say so.
+
+    By criterion (:func:`graded_by_criterion`) one line per criterion, else one per task.
     """
-    render = getattr(registry, "render_rubric_markdown", None)
-    if render is not None:
-        try:
-            return render(task.id)
-        except (KeyError, ValueError, TypeError, AttributeError):
-            pass
-    lines = []
-    for item in getattr(task, "rubric", ()):
-        if isinstance(item, (tuple, list)) and len(item) == 2:
-            lines.append(f"- {item[0]} ({item[1]} points)")
-        else:
-            lines.append(f"- {item}")
-    return "\n".join(lines)
-
-
-_PAGE_STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.4}"
-    "pre{white-space:pre-wrap;word-wrap:break-word;background:#f6f6f6;padding:.6em}"
-    ".blank{color:#8a4b00;font-weight:bold}.score{color:#555}"
-    "section{border-top:1px solid #ccc;margin-top:1.2em}")
-
-
-def review_page(task, answers, grades_by_key, rubric):
-    """The HTML page of one written task: statement, rubric, every answer (escaped), blanks marked.
-
-    *answers* are this task's :class:`WrittenAnswer` in student order;
-    *grades_by_key* maps ``(student, task id)`` to the grade, to show a
-    score already given.
-    """
-    blank = sum(a.blank for a in answers)
-    # After a --manual merge the page is rewritten; it says how far the grading is.
-    scored = sum(not a.blank and getattr(grades_by_key.get((a.student, a.task)), "status", None)
-                 == GRADE_INSTRUCTOR_GRADED for a in answers)
-    progress = f" ({scored} scored so far)" if scored else ""
-    lines = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             # Nothing on this page may load or run: student text is hostile input.
-             '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-             'style-src \'unsafe-inline\'">',
-             f"<title>{html_text(task.id)}: written answers</title>",
-             f"<style>{_PAGE_STYLE}</style>", "</head>", "<body>",
-             f"<h1>{html_text(task.title)} <small>({html_text(task.id)}, "
-             f"{task.points} points)</small></h1>",
-             f"<p>{plural(len(answers), 'student')}; {plural(len(answers) - blank, 'answer')} "
-             f"to grade{progress}, {blank} blank or missing (pre-filled 0 in {SCORES_NAME}).</p>",
-             "<h2>Task</h2>", f"<pre>{html_text(task.statement)}</pre>",
-             "<h2>Rubric</h2>", f"<pre>{html_text(rubric)}</pre>", "<h2>Answers</h2>"]
-    for number, answer in enumerate(answers, start=1):
-        grade = grades_by_key.get((answer.student, answer.task))
-        status = ""
-        if grade is not None:
-            status = (f"{grade.status}, score {format_score(grade.score)} / {grade.max_score}"
-                      if grade.score is not None else grade.status)
-        lines += [f'<section id="answer-{number}">',
-                  f"<h3>{number}. {html_text(answer.student)}</h3>",
-                  f'<p class="score">{html_text(answer.note)}'
-                  + (f"; {html_text(status)}" if status else "") + "</p>"]
-        if answer.copy_note:
-            lines.append(f'<p class="blank">{html_text(answer.copy_note)}: read it before '
-                         "scoring</p>")
-        if answer.text is None or answer.blank:
-            what = "BLANK: no answer" + ("" if answer.text is None else
-                                         " (the cell is empty or still the stub)")
-            lines.append(f'<p class="blank">{what}</p>')
-        else:
-            text = answer.text if len(answer.text) <= ANSWER_CHARS else (
-                answer.text[:ANSWER_CHARS] + f"\n[... cut at {ANSWER_CHARS} characters: "
-                "read the rest in the notebook]")
-            lines.append(f"<pre>{html_text(text)}</pre>")
-        lines.append("</section>")
-    lines += ["</body>", "</html>"]
-    return "\n".join(lines) + "\n"
-
-
-def scores_sheet(answers):
-    """The pre-filled scores sheet: blank score for a real answer, 0 for a blank or missing one."""
-    rows = [SCORE_COLUMNS]
+    by_criterion = graded_by_criterion(tasks)
+    rows = [CRITERION_COLUMNS if by_criterion else SCORE_COLUMNS]
     for answer in answers:
-        if answer.blank:
-            why = answer.note if answer.text is None else "no answer: the cell is empty or the stub"
-            if answer.copy_note:
-                why += f"; {answer.copy_note}"
-            rows.append([answer.student, answer.task, "0", why])
-        else:
-            rows.append([answer.student, answer.task, "", ""])
+        comment = _no_answer_comment(answer) if answer.blank else ""
+        student = sheet_student(answer.student)
+        if not by_criterion:
+            rows.append([student, answer.task, "", comment])
+            continue
+        for criterion in task_criteria(tasks[answer.task]):
+            rows.append([student, answer.task, criterion.name, "", comment])
     return csv_text(rows)
-
-
-@dataclass(frozen=True)
-class ReviewFiles:
-    """What :func:`write_review` wrote: the pages, the sheet, and whether the sheet was kept."""
-
-    folder: Path
-    pages: tuple
-    sheet: Path
-    sheet_kept: bool
-
-
-def write_review(grades, submissions, tasks, grades_out, registry=None):
-    """Write the review pages and, if not there yet, the scores sheet; return :class:`ReviewFiles`.
-
-    Pages are rewritten on every run (they show the scores merged so far);
-    an existing ``scores.csv`` is never overwritten.
-    """
-    folder = review_folder(grades_out)
-    folder.mkdir(parents=True, exist_ok=True)
-    answers = written_answers(submissions, tasks)
-    by_key = {(g.student, g.exercise): g for g in grades}
-    pages = []
-    for task in tasks.values():
-        mine = [a for a in answers if a.task == task.id]
-        path = folder / f"{task.id}.html"
-        write_atomically(path, review_page(task, mine, by_key, rubric_text(task, registry)))
-        pages.append(path)
-    sheet = folder / SCORES_NAME
-    kept = sheet.exists()
-    if not kept:
-        write_atomically(sheet, scores_sheet(answers))
-    return ReviewFiles(folder, tuple(pages), sheet, kept)

@@ -135,6 +135,15 @@ def _check_line(check):
     return line
 
 
+def _criterion_lines(checks):
+    """A written answer's levels, one line per rubric criterion, with the anchor of the level."""
+    lines = [f"- {markdown_text(c['criterion'])}: level {c['level']} of {c['points']}"
+             + (f"; an answer at this level reads: {markdown_text(c['anchor'])}"
+                if c.get("anchor") else "")
+             for c in checks if "criterion" in c]
+    return ["", *lines] if lines else []
+
+
 def feedback_markdown(student, grades, exercises, reveal_hidden=False):
     """The Markdown feedback for one student's grades (course order).
 
@@ -160,6 +169,7 @@ def feedback_markdown(student, grades, exercises, reveal_hidden=False):
                       + (f", {g.max_score} points: this answer awaits your instructor."
                          if g.score is None else f", score {format_score(g.score)} / {g.max_score}."),
                       "", markdown_text(g.message)]
+            lines += _criterion_lines(g.checks)
             continue
         lines += ["", f"## {g.exercise}: {exercise.title}", "",
                   f"Status: **{g.status}**, score {format_score(g.score)} / {g.max_score}."]

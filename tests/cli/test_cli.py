@@ -248,7 +248,10 @@ def test_grade_with_the_course_registry_writes_every_report_written_tasks_includ
     printed = capsys.readouterr().out
     # Three written tasks: ada's (the model answers) await the instructor, bob's stubs are 0.
     assert "awaiting_instructor 3" in printed
-    assert "the export holds the checked exercises only" in printed
+    assert "left blank in the export (no score written, not a 0" in printed
+    # The course's rubrics have criteria with levels: the sheet takes a level per criterion.
+    sheet = (out / "grades_written" / "scores.csv").read_text(encoding="utf-8").splitlines()
+    assert sheet[0] == "student,task,criterion,level,comment"
     for path in ("grades.csv", "grades_totals.csv", "grades_canvas.csv",
                  "feedback/ada.md", "report/class_report.md"):
         assert (out / path).is_file(), path

@@ -105,7 +105,7 @@ WITH_WRITTEN = {"essay": __import__("types").SimpleNamespace(
     id="essay", notebook="ex02_words.ipynb", points=5)}
 
 
-def test_points_possible_leaves_written_tasks_out_while_some_answer_awaits_and_says_which(tmp_path):
+def test_an_awaiting_answer_blanks_its_own_cell_and_holds_back_nobody_elses_score(tmp_path):
     from reasoneval_mini.grading.statuses import GRADE_AWAITING_INSTRUCTOR, GRADE_INSTRUCTOR_GRADED
     grades = (grades_of("ada", 2, 3, 1, GRADE_PASSED) + grades_of("zoe", 1, 1, 1)
               + [Grade("ada", "essay", Fraction(4), 5, GRADE_INSTRUCTOR_GRADED, ""),
@@ -115,9 +115,11 @@ def test_points_possible_leaves_written_tasks_out_while_some_answer_awaits_and_s
     result = write_gradebook(grades, read_roster(roster, EXPORT_CANVAS), EXERCISES,
                              EXPORT_CANVAS, tmp_path / "c.csv", WITH_WRITTEN)
     lines = (tmp_path / "c.csv").read_text(encoding="utf-8").splitlines()
-    assert result.awaiting == ("essay",)
-    assert lines[1] == "    Points Possible,,,,,2,4" and lines[2].endswith(",2,4")
-    # Once zoe's answer is scored, the column holds every task and its full points.
+    assert result.awaiting == (("zoe", "ex02_words", ("essay",)),)
+    assert lines[1] == "    Points Possible,,,,,2,9"  # 3 + 1 + 5: full points from the start
+    assert lines[2].endswith(",2,8")  # ada's hand score is exported while zoe's awaits
+    assert lines[3].endswith(",1,")  # zoe's ex02_words cell is blank: no score, not a 0
+    # Once zoe's answer is scored, her cell holds it too.
     scored = grades[:-1] + [Grade("zoe", "essay", Fraction(5, 2), 5, GRADE_INSTRUCTOR_GRADED, "")]
     result = write_gradebook(scored, read_roster(roster, EXPORT_CANVAS), EXERCISES,
                              EXPORT_CANVAS, tmp_path / "c.csv", WITH_WRITTEN)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from submission_class import ADD, SHOUT, WORDS, add_notebook, main, words_notebook, write_notebook
-from test_written_tasks import REGISTRY_WITH_WRITTEN, _answer_cell
+from test_written_tasks import REGISTRY_WITH_WRITTEN, _answer_cell, write_written_class
 
 from reasoneval_mini.grading.manual import (
     ManualScoresError, SCORE_COLUMNS, read_manual_scores, review_folder)
@@ -30,15 +30,9 @@ ROSTER = ("folder,name,id,email\n"
 def _class(root):
     registry = root / "registry_with_written.py"
     registry.write_text(REGISTRY_WITH_WRITTEN, encoding="utf-8")
-    subs = root / "subs"
-    for student, answer in (("answered", "Runs of spaces count once.\n\nAnd '' has no words."),
-                            ("hostile", HOSTILE), ("unanswered", "YOUR ANSWER HERE"),
-                            ("no_words", None)):
-        (subs / student).mkdir(parents=True)
-        write_notebook(subs / student / "ex01_add.ipynb", add_notebook(ADD))
-        if answer is not None:
-            write_notebook(subs / student / "ex02_words.ipynb",
-                           words_notebook(WORDS, SHOUT) + [_answer_cell(answer)])
+    subs = write_written_class(root / "subs", {
+        "answered": "Runs of spaces count once.\n\nAnd '' has no words.", "hostile": HOSTILE,
+        "unanswered": "YOUR ANSWER HERE", "no_words": None})
     (root / "roster.csv").write_text(ROSTER, encoding="utf-8")
     return registry, subs
 
@@ -62,15 +56,18 @@ def first_run(tmp_path_factory):
     return root, registry, subs
 
 
-def test_grade_writes_one_review_page_per_task_and_a_prefilled_sheet(first_run):
+def test_grade_writes_one_review_page_per_task_and_a_sheet_with_no_zero_typed_for_anyone(first_run):
     root = first_run[0]
     folder = review_folder(root / "out" / "grades.csv")
     assert sorted(p.name for p in folder.iterdir()) == ["explain_words.html", "scores.csv"]
     sheet = _rows(folder / "scores.csv")
     assert tuple(sheet[0]) == SCORE_COLUMNS
-    # Stable order (students sorted); blank for a real answer, 0 for an untouched or missing one.
+    # Stable order (students sorted); every score blank: a blank or missing answer is
+    # already 0 in grades.csv ("not answered"), and its line only says so.
     assert [(r["student"], r["score"]) for r in sheet] == [
-        ("answered", ""), ("hostile", ""), ("no_words", "0"), ("unanswered", "0")]
+        ("answered", ""), ("hostile", ""), ("no_words", ""), ("unanswered", "")]
+    assert sheet[2]["comment"].startswith("no notebook ex02_words.ipynb")
+    assert "0 points already, not graded by hand" in sheet[3]["comment"]
 
 
 def test_the_review_page_shows_rubric_and_every_answer_escaped_with_blanks_marked(first_run):
@@ -81,7 +78,8 @@ def test_the_review_page_shows_rubric_and_every_answer_escaped_with_blanks_marke
     assert "<img" not in page and "default-src 'none'" in page
     assert page.index(">1. answered<") < page.index(">2. hostile<") < page.index(">3. no_words<")
     assert page.count("BLANK: no answer") == 2
-    assert "Runs of spaces count once.\n\nAnd &#x27;&#x27; has no words." in page
+    # Rendered Markdown: two paragraphs, not one escaped block.
+    assert "<p>Runs of spaces count once.</p>\n<p>And '' has no words.</p>" in page
 
 
 def _fill(sheet, scores):
@@ -108,13 +106,15 @@ def test_manual_scores_flow_into_grades_totals_feedback_report_and_both_exports(
                       str(root / "roster.csv"), "--export", platform,
                       "--class-report", str(root / "out" / "report")) == 0
     printed = capsys.readouterr().out
-    assert "merged 4 hand scores" in printed
+    # The two typed; the blank and the missing answer are 0 already, never "graded by hand".
+    assert "merged 2 hand scores" in printed
     assert "the export holds every exercise and every written task" in printed
     assert "set each grade item's maximum grade to these): ex01_add 2, ex02_words 8" in printed
     rows = {(r["student"], r["exercise"]): r for r in _rows(root / "out" / "grades.csv")}
     assert rows["answered", "explain_words"]["status"] == GRADE_INSTRUCTOR_GRADED
     assert rows["answered", "explain_words"]["score"] == "3.5"
     assert rows["no_words", "explain_words"]["score"] == "0"
+    assert rows["no_words", "explain_words"]["status"] == GRADE_MISSING
     totals = {r["student"]: r for r in _rows(root / "out" / "grades_totals.csv")}
     # answered: add 2 + count_words 3 + shout 1 + written 3.5, of 2 + 3 + 1 + 4
     assert (totals["answered"]["score"], totals["answered"]["max_score"]) == ("9.5", "10")
@@ -129,7 +129,8 @@ def test_manual_scores_flow_into_grades_totals_feedback_report_and_both_exports(
     moodle = (root / "out" / "grades_moodle.csv").read_text(encoding="utf-8").splitlines()
     assert moodle[1] == 'ada@example.org,,"Lovelace, Ada",2,7.5'
     report = (root / "out" / "report" / "class_report.md").read_text(encoding="utf-8")
-    assert "| explain_words | 4 | 4 | 0 | 0 | 1.13 |" in report  # (3.5 + 1 + 0 + 0) / 4 half up
+    # The mean of the graded is (3.5 + 1) / 2: the missing and the blank answer are "other".
+    assert "| explain_words | 4 | 2 | 0 | 2 | 2.25 |" in report
 
 
 def test_the_review_page_counts_the_answers_scored_so_far(first_run, tmp_path):
@@ -161,7 +162,8 @@ def test_merging_twice_gives_byte_identical_files_and_keeps_the_sheet(first_run,
     assert sheet.read_bytes() == typed  # the instructor's sheet is never rewritten
 
 
-def test_an_unscored_answer_stays_awaiting_and_the_export_says_so(first_run, tmp_path, capsys):
+def test_an_unscored_answer_holds_back_its_own_cell_only_and_the_export_names_it(
+        first_run, tmp_path, capsys):
     root = tmp_path
     shutil.copytree(first_run[0], root, dirs_exist_ok=True)
     sheet = review_folder(root / "out" / "grades.csv") / "scores.csv"
@@ -169,13 +171,15 @@ def test_an_unscored_answer_stays_awaiting_and_the_export_says_so(first_run, tmp
     assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
                   str(sheet), "--roster", str(root / "roster.csv"), "--export", "canvas") == 0
     printed = capsys.readouterr().out
-    assert ("the export holds the checked exercises only: the written tasks explain_words "
-            "(4 points per student) are not in it") in printed
+    assert ("awaiting hand grading, left blank in the export (no score written, not a 0; "
+            "everyone else's scores are in it): hostile ex02_words (explain_words)") in printed
     rows = {(r["student"], r["exercise"]): r for r in _rows(root / "out" / "grades.csv")}
     assert rows["hostile", "explain_words"]["status"] == GRADE_AWAITING_INSTRUCTOR
-    assert rows["unanswered", "explain_words"]["status"] == GRADE_INSTRUCTOR_GRADED
+    assert rows["unanswered", "explain_words"]["status"] == GRADE_FAILED  # no answer, not graded
     canvas = (root / "out" / "grades_canvas.csv").read_text(encoding="utf-8").splitlines()
-    assert canvas[1] == "    Points Possible,,,,,2,4"
+    assert canvas[1] == "    Points Possible,,,,,2,8"  # the column and its full points stay
+    assert canvas[2] == '"Lovelace, Ada",1001,,,,2,8'  # answered's 4 is not held back
+    assert canvas[3] == "Bob,1002,,,,2,"  # hostile's own cell alone is blank
 
 
 def test_a_rerun_without_manual_warns_that_the_typed_scores_were_not_merged(first_run, tmp_path,
@@ -209,34 +213,35 @@ def test_counts_in_the_summary_are_singular_for_one(first_run, tmp_path, capsys)
     assert _grade(root, root / "registry_with_written.py", root / "subs", "--manual",
                   str(sheet), "--roster", str(root / "roster.csv"), "--export", "canvas") == 0
     printed = capsys.readouterr().out
-    # answered typed, plus the pre-filled 0s of unanswered and no_words; hostile still awaits.
-    assert "merged 3 hand scores" in printed
-    assert "because 1 written answer still awaits hand grading" in printed
+    # answered typed; unanswered and no_words are not hand scores; hostile still awaits.
+    assert "merged 1 hand score from" in printed
+    assert "left blank in the export" in printed and ": hostile ex02_words (explain_words);" in printed
 
 
-@pytest.mark.parametrize("platform, target", [
-    ("canvas", "make each Canvas assignment worth these"),
-    ("moodle", "make these each Moodle grade item's maximum grade")])
-def test_while_answers_await_the_command_prints_the_full_points_to_set_up_the_lms(
-        first_run, tmp_path, capsys, platform, target):
-    # A Moodle grade item set to the partial 4 points would refuse the later full
-    # scores (up to 8); a Canvas assignment created at 4 would read 7.5 as over the top.
+@pytest.mark.parametrize("platform", ["canvas", "moodle"])
+def test_while_answers_await_the_columns_already_carry_their_full_points(
+        first_run, tmp_path, capsys, platform):
+    # A Moodle grade item set to partial points would refuse the later full scores
+    # (up to 8); so the export's points are the full points from the first run on.
     root = tmp_path
     shutil.copytree(first_run[0], root, dirs_exist_ok=True)
     assert _grade(root, root / "registry_with_written.py", root / "subs", "--roster",
                   str(root / "roster.csv"), "--export", platform) == 0
     printed = capsys.readouterr().out
-    assert "points per column in this export" in printed and "ex01_add 2, ex02_words 4" in printed
     # ex02_words in full: count_words 3 + shout 1 + explain_words 4.
-    assert (f"full points per column once every written answer is scored ({target}): "
-            "ex01_add 2, ex02_words 8") in printed
-    assert ("Points Possible" in printed) == (platform == "canvas")
+    assert "maximum grade to these): ex01_add 2, ex02_words 8" in printed
+    export = (root / "out" / f"grades_{platform}.csv").read_text(encoding="utf-8").splitlines()
+    if platform == "canvas":
+        assert export[1] == "    Points Possible,,,,,2,8"
+    # answered and hostile await: their ex02_words cells are blank; Dee's missing notebook is 0.
+    assert [line.rsplit(",", 2)[1:] for line in export[-4:]] == [
+        ["2", ""], ["2", ""], ["2", "4"], ["2", "0"]]
 
 
 def test_a_blank_answer_with_a_copy_beside_its_notebook_names_the_copy_on_page_and_sheet(
         tmp_path):
-    # Work saved in -Copy1: the original's answer is the stub. The pre-filled 0 stays
-    # (only the original is graded), but the instructor sees where the work is first.
+    # Work saved in -Copy1: the original's answer is the stub. Its 0 stays (only the
+    # original is graded), but the instructor sees where the work is first.
     registry, subs = _class(tmp_path)
     copier = subs / "copier"
     copier.mkdir()
@@ -248,11 +253,11 @@ def test_a_blank_answer_with_a_copy_beside_its_notebook_names_the_copy_on_page_a
     assert _grade(tmp_path, registry, subs) == 0
     folder = review_folder(tmp_path / "out" / "grades.csv")
     sheet = {r["student"]: r for r in _rows(folder / "scores.csv")}
-    assert sheet["copier"]["score"] == "0"
-    assert sheet["copier"]["comment"] == (
+    assert sheet["copier"]["score"] == ""
+    assert sheet["copier"]["comment"].startswith(
         "no answer: the cell is empty or the stub; ex02_words-Copy1.ipynb is a copy of "
-        "ex02_words.ipynb (only ex02_words.ipynb is graded)")
-    assert sheet["unanswered"]["comment"] == "no answer: the cell is empty or the stub"
+        "ex02_words.ipynb (only ex02_words.ipynb is graded) (0 points already")
+    assert sheet["unanswered"]["comment"].startswith("no answer: the cell is empty or the stub (")
     page = (folder / "explain_words.html").read_text(encoding="utf-8")
     copier_part = page.split("copier</h3>")[1].split("</section>")[0]
     assert "ex02_words-Copy1.ipynb is a copy of ex02_words.ipynb" in copier_part
@@ -330,7 +335,7 @@ def test_a_missing_notebook_and_an_untouched_answer_are_zero_before_any_merge(fi
 
 def test_the_rubric_is_read_through_the_registry_whatever_its_shape():
     from types import SimpleNamespace as NS
-    from reasoneval_mini.grading.manual import rubric_text
+    from reasoneval_mini.grading.review_pages import rubric_text
     levels = NS(id="t", rubric=({"criterion": "Clarity", "levels": {0: "none", 1: "some", 2: "all"}},))
     registry = NS(render_rubric_markdown=lambda task_id: f"**Rubric of {task_id}**\n- levels 0/1/2")
     assert rubric_text(levels, registry) == "**Rubric of t**\n- levels 0/1/2"

@@ -39,6 +39,22 @@ def _answer_cell(text):
     return data
 
 
+def write_written_class(subs, answers):
+    """One folder per student of *answers* (``{student: written answer or None}``).
+
+    Each holds ex01_add and ex02_words answered in full, ex02_words with the
+    written answer of ``explain_words``; ``None`` leaves ex02_words out.
+    """
+    for student, answer in answers.items():
+        folder = subs / student
+        folder.mkdir(parents=True)
+        write_notebook(folder / "ex01_add.ipynb", add_notebook(ADD))
+        if answer is not None:
+            write_notebook(folder / "ex02_words.ipynb",
+                           words_notebook(WORDS, SHOUT) + [_answer_cell(answer)])
+    return subs
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("written")
