@@ -4,6 +4,7 @@ import contextlib
 import io
 import json
 import keyword
+import linecache
 import math
 import re
 from collections import Counter
@@ -15,6 +16,7 @@ import pytest
 from reasoneval_mini.exercises.registry import (
     EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
     exercise_state, get_exercise, run_checks)
+from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
 from reasoneval_mini.grading.instructor_checks import load_hidden_checks as load_checks_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +31,10 @@ def _namespace(folder, name):
         for cell in notebook["cells"]:
             source = "".join(cell["source"])
             if cell["cell_type"] == "code" and not FEEDBACK_CALL.match(source):
-                exec(compile(source, f"{folder}/{name}", "exec"), namespace)
+                # Registered as IPython registers a cell, so a typed answer's source reads back.
+                filename = f"<{folder}/{name} cell {len(linecache.cache)}>"
+                linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+                exec(compile(source, filename, "exec"), namespace)
     return namespace
 
 
@@ -81,9 +86,12 @@ def test_every_exercise_is_complete(exercise_id):
     assert exercise.id == exercise_id and re.fullmatch(r"[a-zA-Z0-9_-]+", exercise_id)
     assert exercise.answer_name.isidentifier() and not keyword.iskeyword(exercise.answer_name)
     assert type(exercise.points) is int and exercise.points > 0
-    for text in (exercise.title, exercise.statement, exercise.checks_what, exercise.hint):
+    shipped = Variant(DEFAULT_IDENTITY)
+    for text in (exercise.title, exercise.statement_for(shipped), exercise.checks_what,
+                 exercise.hint):
         assert isinstance(text, str) and len(text.strip()) >= 10
-    assert len(exercise.checks) >= 1 and all(map(callable, exercise.checks))
+    checks = exercise.public_checks(shipped)
+    assert len(checks) >= 1 and all(map(callable, checks))
     assert exercise.notebook in NOTEBOOKS
 
 
