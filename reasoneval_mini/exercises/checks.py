@@ -305,6 +305,17 @@ def _failure(name, call, expected, error):
                        f"the call raised {type(error).__name__} ({error})")
 
 
+#: The source page's distinctions an exercise can mark a check with (issue 23): the one home
+#: of their names, so that a misspelt mark fails at import, not silently uncapped.
+DISTINCTIONS = (
+    "None vs 0",
+    "None vs False",
+    "ValueError for a broken reference vs False",
+    "k > n refused vs clipped",
+    "per problem, then the mean",
+)
+
+
 def with_distinction(check, distinction):
     """*check*, its results marked as testing the source page's *distinction* (``""``: unmarked).
 
@@ -317,6 +328,9 @@ def with_distinction(check, distinction):
     """
     if not distinction:
         return check
+    if distinction not in DISTINCTIONS:
+        raise ValueError(f"distinction must be one of {', '.join(map(repr, DISTINCTIONS))}, "
+                         f"got {distinction!r}")
 
     def marked(answer):
         return replace(check(answer), distinction=distinction)
