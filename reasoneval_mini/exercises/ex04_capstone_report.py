@@ -4,8 +4,11 @@ No check runs here: the capstone is judged by its report, and a report is
 read by a person. The task asks for something the capstone's printed report
 cannot hold: a second run with **one** setting changed (n, k, the time
 limit, the seed, the problems), the numbers of both runs, and what the
-difference means next to the uncertainty of each. Pasting the printed report
-can meet the first two criteria only: half the points at most.
+difference means next to its own uncertainty: read problem by problem (a
+paired difference, with t over so few problems), and sample by sample when
+the two runs share their samples, never by whether two separate intervals
+overlap. Pasting the printed report can meet the first two criteria only:
+half the points at most.
 """
 
 from reasoneval_mini.course_map import exercise_notebook_for
@@ -20,7 +23,10 @@ CAPSTONE_SETTINGS = ("N_SAMPLES", "KS", "SEED", "TIMEOUT_S", "PROBLEM_IDS")
 #: No checked exercise: the capstone is graded from the written report below.
 EXERCISES = ()
 
-#: The capstone's written report, graded by the instructor with the rubric.
+#: The capstone's written report, graded by the instructor with the rubric. Every number
+#: in it is recomputed from a real run of the capstone by
+#: tests/exercises/test_capstone_rubric.py (the t intervals, the counts, the paired
+#: difference of the worked example); change the capstone and that test says which moved.
 WRITTEN_TASKS = (
     WrittenTask(
         id="kp4_capstone_report", notebook=NOTEBOOK, points=8,
@@ -30,22 +36,25 @@ WRITTEN_TASKS = (
             "cell (" + ", ".join(f"`{name}`" for name in CAPSTONE_SETTINGS) + "), run it "
             "again and write, in at most fifteen lines, the report you would hand to someone "
             "who must trust the numbers: (1) the pass@k values with k, n and their 95% "
-            "intervals, and the budget (samples generated, programs executed, time limit); "
+            "intervals over problems (with a handful of problems, the t interval of lesson "
+            "04 §5), and the budget (samples generated, programs executed, time limit); "
             "(2) the counts of all five states and the denominator you used (what happens to "
             "not_run samples); (3) the setting you changed, its old and new value, and the "
             "numbers of both runs side by side; (4) your interpretation: why the numbers "
-            "moved (or did not), whether the change is larger than the intervals, and one "
-            "limitation of the result. The printed report of one run holds (1) and (2) "
-            "only: (3) and (4) are yours."),
+            "moved (or did not), whether the difference is larger than its own uncertainty "
+            "(compare the two runs as lesson 04 §3 does: problem by problem, and say whether "
+            "the two runs share their samples), and one limitation of the result. The "
+            "printed report of one run holds (1) and (2) only: (3) and (4) are yours."),
         rubric=(
             Criterion(
                 "Numbers and budget",
-                "pass@k with k and n, an interval over problems, and the budget of the run",
+                "pass@k with k and n, a t interval over the problems, and the budget of the run",
                 ("a bare pass@k figure, without k, n or an interval",
-                 "pass@k with k and n and an interval, but no budget (or the budget without "
-                 "intervals)",
-                 "\"pass@1 = 0.375 [0.185, 0.565] (95%, 6 problems, n = 8 per problem, "
-                 "k = 1); 48 samples planned, 46 executed, time limit 1 s, seed 0\"")),
+                 "pass@k with k and n and an interval, but the normal (z = 1.96) interval "
+                 "over six problems, which is too narrow (lesson 04 §5), or no budget",
+                 "\"pass@1 = 0.375 [0.126, 0.624] (95% t interval, t = 2.571 with 5 degrees "
+                 "of freedom, 6 problems, n = 8 per problem, k = 1); 48 samples planned, 46 "
+                 "executed, time limit 1 s, seed 0\"")),
             Criterion(
                 "States and denominator",
                 "all five state counts, with not_run kept in the full denominator (or re-run), "
@@ -57,25 +66,33 @@ WRITTEN_TASKS = (
                  "failures, and coverage 46/48 says so\"")),
             Criterion(
                 "The changed setting",
-                "one setting named with its old and new value, and the numbers of both runs "
-                "side by side",
+                "one setting named with its old and new value, whether the two runs share "
+                "their samples, and the numbers of both runs side by side",
                 ("no setting changed, or several at once (the effect of each cannot be told "
                  "apart)",
                  "the setting is named, but the old value or the second run's numbers are "
-                 "missing",
-                 "\"TIMEOUT_S 1.0 -> 0.05, all else equal: timeout 6 -> (new count), "
-                 "pass@1 0.375 [0.185, 0.565] -> (new value and interval)\"")),
+                 "missing, or the report does not say that the same seed re-scores the same "
+                 "samples",
+                 "\"TIMEOUT_S 1.0 -> 0.05, all else equal; the same seed, so the same 48 "
+                 "programs run again: timeout 6 -> (new count), pass@1 0.375 -> (new "
+                 "value), and the samples whose state changed, by sample id\"")),
             Criterion(
                 "Interpretation and limit",
-                "why the numbers moved, whether the change exceeds the uncertainty, and one "
-                "honest limitation",
+                "why the numbers moved; the difference judged problem by problem, or sample by "
+                "sample when the runs share their samples (never by two separate intervals); "
+                "one honest limitation",
                 ("no interpretation, or a claim the numbers do not support (\"the model got "
                  "worse\")",
-                 "why the numbers moved, but not compared with the intervals (or no limit)",
-                 "\"The shorter limit turns slow but correct programs into timeouts: the "
-                 "harness, not the model, changed. The drop is inside both intervals at 6 "
-                 "problems, so it is not established; the completions are synthetic, not a "
-                 "real model's.\"")),
+                 "why the numbers moved, but the difference is judged from the two separate "
+                 "intervals (a value inside the other run's interval, or intervals that "
+                 "overlap, taken for no difference), or no limitation",
+                 "\"The same 48 programs ran twice, so the runs are coupled: 2 samples of "
+                 "HumanEval/0 went from passed to timeout and nothing else changed. They are "
+                 "the whole difference, observed, not estimated: pass@1 falls by 2/48 = "
+                 "0.042, the harness, not the model (re-run them to rule out timing noise). "
+                 "Whether so tight a limit costs as much on other problems is for the paired t "
+                 "interval of the per-problem differences, [-0.149, 0.065]: six problems cannot "
+                 "tell. The completions are synthetic, not a real model's.\"")),
         ),
     ),
 )

@@ -44,7 +44,8 @@ from reasoneval_mini.grading.escaping import code_span, markdown_text
 from reasoneval_mini.grading.rendering import markdown_html
 from reasoneval_mini.grading.reports import format_score
 from reasoneval_mini.grading.similarity import (
-    MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, SimilarPair, normalised_tokens, similar_answers)
+    MIN_ANSWER_TOKENS, SIMILARITY_THRESHOLD, SimilarPair, normalised_tokens, similar_answers,
+    variant_bound_exercises)
 from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR,
     GRADE_ERROR,
@@ -178,7 +179,7 @@ def _written_section(grades, written):
     return lines
 
 
-def _similar_section(similar, skipped):
+def _similar_section(similar, skipped, bound=()):
     pairs, skipped = similar, tuple(skipped)
     lines = ["", "## Answers that look alike (a hint, not a verdict)", "",
              f"Pairs of students whose answer code is at least "
@@ -189,6 +190,10 @@ def _similar_section(similar, skipped):
              f"{MIN_ANSWER_TOKENS} tokens). Similar code has many innocent causes: a shared "
              "hint, a textbook idiom, working together as allowed. Read the notebooks before "
              "concluding anything.", ""]
+    if bound:
+        lines += [f"Typed-in and keyed answers ({', '.join(f'`{i}`' for i in bound)}) are "
+                  "compared only between students whose variants draw different items: with "
+                  "the same items, the right answer is the same literal.", ""]
     if skipped:
         lines += [f"Skipped, because they have a single right answer (the answer function "
                   f"takes no parameters and returns one fixed value, so every correct answer "
@@ -257,7 +262,7 @@ def report_markdown(grades, exercises, similar=None, written=None, skipped=(), i
     lines += [f"| {s.exercise} | {_cell(s.name)} | {s.passed} of {s.students} | "
               f"{_percent(s.passed, s.students)} |" for s in stats]
     if similar is not None:
-        lines += _similar_section(similar, skipped)
+        lines += _similar_section(similar, skipped, variant_bound_exercises(exercises))
     return "\n".join(lines) + "\n"
 
 

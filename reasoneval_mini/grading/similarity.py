@@ -20,7 +20,13 @@ grouped by a hash of their whole code first, so no bucket limit hides them.
 Exercises with a single right answer, where every correct answer is the
 same code, say nothing when they look alike: an answer function that takes
 no parameters returns one fixed value (a prediction, a choice), and such
-exercises are skipped (:func:`fixed_value_exercises`) and named.
+exercises are skipped (:func:`fixed_value_exercises`) and named. Typed-in
+and keyed exercises (``Exercise.typed``, ``Exercise.keyed``) have one right
+answer *per variant*: two students whose variants draw the same items type
+the same literal by necessity, so such a pair is never compared; two
+students whose items differ are compared, and an answer typed for a
+classmate's items still shows (:func:`variant_bound_exercises`,
+:func:`same_variant_answer`).
 
 >>> normalised_tokens("def f(x):  # mine\\n    return len(x) + 1")
 ['def', 'v0', '(', 'v1', ')', ':', 'INDENT', 'return', 'len', '(', 'v1', ')', '+', '1', 'DEDENT']
@@ -43,6 +49,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
+from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.notebooks import cells_defining
 
 #: Answers this alike (difflib ratio on normalised tokens) are listed as similar.
@@ -238,6 +245,39 @@ def fixed_value_exercises(sources, exercises):
     return fixed
 
 
+def variant_bound_exercises(exercises):
+    """Ids of the exercises of *exercises* whose right answer follows the variant's items.
+
+    Typed-in predictions and keyed answers (``typed`` or ``keyed`` true): the
+    right answer is a literal fixed by the items a variant draws.
+    """
+    return [exercise_id for exercise_id, exercise in exercises.items()
+            if getattr(exercise, "typed", False) or getattr(exercise, "keyed", False)]
+
+
+def _right_answer_of(exercise, identity):
+    """What *identity*'s variant makes the right answer of *exercise*: ``solve(data)``, or its data."""
+    data = exercise.data(Variant(identity))
+    solve = getattr(exercise, "solve", None)
+    return solve(data) if solve is not None else data
+
+
+def same_variant_answer(exercise):
+    """``alike(first, second)``: do the two students' variants give *exercise* the same right answer?
+
+    The students are the folder names, which are the identities the grader
+    draws their variants from. Each identity's answer is computed once.
+    """
+    known = {}
+
+    def answer(identity):
+        if identity not in known:
+            known[identity] = _right_answer_of(exercise, identity)
+        return known[identity]
+
+    return lambda first, second: answer(first) == answer(second)
+
+
 def _candidates(prints):
     """Pairs of students sharing at least :data:`SHARED_SHARE` of the smaller one's fingerprints."""
     buckets = {}
@@ -256,8 +296,17 @@ def _candidates(prints):
                   if count >= SHARED_SHARE * min(len(prints[pair[0]]), len(prints[pair[1]])))
 
 
-def similar_in_exercise(exercise_id, by_student, threshold=SIMILARITY_THRESHOLD):
-    """The :class:`SimilarPair` list of one exercise (``{student: source}``), in student order."""
+def similar_in_exercise(exercise_id, by_student, threshold=SIMILARITY_THRESHOLD,
+                        exempt=None):
+    """The :class:`SimilarPair` list of one exercise (``{student: source}``), in student order.
+
+    *exempt* (``exempt(first, second) -> bool``, default none) names the
+    pairs alike by necessity, never listed: for typed and keyed exercises,
+    the students whose variants give the same right answer.
+    """
+    if exempt is None:
+        def exempt(first, second):
+            return False
     tokens = {}
     for student, source in by_student.items():
         try:
@@ -272,7 +321,7 @@ def similar_in_exercise(exercise_id, by_student, threshold=SIMILARITY_THRESHOLD)
     representatives = {}
     for group in identical.values():
         pairs += [SimilarPair(exercise_id, a, b, 1.0)
-                  for i, a in enumerate(group) for b in group[i + 1:]]
+                  for i, a in enumerate(group) for b in group[i + 1:] if not exempt(a, b)]
         representatives[group[0]] = group
     prints = {student: fingerprints(tokens[student]) for student in representatives}
     for first, second in _candidates(prints):
@@ -283,7 +332,8 @@ def similar_in_exercise(exercise_id, by_student, threshold=SIMILARITY_THRESHOLD)
         ratio = matcher.ratio()
         if ratio >= threshold:  # every member of both identical groups is this alike
             pairs += [SimilarPair(exercise_id, *sorted((a, b)), ratio)
-                      for a in representatives[first] for b in representatives[second]]
+                      for a in representatives[first] for b in representatives[second]
+                      if not exempt(a, b)]
     return pairs
 
 
@@ -292,14 +342,20 @@ def similar_answers(submissions, grades, exercises, threshold=SIMILARITY_THRESHO
 
     Reads the answer cells of the *submissions* already in memory (never
     runs them); answers shorter than :data:`MIN_ANSWER_TOKENS` tokens, or
-    that do not tokenise, are skipped.
+    that do not tokenise, are skipped. In typed and keyed exercises
+    (:func:`variant_bound_exercises`) only students whose variants give
+    different right answers are compared; such an exercise is not skipped
+    for taking no parameters.
     """
     sources = answer_sources(submissions, grades, exercises)
-    skipped = fixed_value_exercises(sources, exercises)
+    bound = variant_bound_exercises(exercises)
+    skipped = [exercise_id for exercise_id in fixed_value_exercises(sources, exercises)
+               if exercise_id not in bound]
     pairs = []
     for exercise_id, by_student in sources.items():
         if exercise_id not in skipped:
-            pairs += similar_in_exercise(exercise_id, by_student, threshold)
+            exempt = same_variant_answer(exercises[exercise_id]) if exercise_id in bound else None
+            pairs += similar_in_exercise(exercise_id, by_student, threshold, exempt)
     order = list(exercises)
     pairs.sort(key=lambda p: (-p.ratio, order.index(p.exercise), p.first, p.second))
     return pairs, tuple(skipped)
