@@ -80,6 +80,20 @@ def test_lesson_01_your_turn_answer_states_the_exact_verdicts_and_the_float_trap
                   "`1 / 3 == 3333333333333333 / 10**16` is `True`"):
         assert claim in text, claim
 
+
+def test_lesson_01_tolerance_challenge_numbers():
+    from fractions import Fraction
+
+    from reasoneval_mini import compare_with_tolerance
+
+    gap = Fraction(34, 100) - Fraction(1, 3)
+    assert gap == Fraction(1, 150) and round(float(gap), 4) == 0.0067
+    assert compare_with_tolerance("0.34", "1/3", abs_tol=0.01, rel_tol=0) is True
+    assert compare_with_tolerance("0.34", "1/3", abs_tol=0.005, rel_tol=0) is False
+    assert numeric_equivalence("0.34", "1/3") is False
+    text = flat(LESSON_01)
+    assert "`True`, then `False`. Exactly, 0.34 − 1/3 = 34/100 − 1/3 = 1/150, about 0.0067" in text
+
 # --- lesson 02 ----------------------------------------------------------------------------
 
 def test_lesson_02_names_the_pass_colour_as_the_figure_draws_it():
@@ -146,6 +160,20 @@ def test_lesson_02_pooling_challenge_numbers():
     assert round(pass_at_k(24, 4, 1), 3) == 0.167 < 0.5
     text = flat(LESSON_02)
     assert "(4/4 + 0/20) / 2 = 0.5" in text and "4/24 = 0.167" in text
+
+
+def test_lesson_02_plug_in_challenge_numbers():
+    from fractions import Fraction
+
+    from reasoneval_mini import plugin_pass_at_k
+
+    assert 1 - Fraction(math.comb(2, 2), math.comb(4, 2)) == Fraction(5, 6)
+    assert round(pass_at_k(4, 2, 2), 3) == 0.833 and plugin_pass_at_k(4, 2, 2) == 0.75
+    # the second factors: one failing sample left of three, against 2/4 with replacement
+    assert Fraction(4 - 2 - 1, 4 - 1) == Fraction(1, 3) < Fraction(2, 4)
+    assert Fraction(2, 4) * Fraction(1, 3) == Fraction(1, 6)
+    text = flat(LESSON_02)
+    assert "1 − C(2, 2)/C(4, 2) = 1 − 1/6 = 5/6 ≈ 0.833" in text and "1 − (2/4)² = 0.75" in text
 
 # --- lesson 03 ----------------------------------------------------------------------------
 
@@ -258,6 +286,27 @@ def test_lesson_04_states_the_time_its_refresher_adds():
     assert "*Time: about 45 minutes, the five-minute refresher included.*" in "".join(first["source"])
     assert "## 0. A five-minute refresher" in LESSON_04
 
+
+def test_lesson_04_bonferroni_challenge_numbers():
+    assert math.comb(8, 2) == 8 * 7 // 2 == 28
+    assert round(1 - 0.05 / 28, 4) == 0.9982
+    text = flat(LESSON_04)
+    assert "8 · 7 / 2 = 28 pairs" in text and "1 − 0.05/28 = 0.9982" in text
+
+
+def test_lesson_04_pilot_sample_size_challenge_numbers():
+    from statistics import NormalDist
+
+    def needed(sd, gain, z):
+        return (z * sd / gain) ** 2
+
+    assert needed(0.12, 0.03, 1.96 + 0.84) == pytest.approx(125.44) and math.ceil(needed(0.12, 0.03, 2.8)) == 126
+    exact_z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
+    assert math.ceil(needed(0.12, 0.03, exact_z)) == 126  # the rounded quantiles change nothing here
+    assert round(needed(0.14, 0.03, 2.8)) == 171
+    text = flat(LESSON_04)
+    assert "= (2.8 \\cdot 4)^2 = 125.44$, so 126 problems" in text and "\\approx 171$" in text
+
 # --- lesson 05 (capstone) -----------------------------------------------------------------
 
 def test_capstone_t_intervals_are_the_ones_its_text_quotes():
@@ -296,6 +345,24 @@ def test_capstone_your_turn_answer_quotes_humaneval_4s_row():
     assert row == ("HumanEval/4", 8, 1, 0.125, 0.25, 0.625)
     assert 1 - Fraction(math.comb(7, 5), math.comb(8, 5)) == Fraction(5, 8)
     assert '`("HumanEval/4", 8, 1, 0.125, 0.25, 0.625)`' in flat(LESSON_05)
+
+
+def test_capstone_state_summary_challenge_numbers():
+    from reasoneval_mini import load_humaneval
+    from reasoneval_mini.lessons.sample_pool import build_sample_pool
+
+    by_id = {problem["task_id"]: problem for problem in load_humaneval()}
+    plan = build_sample_pool([by_id[task] for task in CAPSTONE], n=8, seed=0)
+    planned = len(plan)
+    attempted = planned - sum(item["program"] is None for item in plan)
+    passed = sum(c for _, c in CAPSTONE.values())
+    assert (passed, attempted, planned) == (18, 46, 48)
+    assert [round(x, 3) for x in (attempted / planned, passed / planned, passed / attempted)] == [
+        0.958, 0.375, 0.391]
+    text = flat(LESSON_05)
+    assert "(18 passed, 46 attempted, 48 planned)" in text
+    for claim in ("46/48 = 0.958", "18/48 = 0.375", "18/46 = 0.391", "it reports 0.391"):
+        assert claim in text, claim
 
 # --- the cheat sheet ------------------------------------------------------------------------
 

@@ -8,7 +8,11 @@ The measure (one model for every lesson, so that the lessons compare):
 * each "your turn" cell (a cell whose learner writes the computation, ending in a
   ``check_*`` call of ``reasoneval_mini.lessons.in_lesson_checks``):
   :data:`MINUTES_PER_YOUR_TURN` more, to write and fix it;
-* each challenge answered by thinking (no cell of its own): :data:`MINUTES_PER_PREDICTION`.
+* each other challenge (answered by thinking, or in a cell the learner adds):
+  :data:`MINUTES_PER_PREDICTION`.
+
+Words are counted per cell, so the same measure places each challenge in
+measured time: no stretch of a lesson may go 15 minutes without one.
 
 A challenge is a markdown ``> **Challenge.**`` block with a folded answer,
 ``<details><summary>Answer</summary>``. The stated time is the first cell's
@@ -67,14 +71,23 @@ def your_turn_cells(cells):
     return [c for c in cells if c["cell_type"] == "code" and YOUR_TURN.search(source(c))]
 
 
+def cell_minutes(cells, index):
+    """Measured minutes of ``cells[index]``; a challenge answered in the your-turn cell after it
+    is counted there (writing it), not as a prediction as well."""
+    cell = cells[index]
+    if cell["cell_type"] == "code":
+        written = bool(YOUR_TURN.search(source(cell)))
+        return MINUTES_PER_CODE_CELL + written * MINUTES_PER_YOUR_TURN
+    words = len(WORD.findall(re.sub(r"<[^>]+>", " ", source(cell))))
+    following = cells[index + 1] if index + 1 < len(cells) else None
+    answered_below = bool(following and following["cell_type"] == "code"
+                          and YOUR_TURN.search(source(following)))
+    predicted = max(len(challenges([cell])) - answered_below, 0)
+    return words / WORDS_PER_MINUTE + predicted * MINUTES_PER_PREDICTION
+
+
 def measured_minutes(cells):
-    markdown = "\n".join(source(c) for c in cells if c["cell_type"] == "markdown")
-    words = len(WORD.findall(re.sub(r"<[^>]+>", " ", markdown)))
-    code_cells = sum(c["cell_type"] == "code" for c in cells)
-    written = len(your_turn_cells(cells))
-    predicted = len(challenges(cells)) - written
-    return (words / WORDS_PER_MINUTE + code_cells * MINUTES_PER_CODE_CELL
-            + written * MINUTES_PER_YOUR_TURN + predicted * MINUTES_PER_PREDICTION)
+    return sum(cell_minutes(cells, index) for index in range(len(cells)))
 
 
 def lesson_params(skip_before="01"):
@@ -101,6 +114,22 @@ def test_the_stated_time_is_the_measured_time(lesson):
         f"{lesson.notebook} states {stated} minutes and measures {measured:.0f}")
 
 
+def challenge_gaps(cells):
+    """Measured minutes from the start to the first challenge, between challenges, and from the last to the end."""
+    elapsed, marks = 0.0, []
+    for index, cell in enumerate(cells):
+        elapsed += cell_minutes(cells, index)
+        marks += [elapsed] * len(challenges([cell]))
+    return [later - earlier for earlier, later in zip([0.0, *marks], [*marks, elapsed])]
+
+
+@pytest.mark.parametrize("lesson", lesson_params())
+def test_no_stretch_of_a_lesson_goes_15_measured_minutes_without_a_challenge(lesson):
+    gaps = challenge_gaps(cells_of(lesson))
+    assert max(gaps) <= CHALLENGE_EVERY_MINUTES, (
+        f"{lesson.notebook}: stretches of {[round(gap) for gap in gaps]} measured minutes")
+
+
 def test_the_measure_counts_what_it_says():
     cells = [
         {"cell_type": "markdown", "source": "*Time: about 10 minutes (plus 5 for the rest)*\n"
@@ -115,4 +144,7 @@ def test_the_measure_counts_what_it_says():
     assert len(challenges(cells)) == 1 and len(your_turn_cells(cells)) == 1
     # 200 words after dropping the tags (196 + "Time about minutes plus for the rest" etc.)
     words = len(WORD.findall(re.sub(r"<[^>]+>", " ", "\n".join(source(c) for c in cells[:3]))))
-    assert measured_minutes(cells) == pytest.approx(words / 200 + 2 * 1 + 1 * 3)
+    # the folded challenge is not just above the your-turn cell: it is a prediction too
+    assert measured_minutes(cells) == pytest.approx(words / 200 + 2 + 2 * 1 + 1 * 3)
+    gaps = challenge_gaps(cells)
+    assert len(gaps) == 2 and sum(gaps) == pytest.approx(measured_minutes(cells))
