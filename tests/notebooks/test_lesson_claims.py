@@ -283,7 +283,7 @@ def test_lesson_04_your_turn_answers_quote_run_a_and_run_b_as_they_are():
 
 def test_lesson_04_states_the_time_its_refresher_adds():
     first = json.loads((ROOT / "notebooks" / "04_uncertainty.ipynb").read_text(encoding="utf-8"))["cells"][0]
-    assert "*Time: about 45 minutes, the five-minute refresher included.*" in "".join(first["source"])
+    assert "*Time: about 50 minutes, the five-minute refresher included.*" in "".join(first["source"])
     assert "## 0. A five-minute refresher" in LESSON_04
 
 
