@@ -15,4 +15,6 @@ Lessons import these and define no library code of their own. By lesson:
   paired comparisons and power, each in closed form and by redrawing a made-up
   benchmark), ``power_explorer``;
 * 05: ``evaluation_report`` (per-problem pass@k, the budget, the hand-in report).
+* 01, 02, 04, 05: ``in_lesson_checks`` (the checks of the "your turn" cells, where the
+  learner writes the key computation before a library function does it).
 """

@@ -78,7 +78,9 @@ def summarise_verdicts(rows, key="verdict"):
 
 
 def compare_raw_and_normalised(pairs=None):
-    """Summaries of the raw and the normalised pipeline on *pairs* (default: the whole corpus).
+    """Per pipeline (raw, normalised): accuracy = pairs scored True / all pairs, the None rate, false positives.
+
+    *pairs* default to the whole corpus.
 
     Returns ``{"raw": summary, "normalised": summary}`` (see
     :func:`summarise_verdicts`).

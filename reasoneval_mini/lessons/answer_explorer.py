@@ -82,7 +82,9 @@ def make_answer_explorer(prediction="1,000", reference="1000"):
 
 
 def plot_pipeline_verdicts(rows, ax=None):
-    """Draw one coloured cell per (answer pair, pipeline) and return the Figure.
+    """Draw a grid: one row per answer pair, one column per pipeline, each cell that pipeline's verdict.
+
+    Returns the Figure.
 
     *rows* are dicts from :func:`compare_many_answers`. Each cell is labelled
     with its verdict, so the picture also reads in black and white. Raises

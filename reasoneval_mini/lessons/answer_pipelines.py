@@ -94,7 +94,7 @@ def gsm8k_extract_answer(text):
 
 
 def compare_answer_pipelines(prediction, reference):
-    """Score *prediction* against *reference* with each of :data:`PIPELINES`.
+    """The verdict of each of :data:`PIPELINES` on one pair of final-answer texts, prediction vs reference.
 
     Both arguments are the final-answer texts (what a model wrote after
     ``####`` and the data set's answer). Returns a dict with the two inputs
@@ -133,7 +133,7 @@ def compare_answer_pipelines(prediction, reference):
 
 
 def compare_many_answers(pairs=REALISTIC_ANSWERS):
-    """Apply :func:`compare_answer_pipelines` to every (prediction, reference) pair.
+    """One :func:`compare_answer_pipelines` row per (prediction, reference) pair, in the pairs' order.
 
     Raises ``ValueError`` naming the position of the first pair that is not
     a 2-item sequence; nothing is silently skipped.
@@ -201,7 +201,7 @@ def _describe_fraction(text):
 
 
 def compare_fraction_grammar(texts=VERSION_SENSITIVE_TEXTS):
-    """What *this* Python's ``Fraction(text)`` does vs :func:`parse_rational`.
+    """Per text: what *this* Python's ``Fraction(text)`` reads, beside :func:`parse_rational`'s reading.
 
     Returns a list of ``(text, fraction_result, declared_result)`` strings,
     where an error is shown by its type name and "outside the space" as

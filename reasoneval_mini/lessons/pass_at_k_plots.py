@@ -50,7 +50,7 @@ def estimator_work(n, correct, k):
 
 
 def plot_subsets(outcomes, k, ax=None):
-    """Draw every k-subset of *outcomes* (bools) as a row; mark rows with a pass.
+    """Draw every k-subset of *outcomes* (bools) as a row: the share of rows with a pass is pass@k.
 
     Raises ``ValueError`` for non-bool outcomes, a bad k, or more than 40
     subsets (too many rows to read).
@@ -92,7 +92,7 @@ def plot_subsets(outcomes, k, ax=None):
 
 
 def plot_estimator_bias(rows, ax=None, title="Expected value of each estimator over k"):
-    """Plot true pass@k and both estimators over k from simulate/expected rows.
+    """Plot, over k, the true 1 - (1 - p)**k and the mean of each estimator (simulate/expected rows).
 
     Every figure of the course has a title: pass a more specific one (the
     pool's p and n) when you know it.
@@ -117,7 +117,7 @@ def plot_estimator_bias(rows, ax=None, title="Expected value of each estimator o
 
 
 def plot_enumeration_cost(n_values, ax=None):
-    """Log-scale work of enumeration vs the closed form at k = n // 2, c = n // 4."""
+    """Plot on a log scale C(n, k) subsets (enumeration) and min(c, k) factors (closed form), k = n // 2, c = n // 4."""
     n_values = list(n_values)
     if any(type(n) is not int for n in n_values):
         raise ArgumentTypeError(f"n_values must be ints >= 2, got {n_values!r}")
@@ -138,7 +138,7 @@ def plot_enumeration_cost(n_values, ax=None):
 
 
 def plot_pass_at_k_curve(n, correct, k=None, ax=None):
-    """Plot the unbiased estimate and the plug-in for every k in 1..n; mark *k*."""
+    """Plot 1 - C(n - c, k) / C(n, k) and the plug-in 1 - (1 - c/n)**k for every k in 1..n; mark *k*."""
     check_counts(n, correct, k if k is not None else 1)
     ax = _new_axes(ax, integer_x=True)
     ks = range(1, n + 1)

@@ -191,7 +191,7 @@ def problems_needed(n, k, skill_a, skill_b, *, power=0.8, confidence=0.95, sprea
 # --- redrawing problems and samples ----------------------------------------------------
 
 def simulate_spread(problems, n, k, skill, *, repeats, seed, redraw="both", spread=SPREAD):
-    """Redraw a benchmark *repeats* times; return the spread of its mean pass@k.
+    """Redraw a benchmark *repeats* times: the standard deviation of its mean pass@k, and the mean s/sqrt(m).
 
     *redraw* says what changes between repeats: ``"both"`` (new problems and
     new samples), ``"problems"`` (new problems, each scored by its true
@@ -221,7 +221,7 @@ def simulate_spread(problems, n, k, skill, *, repeats, seed, redraw="both", spre
 
 def simulate_hit_rate(problems, n, k, skill, *, repeats, seed, distribution="normal",
                       bootstrap_resamples=None, confidence=0.95, spread=SPREAD):
-    """How often the interval of a redrawn benchmark holds the population's pass@k.
+    """The share of *repeats* redrawn benchmarks whose interval holds the population's pass@k.
 
     Each repeat draws new problems and new samples and asks whether the
     interval (:func:`~reasoneval_mini.estimators.pass_at_k_interval` with
@@ -245,7 +245,7 @@ def simulate_hit_rate(problems, n, k, skill, *, repeats, seed, distribution="nor
 
 def simulate_paired(problems, n, k, skill_a, skill_b, *, repeats, seed, coupled=False,
                     confidence=0.95, spread=SPREAD):
-    """Redraw two runs on shared problems; return the paired interval's behaviour.
+    """Redraw two runs on shared problems: the share of paired intervals above zero, the mean SE, the spread.
 
     Each repeat draws new problems, then samples for A and for B:
     independently, or with *coupled* one uniform number per sample for both.
@@ -278,7 +278,7 @@ def simulate_paired(problems, n, k, skill_a, skill_b, *, repeats, seed, coupled=
 
 def simulate_many_comparisons(models, problems, n, *, repeats, seed, confidence=0.95,
                               spread=SPREAD):
-    """Equal models compared in every pair: how often does some pair look different?
+    """The share of *repeats* in which some pair of equal models gets a paired interval without zero.
 
     Each repeat draws new problems and one independent run per model (all of
     skill 0), then a paired interval at *confidence* for every pair. Returns
@@ -335,7 +335,9 @@ def power_curves(sizes, ns, k, skill_a, skill_b, *, spread=SPREAD):
 
 
 def plot_power(curves, *, simulated=(), ax=None):
-    """Draw power against the number of problems, one line per n; return the Figure.
+    """Draw power (the chance the paired interval lies above zero) against m, one line per n.
+
+    Returns the Figure.
 
     *simulated* is an optional list of ``(n, problems, detected fraction)``
     points from :func:`simulate_paired`, drawn as markers on the lines.
@@ -371,7 +373,10 @@ def interval_widths(sizes, k, *, n=10, skill=0.0, seed=0):
 
 
 def plot_interval_widths(widths, ax=None):
-    """Draw interval width against the number of problems, with the 1/sqrt(m) trend; return the Figure."""
+    """Draw the 95% interval's width (high - low) against m, beside a curve through the last point times 1/sqrt(m).
+
+    Returns the Figure.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -390,7 +395,10 @@ def plot_interval_widths(widths, ax=None):
 
 
 def plot_paired_comparison(interval_a, interval_b, paired, labels=("model A", "model B"), ax=None):
-    """Draw two separate intervals and the paired difference's interval; return the Figure."""
+    """Draw A's and B's intervals and the paired A - B interval, each from low to high around its estimate.
+
+    Returns the Figure.
+    """
     import matplotlib.pyplot as plt
 
     if ax is None:

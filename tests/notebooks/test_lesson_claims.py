@@ -40,6 +40,12 @@ CAPSTONE_BETTER = {"HumanEval/0": (8, 5), "HumanEval/2": (8, 6), "HumanEval/4": 
                    "HumanEval/12": (8, 3), "HumanEval/13": (8, 6), "HumanEval/23": (8, 7)}
 
 
+
+def flat(text):
+    """*text* as one line: blockquote marks and line breaks become single spaces."""
+    return " ".join(text.replace("\n> ", "\n").replace("\n>", "\n").split())
+
+
 # --- lesson 01 ----------------------------------------------------------------------------
 
 def test_the_decimal_comma_challenge_tells_both_paths_as_they_behave():
@@ -56,6 +62,37 @@ def test_the_extractor_docstring_states_its_own_rule_not_gsm8k_s():
     assert "GSM8K's task protocol" not in doc
     assert "last" in doc and "marker" in doc
 
+
+
+def test_lesson_01_your_turn_answer_states_the_exact_verdicts_and_the_float_trap():
+    from fractions import Fraction
+
+    pairs = [((5, 10), (1, 2)), ((5001, 10_000), (1, 2)), ((-50, 100), (-1, 2)),
+             ((1, 3), (3333333333333333, 10**16))]
+    verdicts = [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in pairs]
+    assert verdicts == [True, False, True, False]
+    assert [numeric_equivalence(p, r) for p, r in [("0.5", "1/2"), ("0.5001", "1/2"), ("-0.50", "-1/2")]] == verdicts[:3]
+    assert 5001 * 2 == 10002 and 1 * 10**16 - 3 * 3333333333333333 == 1
+    assert 1 / 3 == 3333333333333333 / 10**16  # the two divisions round to one float
+    text = flat(LESSON_01)
+    for claim in ("The verdicts are `True`, `False`, `True`, `False`", "5001 · 2 = 10002 and not 10000",
+                  "1 · 10¹⁶ is one more than 3 · 3333333333333333",
+                  "`1 / 3 == 3333333333333333 / 10**16` is `True`"):
+        assert claim in text, claim
+
+
+def test_lesson_01_tolerance_challenge_numbers():
+    from fractions import Fraction
+
+    from reasoneval_mini import compare_with_tolerance
+
+    gap = Fraction(34, 100) - Fraction(1, 3)
+    assert gap == Fraction(1, 150) and round(float(gap), 4) == 0.0067
+    assert compare_with_tolerance("0.34", "1/3", abs_tol=0.01, rel_tol=0) is True
+    assert compare_with_tolerance("0.34", "1/3", abs_tol=0.005, rel_tol=0) is False
+    assert numeric_equivalence("0.34", "1/3") is False
+    text = flat(LESSON_01)
+    assert "`True`, then `False`. Exactly, 0.34 − 1/3 = 34/100 − 1/3 = 1/150, about 0.0067" in text
 
 # --- lesson 02 ----------------------------------------------------------------------------
 
@@ -96,6 +133,47 @@ def test_lesson_02_keeps_the_estimator_and_leaves_uncertainty_to_lesson_04():
     assert "lesson 04" in LESSON_02.lower()
     assert "coverage under" not in LESSON_02  # coverage means attempted / planned (lesson 03)
 
+
+
+def test_lesson_02_your_turn_answers_count_and_multiply_as_they_say():
+    import itertools
+    from fractions import Fraction
+
+    n, c, k = 5, 2, 2
+    pairs = list(itertools.combinations(range(n), k))
+    assert len(list(itertools.permutations(range(n), k))) == 20 and len(pairs) == 10
+    assert sum(all(i >= c for i in pair) for pair in pairs) == 3 == math.comb(3, 2)
+    factors = [Fraction(n - c - i, n - i) for i in range(k)]
+    assert factors == [Fraction(3, 5), Fraction(2, 4)]
+    assert math.prod(factors) == Fraction(6, 20) == Fraction(3, 10) == Fraction(math.comb(3, 2), math.comb(5, 2))
+    assert pass_at_k(5, 2, 2) == 0.7
+    text = flat(LESSON_02)
+    for claim in ("20 ordered picks", "20 / 2 = 10 subsets", "3 · 2 / 2 = 3 subsets",
+                  "pass@2 = 1 − 3/10 = 0.7", "Here that is 2/4", "3/5 · 2/4 = 6/20 = 3/10"):
+        assert claim in text, claim
+
+
+def test_lesson_02_pooling_challenge_numbers():
+    from reasoneval_mini import mean_pass_at_k
+
+    assert mean_pass_at_k({"a": (4, 4), "b": (20, 0)}, 1) == 0.5
+    assert round(pass_at_k(24, 4, 1), 3) == 0.167 < 0.5
+    text = flat(LESSON_02)
+    assert "(4/4 + 0/20) / 2 = 0.5" in text and "4/24 = 0.167" in text
+
+
+def test_lesson_02_plug_in_challenge_numbers():
+    from fractions import Fraction
+
+    from reasoneval_mini import plugin_pass_at_k
+
+    assert 1 - Fraction(math.comb(2, 2), math.comb(4, 2)) == Fraction(5, 6)
+    assert round(pass_at_k(4, 2, 2), 3) == 0.833 and plugin_pass_at_k(4, 2, 2) == 0.75
+    # the second factors: one failing sample left of three, against 2/4 with replacement
+    assert Fraction(4 - 2 - 1, 4 - 1) == Fraction(1, 3) < Fraction(2, 4)
+    assert Fraction(2, 4) * Fraction(1, 3) == Fraction(1, 6)
+    text = flat(LESSON_02)
+    assert "1 − C(2, 2)/C(4, 2) = 1 − 1/6 = 5/6 ≈ 0.833" in text and "1 − (2/4)² = 0.75" in text
 
 # --- lesson 03 ----------------------------------------------------------------------------
 
@@ -155,6 +233,80 @@ def test_the_report_does_not_say_the_interval_covers_problems_only():
     assert "choice of problems only" not in inspect.getsource(evaluation_report)
 
 
+
+def test_lesson_04_refresher_numbers_are_the_standard_librarys():
+    import statistics
+    from statistics import NormalDist
+
+    values = [0, 0.5, 0.5, 1]
+    assert statistics.mean(values) == 0.5
+    assert sum((x - 0.5) ** 2 for x in values) == 0.5
+    assert round(statistics.stdev(values), 3) == 0.408 and statistics.variance(values) == pytest.approx(1 / 6)
+    assert round(statistics.pstdev(values), 3) == 0.354
+    normal = NormalDist()
+    assert round(normal.inv_cdf(0.975), 2) == 1.96 and round(normal.cdf(1.96) - normal.cdf(-1.96), 2) == 0.95
+    assert round(normal.cdf(1) - normal.cdf(-1), 3) == 0.683 and round(normal.inv_cdf(0.8), 4) == 0.8416
+    # The sample-size formula's 1.96 + 0.84: 80% power puts the gain 0.84 SE above the 1.96 line.
+    assert normal.cdf(1.96 + 0.84 - 1.96) == pytest.approx(0.8, abs=0.001)
+    text = flat(LESSON_04)
+    for claim in ("the deviations are −0.5, 0, 0 and 0.5; their squares add up to 0.5",
+                  "divided by m − 1 = 3 that is 1/6, and its square root is 0.408",
+                  "Dividing by m = 4 gives 0.354", "The 0.975-quantile is 1.96",
+                  "is 0.683", "`NormalDist().inv_cdf(0.8)` is 0.8416", "1.96 + 0.84"):
+        assert claim in text, claim
+
+
+def test_lesson_04_your_turn_answers_quote_run_a_and_run_b_as_they_are():
+    import statistics
+
+    from reasoneval_mini.lessons.uncertainty import synthetic_run
+
+    run_a = synthetic_run(164, 10, 0.4, problems_seed=7, samples_seed=1)
+    run_b = synthetic_run(164, 10, 0.0, problems_seed=7, samples_seed=2)
+    a = [c / n for n, c in run_a.values()]
+    b = [c / n for n, c in run_b.values()]
+    s_a = statistics.stdev(a)
+    se_a, se_b = s_a / math.sqrt(164), statistics.stdev(b) / math.sqrt(164)
+    assert round(s_a, 2) == 0.39 and round(math.sqrt(164), 1) == 12.8
+    assert round(se_a, 3) == round(se_b, 3) == 0.030
+    assert round(pass_at_k_interval(run_a, 1).standard_error, 3) == 0.030
+    differences = [run_a[p][1] / run_a[p][0] - run_b[p][1] / run_b[p][0] for p in run_a]
+    paired_se = statistics.stdev(differences) / math.sqrt(164)
+    assert round(paired_se, 3) == 0.011
+    assert paired_se == pytest.approx(paired_pass_at_k_difference(run_a, run_b, 1).standard_error)
+    assert round(math.sqrt(se_a**2 + se_b**2), 3) == 0.043
+    text = flat(LESSON_04)
+    for claim in ("0.39 here", "√164 ≈ 12.8 times less: SE = 0.030",
+                  "the paired SE is 0.011, against 0.030 for each run alone", "= 0.043$"):
+        assert claim in text, claim
+
+
+def test_lesson_04_states_the_time_its_refresher_adds():
+    first = json.loads((ROOT / "notebooks" / "04_uncertainty.ipynb").read_text(encoding="utf-8"))["cells"][0]
+    assert "*Time: about 50 minutes, the five-minute refresher included.*" in "".join(first["source"])
+    assert "## 0. A five-minute refresher" in LESSON_04
+
+
+def test_lesson_04_bonferroni_challenge_numbers():
+    assert math.comb(8, 2) == 8 * 7 // 2 == 28
+    assert round(1 - 0.05 / 28, 4) == 0.9982
+    text = flat(LESSON_04)
+    assert "8 · 7 / 2 = 28 pairs" in text and "1 − 0.05/28 = 0.9982" in text
+
+
+def test_lesson_04_pilot_sample_size_challenge_numbers():
+    from statistics import NormalDist
+
+    def needed(sd, gain, z):
+        return (z * sd / gain) ** 2
+
+    assert needed(0.12, 0.03, 1.96 + 0.84) == pytest.approx(125.44) and math.ceil(needed(0.12, 0.03, 2.8)) == 126
+    exact_z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
+    assert math.ceil(needed(0.12, 0.03, exact_z)) == 126  # the rounded quantiles change nothing here
+    assert round(needed(0.14, 0.03, 2.8)) == 171
+    text = flat(LESSON_04)
+    assert "= (2.8 \\cdot 4)^2 = 125.44$, so 126 problems" in text and "\\approx 171$" in text
+
 # --- lesson 05 (capstone) -----------------------------------------------------------------
 
 def test_capstone_t_intervals_are_the_ones_its_text_quotes():
@@ -183,6 +335,34 @@ def test_capstone_points_to_the_section_where_lesson_03_teaches_correctness_beyo
     assert "## 7. Passing the tests is not being correct" in LESSON_03
     assert "lesson 03, section 7" in LESSON_05
 
+
+
+def test_capstone_your_turn_answer_quotes_humaneval_4s_row():
+    from fractions import Fraction
+
+    n, c = CAPSTONE["HumanEval/4"]
+    row = ("HumanEval/4", n, c, *(pass_at_k(n, c, k) for k in (1, 2, 5)))
+    assert row == ("HumanEval/4", 8, 1, 0.125, 0.25, 0.625)
+    assert 1 - Fraction(math.comb(7, 5), math.comb(8, 5)) == Fraction(5, 8)
+    assert '`("HumanEval/4", 8, 1, 0.125, 0.25, 0.625)`' in flat(LESSON_05)
+
+
+def test_capstone_state_summary_challenge_numbers():
+    from reasoneval_mini import load_humaneval
+    from reasoneval_mini.lessons.sample_pool import build_sample_pool
+
+    by_id = {problem["task_id"]: problem for problem in load_humaneval()}
+    plan = build_sample_pool([by_id[task] for task in CAPSTONE], n=8, seed=0)
+    planned = len(plan)
+    attempted = planned - sum(item["program"] is None for item in plan)
+    passed = sum(c for _, c in CAPSTONE.values())
+    assert (passed, attempted, planned) == (18, 46, 48)
+    assert [round(x, 3) for x in (attempted / planned, passed / planned, passed / attempted)] == [
+        0.958, 0.375, 0.391]
+    text = flat(LESSON_05)
+    assert "(18 passed, 46 attempted, 48 planned)" in text
+    for claim in ("46/48 = 0.958", "18/48 = 0.375", "18/46 = 0.391", "it reports 0.391"):
+        assert claim in text, claim
 
 # --- the cheat sheet ------------------------------------------------------------------------
 

@@ -1,0 +1,422 @@
+"""Checks for the lessons' "your turn" cells: you write the computation, a check compares.
+
+Before a library function does a lesson's key computation (an exact
+comparison, a subset count, a standard error, the rows of a report), the
+lesson asks you to write it in a short code cell. The cell ships with a
+placeholder, ``...`` (Python's ``Ellipsis``), where your expression goes, and
+ends with one ``check_*`` call from this module. The worked answer is folded
+in the challenge just above the cell. Every check:
+
+* compares your value with an **independent** computation (``fractions``,
+  ``math.comb``, ``statistics``), never with the library function the lesson
+  calls next, and never with a number typed into the lesson;
+* prints one line that starts with :data:`RIGHT`, :data:`NOT_YET` or
+  :data:`NOT_WRITTEN`, and returns ``None``;
+* never raises because of *your* value, whatever it is (a string, ``None``, a
+  list of the wrong length): the lesson runs top to bottom with the
+  placeholder still in place, and a "Not yet" says what to look at, never the
+  expected value (a few common slips are named: ordered picks, dividing by m
+  instead of m - 1, two runs treated as independent);
+* raises ``ValueError`` or ``TypeError`` for a bad *given* (what the lesson
+  passes in: n, c, k, the runs, the records), naming the value.
+
+Surprising: a value equal to the answer passes whatever its type, so
+``0.5`` passes where ``Fraction(1, 2)`` is expected (the float is exactly
+one half), but ``2/5`` does not (the float nearest two fifths is not two fifths):
+
+>>> check_draw_factor(0.5, n=5, c=2, i=1)
+Right. factor = 0.5 is the chance that draw 2 fails after 1 failed draw, as the ratio of math.comb counts gives it.
+>>> check_draw_factor(2 / 5, n=6, c=3, i=1)
+Not yet. factor = 0.4 is the right number rounded to a float; write it as a Fraction so that the product stays exact.
+>>> check_draw_factor(..., n=5, c=2, i=1)
+Not written yet. Replace the ... after `factor =` with your computation, then run the cell again.
+>>> check_subset_count(20, 3, n=5, c=2, k=2)
+Not yet. subsets = 20 counts each pick twice, once in each order: a subset has no order.
+"""
+
+import math
+import numbers
+import statistics
+import textwrap
+from fractions import Fraction
+
+from reasoneval_mini.records import NOT_RUN, PASSED
+from reasoneval_mini.support.text import cut
+
+#: First word(s) of each check's line: the value equals the independent computation.
+RIGHT = "Right."
+#: The value is there but differs; the rest of the line says what to look at.
+NOT_YET = "Not yet."
+#: The placeholder ``...`` is still in the cell.
+NOT_WRITTEN = "Not written yet."
+
+#: Lines are wrapped at this width (JupyterLab wraps longer lines mid-word).
+WIDTH = 120
+#: Floats (a standard deviation, a pass@k) count as equal within this relative error.
+REL_TOL = 1e-9
+
+
+def _say(state, text):
+    print(textwrap.fill(f"{state} {text}", width=WIDTH, break_long_words=False))
+
+
+def _not_written(*names):
+    after = " and ".join(f"`{name} =`" for name in names)
+    _say(NOT_WRITTEN, f"Replace the ... after {after} with your computation, then run the cell again.")
+
+
+def _shown(value):
+    return cut(repr(value), 60)
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _close(value, reference):
+    """*value* equals *reference* (exactly for ints and Fractions, within REL_TOL for floats)."""
+    if not _is_number(value):
+        return False
+    if isinstance(value, (int, Fraction)) and isinstance(reference, (int, Fraction)):
+        return value == reference
+    try:
+        value = float(value)
+    except OverflowError:  # an int past the floats' range equals no float reference
+        return False
+    return math.isclose(value, float(reference), rel_tol=REL_TOL, abs_tol=1e-12)
+
+
+def _wrong_type(name, value, expected):
+    _say(NOT_YET, f"{name} = {_shown(value)} is a {type(value).__name__}; expected {expected}.")
+
+
+def _given_int(value, name, low=0):
+    if type(value) is not int or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+
+
+# --- lesson 01 --------------------------------------------------------------------------------
+
+def check_exact_comparison(verdicts, pairs):
+    """Check *verdicts*: for each ``((a, b), (c, d))`` of *pairs*, is a/b equal to c/d?
+
+    The reference is ``Fraction(a, b) == Fraction(c, d)`` for each pair. The
+    givens are ints with ``b, d > 0`` (else ``ValueError``). A list that
+    matches the float comparison ``a / b == c / d`` is named as such.
+
+    >>> check_exact_comparison([True, False], [((5, 10), (1, 2)), ((1, 3), (33, 100))])
+    Right. All 2 verdicts match the exact comparison of fractions.
+    """
+    pairs = list(pairs)
+    for index, pair in enumerate(pairs):
+        try:
+            (a, b), (c, d) = pair
+        except (TypeError, ValueError):
+            raise ValueError(f"pairs[{index}] must be ((a, b), (c, d)), got {pair!r}") from None
+        if not all(type(x) is int for x in (a, b, c, d)) or b <= 0 or d <= 0:
+            raise ValueError(f"pairs[{index}] must hold ints with positive denominators, got {pair!r}")
+    if verdicts is ...:
+        return _not_written("verdicts")
+    if not isinstance(verdicts, (list, tuple)) or len(verdicts) != len(pairs):
+        return _say(NOT_YET, f"verdicts = {_shown(verdicts)}: expected a list of {len(pairs)} "
+                             f"True/False, one per pair.")
+    if not all(isinstance(v, bool) for v in verdicts):
+        return _say(NOT_YET, "each verdict is True or False (a comparison), got "
+                             f"{_shown(list(verdicts))}.")
+    exact = [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in pairs]
+    if list(verdicts) == exact:
+        return _say(RIGHT, f"All {len(pairs)} verdicts match the exact comparison of fractions.")
+    wrong = [i for i, (v, e) in enumerate(zip(verdicts, exact)) if v != e]
+    floats = [a / b == c / d for (a, b), (c, d) in pairs]
+    if list(verdicts) == floats:
+        return _say(NOT_YET, f"pair {wrong[0]} is compared through floats: a / b is rounded to the "
+                             "nearest binary float, so two different fractions can round to the same "
+                             "float. Use integers only.")
+    return _say(NOT_YET, f"{len(wrong)} of {len(pairs)} verdicts differ, the first at pair "
+                         f"{wrong[0]} ({pairs[wrong[0]]}). Two fractions with positive denominators "
+                         "are equal when one integer product equals another.")
+
+
+# --- lesson 02 --------------------------------------------------------------------------------
+
+def check_subset_count(subsets, all_fail, *, n, c, k):
+    """Check *subsets* (the k-subsets of n samples) and *all_fail* (those of the n - c failures).
+
+    The reference is ``math.comb(n, k)`` and ``math.comb(n - c, k)``. Counts
+    must be ints (``10.0`` is named a float). Ordered picks (``math.perm``)
+    and picks with replacement (``n ** k``) are named. Raises ``ValueError``
+    unless ``0 <= c <= n`` and ``1 <= k <= n``.
+
+    >>> check_subset_count(10, 3, n=5, c=2, k=2)
+    Right. subsets = 10 and all_fail = 3, as math.comb counts them: pass@2 = 1 - 3/10.
+    """
+    _given_int(n, "n", 1)
+    _given_int(c, "c")
+    _given_int(k, "k", 1)
+    if c > n or k > n:
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n}, c={c}, k={k}")
+    if subsets is ... or all_fail is ...:
+        return _not_written(*[name for name, value in (("subsets", subsets), ("all_fail", all_fail))
+                              if value is ...])
+    for name, value, pool in (("subsets", subsets, n), ("all_fail", all_fail, n - c)):
+        if type(value) is not int:
+            what = "a count is an int (// divides whole numbers)" if _is_number(value) else "an int"
+            return _wrong_type(name, value, what)
+        if value == math.comb(pool, k):
+            continue
+        if k > 1 and value == math.perm(pool, k):
+            return _say(NOT_YET, f"{name} = {value} counts each pick "
+                                 + ("twice, once in each order" if k == 2 else
+                                    f"{math.factorial(k)} times, once in each order")
+                                 + ": a subset has no order.")
+        if k > 1 and value == pool ** k:
+            return _say(NOT_YET, f"{name} = {value} lets a sample be picked twice (with replacement); "
+                                 "a subset holds k different samples.")
+        source = "all n samples" if name == "subsets" else "the n - c failing samples"
+        return _say(NOT_YET, f"{name} = {value} is not the number of ways to pick k of {source}. "
+                             "Count the ordered picks first, then how often each subset was counted.")
+    return _say(RIGHT, f"subsets = {subsets} and all_fail = {all_fail}, as math.comb counts them: "
+                       f"pass@{k} = 1 - {all_fail}/{subsets}.")
+
+
+def check_draw_factor(factor, *, n, c, i):
+    """Check *factor*: the chance that draw i + 1 fails, given that the first i all failed.
+
+    Draws take samples one at a time without replacement from n samples of
+    which c pass. The reference is a ratio of ``math.comb`` counts,
+    ``P(first i + 1 fail) / P(first i fail)`` with ``P(first j fail) =
+    Fraction(comb(n - c, j), comb(n, j))``, so it does not assume the
+    factor's formula. Raises ``ValueError`` unless ``0 <= i < n - c``.
+
+    >>> from fractions import Fraction
+    >>> check_draw_factor(Fraction(3, 5), n=5, c=2, i=0)
+    Right. factor = Fraction(3, 5) is the chance that draw 1 fails after 0 failed draws, as the ratio of math.comb counts gives it.
+    """
+    _given_int(n, "n", 1)
+    _given_int(c, "c")
+    _given_int(i, "i")
+    if not c <= n or not i < n - c:
+        raise ValueError(f"need 0 <= c <= n and 0 <= i < n - c (the first i draws can all fail), "
+                         f"got n={n}, c={c}, i={i}")
+    if factor is ...:
+        return _not_written("factor")
+    if not _is_number(factor):
+        return _wrong_type("factor", factor, "a number, best a Fraction")
+    first_fail = [Fraction(math.comb(n - c, j), math.comb(n, j)) for j in (i, i + 1)]
+    reference = first_fail[1] / first_fail[0]   # P(first i + 1 fail) / P(first i fail)
+    draws = "draw" if i == 1 else "draws"
+    if factor == reference:
+        return _say(RIGHT, f"factor = {factor!r} is the chance that draw {i + 1} fails after {i} "
+                           f"failed {draws}, as the ratio of math.comb counts gives it.")
+    if isinstance(factor, float) and math.isclose(factor, reference, rel_tol=1e-9):
+        return _say(NOT_YET, f"factor = {factor!r} is the right number rounded to a float; write it "
+                             "as a Fraction so that the product stays exact.")
+    if i and factor == Fraction(n - c, n):
+        return _say(NOT_YET, f"factor = {factor!r} is the first draw's chance. After {i} failed "
+                             f"{draws}, {i} failing {'sample is' if i == 1 else 'samples are'} gone "
+                             "from the pool: from the failures and from the total.")
+    return _say(NOT_YET, f"factor = {factor!r}: count the samples left before draw {i + 1}, and how "
+                         "many of them fail.")
+
+
+# --- lesson 04 --------------------------------------------------------------------------------
+
+def _given_values(values, name, least=2):
+    values = list(values)
+    if len(values) < least or not all(_is_number(v) for v in values):
+        raise ValueError(f"{name} must be at least {least} numbers, got {cut(repr(values), 80)}")
+    return values
+
+
+def check_standard_deviation(sd, values):
+    """Check *sd*: the sample standard deviation of *values*, dividing by ``len(values) - 1``.
+
+    The reference is ``statistics.stdev(values)``. The population version
+    (dividing by m, ``statistics.pstdev``) and the variance are named.
+    Raises ``ValueError`` for fewer than two numbers.
+
+    >>> check_standard_deviation(0.5, [0, 1])   # doctest: +ELLIPSIS
+    Not yet. sd = 0.5 divides by m; the sample standard deviation divides by m - 1...
+    """
+    values = _given_values(values, "values")
+    if sd is ...:
+        return _not_written("sd")
+    if not _is_number(sd):
+        return _wrong_type("sd", sd, "a number")
+    if _close(sd, statistics.stdev(values)):
+        return _say(RIGHT, f"sd = {float(sd):.4f}, the sample standard deviation of the "
+                           f"{len(values)} values (statistics.stdev).")
+    if _close(sd, statistics.pstdev(values)):
+        return _say(NOT_YET, f"sd = {_shown(sd)} divides by m; the sample standard deviation divides "
+                             "by m - 1, since the deviations are taken from the values' own mean.")
+    if _close(sd, statistics.variance(values)):
+        return _say(NOT_YET, f"sd = {_shown(sd)} is the variance, the mean squared deviation; the "
+                             "standard deviation is its square root.")
+    return _say(NOT_YET, f"sd = {_shown(sd)}: subtract the mean from each value, square, add up, "
+                         "divide by m - 1, take the square root.")
+
+
+def check_standard_error(se, estimates):
+    """Check *se*: the standard error of the mean of *estimates*, ``s / sqrt(m)``.
+
+    The reference is ``statistics.stdev(estimates) / math.sqrt(m)``, with s
+    dividing by m - 1. The standard deviation itself, ``s / m`` and the
+    population s are named. Raises ``ValueError`` for fewer than two numbers.
+
+    >>> check_standard_error(0.5, [0, 1])
+    Right. se = 0.5000, the standard error of the mean of 2 estimates (statistics.stdev / sqrt(m)).
+    """
+    estimates = _given_values(estimates, "estimates")
+    if se is ...:
+        return _not_written("se")
+    if not _is_number(se):
+        return _wrong_type("se", se, "a number")
+    m, s = len(estimates), statistics.stdev(estimates)
+    if _close(se, s / math.sqrt(m)):
+        return _say(RIGHT, f"se = {float(se):.4f}, the standard error of the mean of {m} estimates "
+                           "(statistics.stdev / sqrt(m)).")
+    if _close(se, s):
+        return _say(NOT_YET, f"se = {_shown(se)} is the spread of one estimate, s; the mean of m "
+                             "estimates spreads less: divide by sqrt(m).")
+    if _close(se, s / m):
+        return _say(NOT_YET, f"se = {_shown(se)} divides s by m; the standard error divides by sqrt(m).")
+    if _close(se, statistics.pstdev(estimates) / math.sqrt(m)):
+        return _say(NOT_YET, f"se = {_shown(se)} takes s dividing by m; the sample s divides by m - 1.")
+    return _say(NOT_YET, f"se = {_shown(se)}: first s, the standard deviation of the estimates "
+                         "(dividing by m - 1), then s / sqrt(m).")
+
+
+def _pass_at_1(run, name):
+    if not isinstance(run, dict) or not run:
+        raise ValueError(f"{name} must be a non-empty {{problem id: (n, c)}} dict, got {cut(repr(run), 80)}")
+    rates = {}
+    for problem, counts in run.items():
+        try:
+            n, c = counts
+        except (TypeError, ValueError):
+            raise ValueError(f"{name}[{problem!r}] must be (n, c), got {counts!r}") from None
+        _given_int(n, f"{name}[{problem!r}] n", 1)
+        _given_int(c, f"{name}[{problem!r}] c")
+        rates[problem] = Fraction(c, n)
+    return rates
+
+
+def check_paired_difference(mean_difference, paired_se, run_a, run_b):
+    """Check the paired pass@1 difference of two runs on the same problems, and its standard error.
+
+    *run_a* and *run_b* map the same problem ids to ``(n, c)``. The reference
+    takes ``c/n`` of A minus ``c/n`` of B problem by problem (``Fraction``),
+    their mean (``statistics.mean``) and ``statistics.stdev / sqrt(m)``. The
+    difference B - A, the unpaired ``sqrt(se_a**2 + se_b**2)`` and the
+    standard deviation itself are named. Raises ``ValueError`` when the runs
+    hold different problem ids, naming them.
+
+    >>> check_paired_difference(0.25, 0.25, {"p": (2, 2), "q": (2, 1)}, {"p": (2, 1), "q": (2, 1)})
+    Right. mean_difference = 0.2500 and paired_se = 0.2500, from the 2 per-problem differences A - B.
+    """
+    rates_a, rates_b = _pass_at_1(run_a, "run_a"), _pass_at_1(run_b, "run_b")
+    if set(rates_a) != set(rates_b):
+        only = sorted(set(rates_a) ^ set(rates_b), key=str)
+        raise ValueError(f"run_a and run_b must hold the same problems; only in one: {cut(repr(only), 80)}")
+    if len(rates_a) < 2:
+        raise ValueError("a standard error needs at least two problems")
+    if mean_difference is ... or paired_se is ...:
+        return _not_written(*[name for name, value in (("mean_difference", mean_difference),
+                                                       ("paired_se", paired_se)) if value is ...])
+    for name, value in (("mean_difference", mean_difference), ("paired_se", paired_se)):
+        if not _is_number(value):
+            return _wrong_type(name, value, "a number")
+    differences = [rates_a[p] - rates_b[p] for p in rates_a]
+    m = len(differences)
+    mean = statistics.mean(differences)
+    if not _close(mean_difference, mean):
+        if _close(mean_difference, -mean):
+            return _say(NOT_YET, f"mean_difference = {_shown(mean_difference)} is B - A; the lesson "
+                                 "asks for A - B.")
+        return _say(NOT_YET, f"mean_difference = {_shown(mean_difference)}: take A's pass@1 minus B's "
+                             "on each problem (the same id in both runs), then the mean.")
+    se = statistics.stdev(differences) / math.sqrt(m)
+    if _close(paired_se, se):
+        return _say(RIGHT, f"mean_difference = {float(mean_difference):.4f} and paired_se = "
+                           f"{float(paired_se):.4f}, from the {m} per-problem differences A - B.")
+    unpaired = math.sqrt(statistics.variance(rates_a.values()) / m
+                         + statistics.variance(rates_b.values()) / m)
+    if _close(paired_se, unpaired):
+        return _say(NOT_YET, f"paired_se = {_shown(paired_se)} combines the two runs' own standard "
+                             "errors as if their problems were unrelated; take the standard deviation "
+                             "of the per-problem differences instead.")
+    if _close(paired_se, statistics.stdev(differences)):
+        return _say(NOT_YET, f"paired_se = {_shown(paired_se)} is the differences' standard deviation; "
+                             "the standard error of their mean divides it by sqrt(m).")
+    return _say(NOT_YET, f"paired_se = {_shown(paired_se)}: the standard deviation of the per-problem "
+                         "differences (dividing by m - 1), over sqrt(m).")
+
+
+# --- lesson 05 --------------------------------------------------------------------------------
+
+def check_report_rows(rows, records, ks):
+    """Check *rows*: one ``(task_id, n, c, pass@k for each k of ks)`` per problem of *records*.
+
+    The reference counts the records itself: n every record of a task
+    (``not_run`` included), c those with status ``passed``, and pass@k as
+    ``1 - Fraction(comb(n - c, k), comb(n, k))``; the row order does not
+    matter. An n without the ``not_run`` samples and the plug-in
+    ``1 - (1 - c/n)**k`` are named. Raises ``ValueError`` for records
+    without ``task_id`` or ``status``, or a k above some problem's n.
+
+    >>> records = [{"task_id": "A", "status": "passed"}, {"task_id": "A", "status": "not_run"}]
+    >>> check_report_rows([("A", 2, 1, 0.5)], records, [1])
+    Right. 1 row: n, c and pass@1 for every problem, as counted from the records.
+    """
+    ks = list(ks)
+    if not ks or not all(type(k) is int and k >= 1 for k in ks):
+        raise ValueError(f"ks must be ints >= 1, got {ks!r}")
+    counts = {}
+    for index, record in enumerate(records):
+        if not isinstance(record, dict) or "task_id" not in record or "status" not in record:
+            raise ValueError(f"records[{index}] must be a dict with task_id and status, "
+                             f"got {cut(repr(record), 80)}")
+        statuses = counts.setdefault(record["task_id"], [])
+        statuses.append(record["status"])
+    for task_id, statuses in counts.items():
+        if max(ks) > len(statuses):
+            raise ValueError(f"k={max(ks)} is above n={len(statuses)} of {task_id!r}")
+    if rows is ...:
+        return _not_written("rows")
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
+        return _say(NOT_YET, f"rows = {_shown(rows)}: expected a list of tuples "
+                             "(task_id, n, c, pass@k...), one per problem.")
+    width = 3 + len(ks)
+    if any(len(row) != width for row in rows):
+        return _say(NOT_YET, f"each row holds {width} values: task_id, n, c and pass@k for k in {ks}.")
+    if not all(isinstance(row[0], str) for row in rows):
+        return _say(NOT_YET, "each row starts with its task_id, a str such as 'HumanEval/0'.")
+    by_task = {row[0]: row for row in rows}
+    if len(by_task) != len(rows) or set(by_task) != set(counts):
+        missing = sorted(set(counts) - set(by_task), key=str)
+        return _say(NOT_YET, f"expected one row per problem, {len(counts)} in all"
+                             + (f"; missing {cut(repr(missing), 60)}" if missing else
+                                "; some task appears twice or is not in the records") + ".")
+    for task_id, statuses in counts.items():
+        _, n, c, *values = by_task[task_id]
+        planned, passed = len(statuses), statuses.count(PASSED)
+        if n != planned:
+            if n == planned - statuses.count(NOT_RUN):
+                return _say(NOT_YET, f"{task_id}: n = {n!r} leaves out the not_run samples; every "
+                                     "planned sample counts in n.")
+            return _say(NOT_YET, f"{task_id}: n = {n!r}; n counts every record of the problem.")
+        if c != passed:
+            return _say(NOT_YET, f"{task_id}: c = {c!r}; c counts the records whose status is "
+                                 f"{PASSED!r}.")
+        for k, value in zip(ks, values):
+            exact = 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+            if _close(value, exact):
+                continue
+            if _close(value, 1 - (1 - Fraction(c, n)) ** k):
+                return _say(NOT_YET, f"{task_id}: pass@{k} = {_shown(value)} is the plug-in "
+                                     "1 - (1 - c/n)**k, biased low (lesson 02).")
+            return _say(NOT_YET, f"{task_id}: pass@{k} = {_shown(value)}; the estimator of lesson 02 "
+                                 "takes n, c and k.")
+    named = ", ".join(f"pass@{k}" for k in ks)
+    return _say(RIGHT, f"{len(rows)} row{'s' if len(rows) != 1 else ''}: n, c and {named} for every "
+                       "problem, as counted from the records.")

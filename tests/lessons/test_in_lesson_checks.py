@@ -1,0 +1,247 @@
+"""The lessons' "your turn" checks: right against an independent reference, never raising on a learner's value."""
+
+import itertools
+import math
+import statistics
+from fractions import Fraction
+
+import pytest
+
+from reasoneval_mini.lessons.in_lesson_checks import (
+    NOT_WRITTEN,
+    NOT_YET,
+    RIGHT,
+    check_draw_factor,
+    check_exact_comparison,
+    check_paired_difference,
+    check_report_rows,
+    check_standard_deviation,
+    check_standard_error,
+    check_subset_count,
+)
+
+PAIRS = [((5, 10), (1, 2)), ((5001, 10_000), (1, 2)), ((1, 3), (3333333333333333, 10**16))]
+RUN_A = {"p1": (10, 9), "p2": (10, 4), "p3": (10, 0), "p4": (10, 7)}
+RUN_B = {"p1": (10, 7), "p2": (10, 4), "p3": (10, 1), "p4": (10, 2)}
+RECORDS = ([{"task_id": "A", "status": "passed"}] * 2 + [{"task_id": "A", "status": "timeout"}]
+           + [{"task_id": "A", "status": "not_run"}]
+           + [{"task_id": "B", "status": "passed"}] + [{"task_id": "B", "status": "runtime_error"}] * 3)
+
+
+def said(capsys, check, *args, **kwargs):
+    assert check(*args, **kwargs) is None
+    out = capsys.readouterr().out
+    assert out.count("\n") >= 1 and out.startswith((RIGHT, NOT_YET, NOT_WRITTEN)), out
+    return out.replace("\n", " ")
+
+
+#: Values a learner might leave in a cell; no check may raise on any of them.
+HOSTILE = [None, "10", 10.5, -1, True, float("nan"), float("inf"), [1, 2], (), {}, object(), 10**400]
+HOSTILE_IDS = ["None", "str", "float", "negative", "bool", "nan", "inf", "list", "tuple", "dict",
+               "object", "int_past_float"]
+
+
+# --- lesson 01 ---------------------------------------------------------------------------------
+
+def test_exact_comparison_matches_fractions_and_names_the_float_shortcut(capsys):
+    exact = [a * d == c * b for (a, b), (c, d) in PAIRS]
+    assert exact == [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in PAIRS] == [True, False, False]
+    assert said(capsys, check_exact_comparison, exact, PAIRS).startswith(RIGHT)
+    floats = [a / b == c / d for (a, b), (c, d) in PAIRS]
+    assert floats != exact  # the third pair rounds to one float: the trap is real
+    assert "floats" in said(capsys, check_exact_comparison, floats, PAIRS)
+    assert said(capsys, check_exact_comparison, [True, True, True], PAIRS).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("value", HOSTILE + [[1, 0, 0], ["True"] * 3],
+                         ids=HOSTILE_IDS + ["ints", "strs"])
+def test_exact_comparison_never_raises_on_a_learner_value(capsys, value):
+    assert said(capsys, check_exact_comparison, value, PAIRS).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("pairs", [[((1, 0), (1, 2))], [((1, 2),)], [((1.0, 2), (1, 2))], [((1, -2), (1, 2))]])
+def test_exact_comparison_refuses_bad_pairs_naming_them(pairs):
+    with pytest.raises(ValueError, match=r"pairs\[0\]"):
+        check_exact_comparison([True], pairs)
+
+
+# --- lesson 02 ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, c, k", [(5, 2, 2), (8, 3, 3), (6, 6, 4), (7, 0, 1)])
+def test_subset_count_is_right_for_counts_of_the_enumeration(capsys, n, c, k):
+    samples = [True] * c + [False] * (n - c)
+    subsets = list(itertools.combinations(samples, k))
+    all_fail = sum(not any(s) for s in subsets)
+    assert said(capsys, check_subset_count, len(subsets), all_fail, n=n, c=c, k=k).startswith(RIGHT)
+
+
+def test_subset_count_names_ordered_picks_replacement_and_floats(capsys):
+    assert "twice, once in each order" in said(capsys, check_subset_count, 20, 3, n=5, c=2, k=2)
+    assert "6 times" in said(capsys, check_subset_count, 60, 1, n=5, c=2, k=3)
+    assert "with replacement" in said(capsys, check_subset_count, 10, 9, n=5, c=2, k=2)
+    assert "float" in said(capsys, check_subset_count, 10.0, 3, n=5, c=2, k=2)
+    assert said(capsys, check_subset_count, 10, 4, n=5, c=2, k=2).startswith(NOT_YET)
+    assert "`all_fail =`" in said(capsys, check_subset_count, 10, ..., n=5, c=2, k=2)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
+def test_subset_count_never_raises_on_a_learner_value(capsys, value):
+    assert said(capsys, check_subset_count, value, value, n=5, c=2, k=2).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("given", [dict(n=5, c=6, k=2), dict(n=5, c=2, k=6), dict(n=5, c=2, k=0),
+                                   dict(n=5.0, c=2, k=2), dict(n=5, c=True, k=2)])
+def test_subset_count_refuses_bad_givens(given):
+    with pytest.raises(ValueError, match="n|c|k"):
+        check_subset_count(10, 3, **given)
+
+
+@pytest.mark.parametrize("n, c", [(5, 2), (9, 4), (12, 1)])
+def test_draw_factor_is_the_ratio_that_multiplies_to_the_binomial_ratio(capsys, n, c):
+    factors = [Fraction(n - c - i, n - i) for i in range(n - c)]
+    for i, factor in enumerate(factors):
+        assert said(capsys, check_draw_factor, factor, n=n, c=c, i=i).startswith(RIGHT)
+    for k in range(1, n - c + 1):
+        assert math.prod(factors[:k]) == Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+def test_draw_factor_names_the_first_draws_chance_and_a_rounded_float(capsys):
+    assert "first draw's chance" in said(capsys, check_draw_factor, Fraction(3, 5), n=5, c=2, i=1)
+    assert "rounded to a float" in said(capsys, check_draw_factor, 2 / 5, n=6, c=3, i=1)
+    assert said(capsys, check_draw_factor, Fraction(2, 5), n=5, c=2, i=1).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
+def test_draw_factor_never_raises_on_a_learner_value(capsys, value):
+    assert said(capsys, check_draw_factor, value, n=5, c=2, i=1).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("i", [3, -1, 1.0])
+def test_draw_factor_refuses_a_draw_that_cannot_follow_failures(i):
+    with pytest.raises(ValueError, match="i"):
+        check_draw_factor(Fraction(1, 2), n=5, c=2, i=i)
+
+
+# --- lesson 04 ---------------------------------------------------------------------------------
+
+VALUES = [0, 0.5, 0.5, 1]
+
+
+def test_standard_deviation_by_the_definition_is_right_and_the_slips_are_named(capsys):
+    mean = sum(VALUES) / len(VALUES)
+    squares = sum((v - mean) ** 2 for v in VALUES)
+    assert said(capsys, check_standard_deviation, math.sqrt(squares / 3), VALUES).startswith(RIGHT)
+    assert "divides by m;" in said(capsys, check_standard_deviation, math.sqrt(squares / 4), VALUES)
+    assert "variance" in said(capsys, check_standard_deviation, squares / 3, VALUES)
+
+
+def test_standard_error_by_the_definition_is_right_and_the_slips_are_named(capsys):
+    s = statistics.stdev(VALUES)
+    assert said(capsys, check_standard_error, s / 2, VALUES).startswith(RIGHT)
+    assert "divide by sqrt(m)" in said(capsys, check_standard_error, s, VALUES)
+    assert "divides s by m" in said(capsys, check_standard_error, s / 4, VALUES)
+    assert "m - 1" in said(capsys, check_standard_error, statistics.pstdev(VALUES) / 2, VALUES)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
+def test_spread_checks_never_raise_on_a_learner_value(capsys, value):
+    for check in (check_standard_deviation, check_standard_error):
+        assert said(capsys, check, value, VALUES).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("values", [[1], [], ["a", "b"], [1, None]])
+def test_spread_checks_refuse_too_few_or_non_numbers(values):
+    for check in (check_standard_deviation, check_standard_error):
+        with pytest.raises(ValueError, match="at least 2 numbers"):
+            check(0.1, values)
+
+
+def test_paired_difference_by_hand_is_right_and_the_unpaired_se_is_named(capsys):
+    differences = [RUN_A[p][1] / 10 - RUN_B[p][1] / 10 for p in RUN_A]
+    mean = sum(differences) / 4
+    sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / 3)
+    assert said(capsys, check_paired_difference, mean, sd / 2, RUN_A, RUN_B).startswith(RIGHT)
+    assert "B - A" in said(capsys, check_paired_difference, -mean, sd / 2, RUN_A, RUN_B)
+    unpaired = math.sqrt(statistics.variance([c / 10 for _, c in RUN_A.values()]) / 4
+                         + statistics.variance([c / 10 for _, c in RUN_B.values()]) / 4)
+    assert "as if their problems were unrelated" in said(capsys, check_paired_difference, mean,
+                                                          unpaired, RUN_A, RUN_B)
+    assert "sqrt(m)" in said(capsys, check_paired_difference, mean, sd, RUN_A, RUN_B)
+
+
+def test_paired_difference_pairs_by_problem_id_not_by_position(capsys):
+    reordered = dict(reversed(list(RUN_B.items())))
+    by_position = [a[1] / 10 - b[1] / 10 for a, b in zip(RUN_A.values(), reordered.values())]
+    assert said(capsys, check_paired_difference, statistics.mean(by_position),
+                statistics.stdev(by_position) / 2, RUN_A, reordered).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
+def test_paired_difference_never_raises_on_a_learner_value(capsys, value):
+    assert said(capsys, check_paired_difference, value, value, RUN_A, RUN_B).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("run_b, match", [({"p1": (10, 7)}, "same problems"), ({"p1": (10, 7), "p2": (0, 0), "p3": (1, 1), "p4": (1, 1)}, "p2"),
+                                          ([], "dict"), ({"p1": 7, "p2": (1, 1), "p3": (1, 1), "p4": (1, 1)}, "p1")])
+def test_paired_difference_refuses_runs_that_cannot_be_paired(run_b, match):
+    with pytest.raises(ValueError, match=match):
+        check_paired_difference(0.1, 0.1, RUN_A, run_b)
+
+
+# --- lesson 05 ---------------------------------------------------------------------------------
+
+def reference_rows(records, ks):
+    rows = []
+    for task_id in dict.fromkeys(r["task_id"] for r in records):
+        statuses = [r["status"] for r in records if r["task_id"] == task_id]
+        n, c = len(statuses), statuses.count("passed")
+        rows.append((task_id, n, c, *(1 - math.comb(n - c, k) / math.comb(n, k) for k in ks)))
+    return rows
+
+
+def test_report_rows_counted_by_hand_are_right_in_any_order(capsys):
+    rows = reference_rows(RECORDS, [1, 2])
+    assert said(capsys, check_report_rows, rows, RECORDS, [1, 2]).startswith(RIGHT)
+    assert said(capsys, check_report_rows, rows[::-1], RECORDS, [1, 2]).startswith(RIGHT)
+
+
+def test_report_rows_name_a_dropped_not_run_and_the_plug_in(capsys):
+    dropped = [("A", 3, 2, 2 / 3, 1.0), *reference_rows(RECORDS, [1, 2])[1:]]
+    assert "leaves out the not_run" in said(capsys, check_report_rows, dropped, RECORDS, [1, 2])
+    plugin = [(t, n, c, c / n, 1 - (1 - c / n) ** 2) for t, n, c, *_ in reference_rows(RECORDS, [1, 2])]
+    assert "plug-in" in said(capsys, check_report_rows, plugin, RECORDS, [1, 2])
+    assert "missing ['B']" in said(capsys, check_report_rows, reference_rows(RECORDS, [1, 2])[:1],
+                                   RECORDS, [1, 2])
+    twice = reference_rows(RECORDS, [1, 2]) * 2
+    assert "twice" in said(capsys, check_report_rows, twice, RECORDS, [1, 2])
+
+
+@pytest.mark.parametrize("value", HOSTILE + [[("A",)], [("A", "4", 2, 0.5)], [["A", 4, 2, None]],
+                                  [[["A"], 4, 2, 0.5]]],
+                         ids=HOSTILE_IDS + ["short_row", "str_n", "none_pass_at_k", "unhashable_task"])
+def test_report_rows_never_raise_on_a_learner_value(capsys, value):
+    assert said(capsys, check_report_rows, value, RECORDS, [1]).startswith(NOT_YET)
+
+
+@pytest.mark.parametrize("records, ks, match", [(RECORDS, [5], "k=5 is above n=4"), (RECORDS, [0], "ks"),
+                                                ([{"status": "passed"}], [1], r"records\[0\]")])
+def test_report_rows_refuse_bad_records_or_ks(records, ks, match):
+    with pytest.raises(ValueError, match=match):
+        check_report_rows([], records, ks)
+
+
+# --- every check -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: check_exact_comparison(..., PAIRS),
+    lambda: check_subset_count(..., ..., n=5, c=2, k=2),
+    lambda: check_draw_factor(..., n=5, c=2, i=1),
+    lambda: check_standard_deviation(..., VALUES),
+    lambda: check_standard_error(..., VALUES),
+    lambda: check_paired_difference(..., ..., RUN_A, RUN_B),
+    lambda: check_report_rows(..., RECORDS, [1]),
+])
+def test_the_placeholder_is_reported_as_not_written_and_never_as_wrong(capsys, call):
+    call()
+    out = capsys.readouterr().out
+    assert out.startswith(NOT_WRITTEN) and "Replace the ..." in out
