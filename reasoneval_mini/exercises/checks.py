@@ -306,7 +306,7 @@ def _failure(name, call, expected, error):
 
 
 #: The source page's distinctions an exercise can mark a check with (issue 23): the one home
-#: of their names, so that a misspelt mark fails at import, not silently uncapped.
+#: of their names, so that a misspelt mark fails when its check is built, not silently uncapped.
 DISTINCTIONS = (
     "None vs 0",
     "None vs False",

@@ -70,6 +70,8 @@ def _shown(value):
 
 
 def _is_number(value):
+    # Wider than support.arguments.is_number (int or float): a learner may well hand in a
+    # Fraction or a numpy float, and either is a number to check, not a wrong type.
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
