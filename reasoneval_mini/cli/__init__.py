@@ -294,6 +294,10 @@ def _add_evaluate(commands):
                       help="write results and reports here (default: beside SAMPLES)")
     code.add_argument("--fresh", action="store_true",
                       help="start afresh even when earlier results match these settings")
+    code.add_argument("--dask", metavar="ADDRESS",
+                      help="run the samples on the workers of the Dask scheduler at ADDRESS "
+                           "(e.g. tcp://127.0.0.1:8786), each with its own sandbox; needs the "
+                           "dask extra")
     code.add_argument("--shard", type=_shard, metavar="K/N",
                       help="run only the K-th of N interleaved slices of SAMPLES (every N-th "
                            "sample), into SAMPLES.shard-K-of-N.results.jsonl, for a batch "

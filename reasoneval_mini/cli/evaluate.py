@@ -40,7 +40,7 @@ def _code(args):
         args.samples, problems_path=args.problems, ks=args.k, timeout=args.timeout,
         workers=args.workers, sandbox=args.sandbox, out_dir=args.out_dir,
         compare=args.compare, fresh=args.fresh, progress=not args.no_progress, say=_say,
-        shard=args.shard)
+        shard=args.shard, dask=args.dask)
     if result.interrupted:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the message must get out
         print(f"interrupted: {result.ran} samples ran in this session and their results are in "

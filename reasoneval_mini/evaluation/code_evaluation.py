@@ -17,6 +17,7 @@ from reasoneval_mini.evaluation.code_report import (
     compare_code_runs,
     render_code_report,
 )
+from reasoneval_mini.evaluation.dask_cluster import dask_client, describe_cluster
 from reasoneval_mini.evaluation.code_run import code_settings, run_code_samples, sandbox_arguments
 from reasoneval_mini.evaluation.input_files import file_digest
 from reasoneval_mini.evaluation.output_files import output_paths, write_reports
@@ -46,7 +47,7 @@ class CodeEvaluation:
 
 def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeout=3.0,
                        workers=None, sandbox="auto", out_dir=None, compare=None, fresh=False,
-                       progress=True, say=print, chunk_size=None, shard=None):
+                       progress=True, say=print, chunk_size=None, shard=None, dask=None):
     """Run every sample of *samples_path* (resuming), write the reports, return a :class:`CodeEvaluation`.
 
     Raises, before anything runs:
@@ -65,6 +66,10 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
     that slice of the file into its own results file and writes no report
     (``report`` is ``None``): :func:`merge_code_shards` makes the report
     once every shard has run.
+
+    *dask* (a scheduler address, or a ``distributed.Client``) runs the
+    chunks on that cluster's workers (:mod:`~reasoneval_mini.evaluation.dask_cluster`);
+    the results file, resuming and the report are the same.
     """
     problem_set = load_problems(problems_path)
     samples = read_samples(samples_path, problem_set)
@@ -74,6 +79,20 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
     other = _prepare_comparison(compare, problem_set, samples_path) if compare else None
     executor_arguments, isolation = sandbox_arguments(sandbox)
     workers = workers or os.cpu_count() or 1
+    client = dask_client(dask) if dask is not None else None
+    try:
+        return _evaluate(samples_path, problem_set, samples, other, executor_arguments,
+                         isolation, client, ks=ks, timeout=timeout, workers=workers,
+                         sandbox=sandbox, out_dir=out_dir, compare=compare, fresh=fresh,
+                         progress=progress, say=say, chunk_size=chunk_size, shard=shard)
+    finally:
+        if client is not None and client is not dask:
+            client.close()  # made here from an address: closed here
+
+
+def _evaluate(samples_path, problem_set, samples, other, executor_arguments, isolation, client,
+              *, ks, timeout, workers, sandbox, out_dir, compare, fresh, progress, say,
+              chunk_size, shard):
     paths = output_paths(samples_path, out_dir, shard)
     if other is not None and other["samples"] is not None and (
             output_paths(compare, out_dir)["results"].resolve() == paths["results"].resolve()):
@@ -103,7 +122,8 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
                 f"have results, running the other {len(the_samples) - done}")
         outcome = run_code_samples(the_samples, problem_set, log, timeout=timeout,
                                    workers=workers, executor_arguments=executor_arguments,
-                                   progress=progress, chunk_size=chunk_size)
+                                   progress=progress, chunk_size=chunk_size,
+                                   dask_client=client)
         return log, outcome
 
     log, outcome = run(Path(samples_path), samples, paths["results"], shard)
@@ -112,7 +132,8 @@ def evaluate_code_file(samples_path, *, problems_path=None, ks=DEFAULT_KS, timeo
         return result
     budget = {"samples_file": str(samples_path), "problems": problem_set.label,
               "k": list(ks), "timeout_s": float(timeout),
-              "memory_mb": log.settings["memory_mb"], "workers": workers,
+              "memory_mb": log.settings["memory_mb"],
+              "workers": describe_cluster(client) if client is not None else workers,
               "wall_time_s": round(sum(s["wall_s"] for s in log.sessions), 1),
               "sessions": sum(1 for s in log.sessions if s["ran"]), "sandbox": sandbox,
               "isolation": _isolation_ran_under(outcome.records, isolation),
