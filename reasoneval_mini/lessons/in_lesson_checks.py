@@ -15,8 +15,9 @@ in the challenge just above the cell. Every check:
 * never raises because of *your* value, whatever it is (a string, ``None``, a
   list of the wrong length): the lesson runs top to bottom with the
   placeholder still in place, and a "Not yet" says what to look at, never the
-  expected value (a few common slips are named: ordered picks, dividing by m
-  instead of m - 1, two runs treated as independent);
+  expected value (a few common slips are named: ordered picks, ``not_run``
+  left out of the planned count, 0 instead of ``None``, dividing by m instead
+  of m - 1, two runs treated as independent);
 * raises ``ValueError`` or ``TypeError`` for a bad *given* (what the lesson
   passes in: n, c, k, the runs, the records), naming the value.
 
@@ -40,7 +41,7 @@ import statistics
 import textwrap
 from fractions import Fraction
 
-from reasoneval_mini.records import NOT_RUN, PASSED
+from reasoneval_mini.records import NOT_RUN, PASSED, STATUSES
 from reasoneval_mini.support.text import cut
 
 #: First word(s) of each check's line: the value equals the independent computation.
@@ -219,6 +220,129 @@ def check_draw_factor(factor, *, n, c, i):
                              "from the pool: from the failures and from the total.")
     return _say(NOT_YET, f"factor = {factor!r}: count the samples left before draw {i + 1}, and how "
                          "many of them fail.")
+
+
+# --- lesson 03 --------------------------------------------------------------------------------
+
+#: The three rates of a log, in the order a your-turn cell writes them.
+RATE_NAMES = ("coverage", "success", "attempted_success")
+
+
+def _given_logs(logs):
+    """*logs* as ``{name: (planned, attempted, passed)}``, or ``ValueError`` naming the bad given."""
+    if not isinstance(logs, dict) or not logs:
+        raise ValueError(f"logs must be a non-empty {{name: [record, ...]}} dict, got {cut(repr(logs), 80)}")
+    counted = {}
+    for name, log in logs.items():
+        if not isinstance(log, (list, tuple)) or not log:
+            raise ValueError(f"logs[{name!r}] must be a non-empty list of records, got {cut(repr(log), 80)}")
+        for index, record in enumerate(log):
+            if not isinstance(record, dict) or record.get("status") not in STATUSES:
+                raise ValueError(f"logs[{name!r}][{index}] must be a dict whose status is one of "
+                                 f"{', '.join(STATUSES)}; got {cut(repr(record), 80)}")
+        statuses = [record["status"] for record in log]
+        counted[name] = (len(statuses), len(statuses) - statuses.count(NOT_RUN), statuses.count(PASSED))
+    return counted
+
+
+def _rate_slip(where, rate, value, planned, attempted, passed):
+    """What is wrong with *value* for *rate* of a log, or ``None`` if it is right.
+
+    The reference is a ``Fraction`` of the log's own counts (``None`` for the
+    attempted success rate of a log where nothing ran)."""
+    shown = f"{where}: {rate} = {_shown(value)}"
+    reference = {"coverage": Fraction(attempted, planned),
+                 "success": Fraction(passed, planned),
+                 "attempted_success": Fraction(passed, attempted) if attempted else None}[rate]
+    if reference is None:
+        if value is None:
+            return None
+        if _is_number(value) and value == 0:
+            return (f"{shown}. Zero says that everything ran and nothing passed; here nothing ran, so "
+                    "there is nothing to divide by: the rate is undefined, and the course writes None.")
+        if isinstance(value, float) and math.isnan(value):
+            return f"{shown}. nan is a float, not the course's mark for an undefined rate: write None."
+        return f"{shown}. How many samples of this log ran? Divide by that number, if you can."
+    if value is None:
+        return (f"{shown}. None is for a rate with nothing to divide by; this log has "
+                f"{'samples that ran' if rate == 'attempted_success' else 'planned samples'}.")
+    if not _is_number(value):
+        return (f"{shown} is a {type(value).__name__}; expected a number: a Fraction, an int or a "
+                "float.")
+    if _close(value, reference):
+        return None
+    not_run = planned - attempted
+    if not_run and attempted:
+        if rate == "coverage" and _close(value, 1):
+            return (f"{shown} leaves the not_run samples out of the planned count: planned counts every "
+                    "sample of the log, those that never ran included.")
+        if rate == "success" and _close(value, Fraction(passed, attempted)):
+            return (f"{shown} divides by the samples that ran, which is the attempted success rate; "
+                    "the success rate divides by every planned sample, not_run included.")
+    if not_run and rate == "attempted_success" and _close(value, Fraction(passed, planned)):
+        return (f"{shown} divides by every planned sample, which is the success rate; the attempted "
+                "success rate divides by the samples that ran.")
+    if rate == "coverage" and passed != attempted and _close(value, Fraction(passed, planned)):
+        return (f"{shown} counts the passed samples; coverage counts every sample that ran, whatever "
+                "its ending (a timeout ran too).")
+    if type(value) is int and value > 1:
+        return f"{shown} is a count, not a share: divide it by the number of samples the rate is over."
+    if isinstance(value, float) and math.isfinite(value) and math.isclose(value, reference, abs_tol=0.006):
+        return (f"{shown} is rounded: write the ratio itself (a Fraction, or one count / another) so "
+                "that nothing is lost.")
+    return (f"{shown}: count the planned samples, those that ran (every state but not_run) and those "
+            "that passed, then divide.")
+
+
+def check_denominators(rates, logs):
+    """Check *rates*: for each log of *logs*, its (coverage, success, attempted success).
+
+    *logs* maps a name to a list of records, each a dict with a ``status``
+    from :data:`~reasoneval_mini.records.STATUSES`; *rates* maps the same
+    names to ``(coverage, success, attempted_success)``. The reference counts
+    the records itself and divides with ``fractions.Fraction``: coverage =
+    attempted / planned, success = passed / planned, attempted success =
+    passed / attempted, and ``None`` (undefined) when nothing was attempted,
+    where *attempted* is every record whose status is not ``not_run``. A
+    value equal to the fraction passes whatever its type (``2 / 3`` as a
+    float is within :data:`REL_TOL`). The slips named: ``not_run`` left out
+    of the planned count, the success rate over the samples that ran (and
+    the reverse), 0 or ``nan`` instead of ``None``, a count for a share, a
+    rounded float. Raises ``ValueError`` for an empty *logs*, an empty log
+    or a record without a known status, naming it.
+
+    Surprising: 0 is not the attempted success rate of a log where nothing ran.
+
+    >>> cancelled = {"cancelled": [{"status": "not_run"}, {"status": "not_run"}]}
+    >>> check_denominators({"cancelled": (0, 0, 0)}, cancelled)   # doctest: +ELLIPSIS
+    Not yet. cancelled: attempted_success = 0. Zero says that everything ran and nothing passed; ...
+    >>> check_denominators({"cancelled": (0, 0, None)}, cancelled)
+    Right. coverage, success and attempted success of the 1 log, as its records count them.
+    """
+    counted = _given_logs(logs)
+    if rates is ...:
+        return _not_written("rates")
+    if not isinstance(rates, dict):
+        return _say(NOT_YET, f"rates = {_shown(rates)}: expected a dict {{log name: (coverage, success, "
+                             f"attempted_success)}}, one entry per log: {cut(repr(list(logs)), 60)}.")
+    missing = [name for name in logs if name not in rates]
+    extra = [name for name in rates if name not in logs]
+    if missing or extra:
+        what = (f"missing {cut(repr(missing), 60)}" if missing else "") + ("; " if missing and extra else "") \
+            + (f"not a log: {cut(repr(extra), 60)}" if extra else "")
+        return _say(NOT_YET, f"rates needs one entry per log of logs, {len(logs)} in all: {what}.")
+    for name, (planned, attempted, passed) in counted.items():
+        triple = rates[name]
+        if not isinstance(triple, (list, tuple)) or len(triple) != len(RATE_NAMES):
+            return _say(NOT_YET, f"rates[{name!r}] = {_shown(triple)}: expected three values, "
+                                 "(coverage, success, attempted_success).")
+        for rate, value in zip(RATE_NAMES, triple):
+            slip = _rate_slip(cut(str(name), 40), rate, value, planned, attempted, passed)
+            if slip:
+                return _say(NOT_YET, slip)
+    logs_word = "log" if len(logs) == 1 else "logs"
+    return _say(RIGHT, f"coverage, success and attempted success of the {len(logs)} {logs_word}, as "
+                       f"{'its' if len(logs) == 1 else 'their'} records count them.")
 
 
 # --- lesson 04 --------------------------------------------------------------------------------

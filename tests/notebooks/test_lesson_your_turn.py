@@ -63,10 +63,7 @@ def stored_text(cell):
 
 
 def lesson_params():
-    return [pytest.param(lesson, id=lesson.notebook,
-                         marks=[pytest.mark.xfail(strict=True, reason="lesson 03's your-turn cell "
-                                                  "(the denominators) lands with the ex03 branch")]
-                         if lesson.number == "03" else [])
+    return [pytest.param(lesson, id=lesson.notebook)
             for lesson in LESSONS if lesson.number in EXPECTED]
 
 
