@@ -153,3 +153,32 @@ def test_a_bad_flag_is_caught():
     with pytest.raises(SystemExit):
         build_parser().parse_args(["build-exercises", "--classes", "roster.csv"])
     assert "--classes" not in _options(build_parser().commands.choices["build-exercises"])
+
+
+def _plain(text):
+    """*text* without code marks and commas: the distinctions are written both ways."""
+    return re.sub(r"\s+", " ", text.replace("`", "").replace(",", ""))
+
+
+@pytest.mark.parametrize("page", ["docs/exercises.md", "docs/instructor-guide.md"])
+def test_the_pages_name_the_distinctions_that_cap_an_exercise(page):
+    # The closed set lives in checks.py; a page that lists the distinctions lists all of them.
+    from reasoneval_mini.exercises.checks import DISTINCTIONS
+
+    text = _plain(PAGES[page])
+    assert "at most a third" in text
+    assert [name for name in DISTINCTIONS if _plain(name) not in text] == []
+
+
+def test_the_pages_give_the_variant_and_key_facts_the_code_has():
+    from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY
+    from reasoneval_mini.grading.keys import KEY_BYTES, default_key_path
+
+    exercises, guide = PAGES["docs/exercises.md"], PAGES["docs/instructor-guide.md"]
+    for text in (exercises, guide, README):
+        assert f"`{DEFAULT_IDENTITY}`" in text
+    assert f"use_variant('{DEFAULT_IDENTITY}')" in exercises
+    key = default_key_path()
+    assert f"~/.config/{key.parent.name}/{key.name}" in guide
+    assert f"{KEY_BYTES} random bytes, kept as {2 * KEY_BYTES}" in guide
+    assert "solutions/answer_key.py" in guide and "solutions/answer_key.py" in exercises
