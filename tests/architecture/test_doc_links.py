@@ -1,4 +1,4 @@
-"""Every relative link of the README and the docs/ pages reaches a file, and its anchor a heading.
+"""Every relative link of the README, the docs/ pages and the lessons reaches a file and heading.
 
 The README stays a front page (issue 26): under :data:`README_MAX_LINES`
 lines; the manual is the pages under ``docs/``, which link to each other and
@@ -10,6 +10,7 @@ a repeated slug numbered ``-1``, ``-2``, ... Headings inside code fences
 are not headings.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The README is quick start, course map, exercises in brief and links: a few screens.
 README_MAX_LINES = 160
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 LINK = re.compile(r"\[[^\]]*\]\(([^()\s]+)\)")
 FENCE = re.compile(r"^ *```.*?^ *```", re.MULTILINE | re.DOTALL)
 
@@ -44,11 +46,22 @@ def anchors(path):
     return found
 
 
+def markdown_of(path):
+    """A page's text, or a notebook's markdown cells joined (the lessons link the docs too)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        cells = json.loads(text)["cells"]
+        text = "\n\n".join("".join(cell["source"]) for cell in cells
+                             if cell["cell_type"] == "markdown")
+    return FENCE.sub("", text)
+
+
 def relative_links():
+    """``(page, target)`` for every link of the pages and lessons that stays in the repository."""
     links = []
-    for page in PAGES:
-        text = FENCE.sub("", page.read_text(encoding="utf-8"))
-        links += [(page.relative_to(ROOT).as_posix(), target) for target in LINK.findall(text)
+    for page in [*PAGES, *LESSONS]:
+        links += [(page.relative_to(ROOT).as_posix(), target)
+                  for target in LINK.findall(markdown_of(page))
                   if not re.match(r"[a-z][a-z0-9+.-]*:", target)]
     return links
 
