@@ -158,7 +158,7 @@ def build_parser():
                             "platform's gradebook imports; needs --roster")
     grade.add_argument("--roster", metavar="CSV",
                        help="maps student folders to the platform: columns folder, name, id, "
-                            "sis_user_id, sis_login_id, section, email (README: Instructor guide)")
+                            "sis_user_id, sis_login_id, section, email (docs/instructor-guide.md)")
     grade.add_argument("--export-out", metavar="FILE",
                        help="where --export writes (default: <out>_<platform>.csv, "
                             "e.g. grades_canvas.csv)")

@@ -16,7 +16,7 @@ from reasoneval_mini.lessons.answer_pipelines import (
 )
 from reasoneval_mini.lessons.answer_explorer import describe_answer_verdicts, make_answer_explorer
 
-# An independent oracle for the declared space: a regex written from the README's
+# An independent oracle for the declared space: a regex written from docs/library.md's
 # description, and Fraction built from int pieces only (never Fraction(str)).
 _SPACE = re.compile(r"\s*([+-]?)(?:(\d+)/(\d+)|(\d*)\.(\d+)|(\d+)\.?)\s*", re.ASCII)
 

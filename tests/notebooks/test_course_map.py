@@ -1,4 +1,4 @@
-"""The course map is declared once (reasoneval_mini.course_map); the README and lesson 00 show it."""
+"""The course map is declared once (reasoneval_mini.course_map); the README, docs/exercises.md and lesson 00 show it."""
 
 import json
 import re
@@ -55,6 +55,13 @@ def test_start_here_names_the_exercise_notebooks_in_course_order():
 def test_readme_exercises_section_names_the_exercise_notebooks_in_course_order():
     mentioned = EXERCISE_MENTION.findall(section(readme(), "## Exercises"))
     assert list(dict.fromkeys(mentioned)) == [entry.notebook for entry in EXERCISE_NOTEBOOKS]
+
+
+def test_the_exercises_page_lists_each_notebook_once_in_course_order_after_its_lesson():
+    page = (ROOT / "docs" / "exercises.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(ex\d\d_[a-z0-9_]+\.ipynb)` \| (\d\d) \|", section(page, "## The set"),
+                      re.MULTILINE)
+    assert rows == [(entry.notebook, entry.lesson) for entry in EXERCISE_NOTEBOOKS]
 
 
 def test_lessons_are_numbered_in_order_from_00():
