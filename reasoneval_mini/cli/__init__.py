@@ -137,6 +137,10 @@ def build_parser():
     grade.add_argument("--answer-key", metavar="PATH",
                        help="the choice exercises' answer key (default: solutions/answer_key.py "
                             "of this course)")
+    grade.add_argument("--variant", metavar="NAME", dest="variant",
+                       help="judge every student on the variant NAME, e.g. self-study when you "
+                            "handed out exercises/ as it ships (default: each student on the "
+                            "variant of their folder's name, as build-exercises --class builds)")
     grade.add_argument("--reveal-hidden", action="store_true",
                        help="instructor only: list the hidden checks in the feedback files "
                             "(by default they appear only as a count)")

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from reasoneval_mini.cli import UsageError, planned_sandbox
-from reasoneval_mini.grading.grader import GradingInterrupted, grade_class
+from reasoneval_mini.grading.grader import OTHER_VARIANT, GradingInterrupted, grade_class
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.gradebook import default_export_path, exported_hand_scores
 from reasoneval_mini.grading.manual import review_folder
@@ -267,7 +267,8 @@ def run(args):
                              hidden_tests=args.hidden_tests, workers=args.workers,
                              timeout=args.timeout, progress=not args.no_progress,
                              submissions_out=submissions, isolation=isolation,
-                             grading_key=_grading_key(args), answer_key=args.answer_key)
+                             grading_key=_grading_key(args), answer_key=args.answer_key,
+                             identity=args.variant)
     except GradingInterrupted as stop:
         grades, interrupted = stop.grades, True
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the files must be written now
@@ -291,6 +292,12 @@ def run(args):
     if not_graded and not interrupted:
         print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
               file=sys.stderr)
+    other_variant = sorted({g.student for g in grades if g.message.startswith(OTHER_VARIANT)})
+    if other_variant:
+        print(f"notebooks built for another variant than the one graded (their typed answers "
+              f"were not judged): {_names(other_variant)}; grade with --variant NAME if everyone got "
+              f"the same notebooks (exercises/ is self-study), else grade each under the "
+              f"folder name their notebooks were built for", file=sys.stderr)
     if sheet:
         how = "" if args.manual else " (the sheet merged last time; --manual FILE merges another)"
         print(f"merged {_plural(len(manual), 'hand score')} from {sheet}{how}")

@@ -62,6 +62,8 @@ from reasoneval_mini.grading.keys import load_grading_key
 
 DEFAULT_TIMEOUT = 10.0
 INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
+#: How the message of an answer not judged because of its notebook's variant begins.
+OTHER_VARIANT = "not graded: built for another variant"
 
 
 @dataclass(frozen=True)
@@ -408,11 +410,46 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
     notebooks = {n.name: n for n in submission.notebooks if not n.error}
     grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel)
     grades.update(grading.run())
+    grades.update(_built_for_another_variant(grades, notebooks, exercises, student,
+                                             checker.identity(student)))
     for exercise_id in exercises:
         grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
                                                 GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
     return note_copies([grades[i] for i in exercises], submission, exercises) + [
         written_grade(student, task, submission) for task in checker.written.values()]
+
+
+def _built_for_another_variant(grades, notebooks, exercises, student, identity):
+    """``{exercise_id: Grade}``: the typed answers that cannot be judged on *identity*'s variant.
+
+    Why: a typed prediction answers the items of the variant its notebook
+    was built for. When that is not the variant graded (a class collected
+    under other folder names than it was built with, or ``exercises/``
+    handed out as it ships and graded by folder), a right answer would be
+    marked wrong: a 0 nobody earned. Such an answer is not graded and says
+    why; one that passes anyway, an untouched stub (0 on any variant), or
+    one whose two variants draw the same items, keeps its grade. The grader still never grades on the notebook's own
+    variant: a student who edits it gets no points, only this message.
+    """
+    unjudged = {}
+    for exercise_id, grade in grades.items():
+        exercise = exercises.get(exercise_id)
+        notebook = notebooks.get(Path(exercise.notebook).name) if exercise else None
+        built = notebook.built_for if notebook is not None else None
+        untouched = grade.checks and not any(c.get("attempted", True) for c in grade.checks)
+        if (built is None or built == identity or grade.status == GRADE_PASSED or untouched
+                or not (getattr(exercise, "typed", False) or getattr(exercise, "keyed", False))
+                or exercise.draw is None
+                or exercise.data(Variant(built)) == exercise.data(Variant(identity))):
+            continue
+        unjudged[exercise_id] = unscored(student, exercise, GRADE_INTERRUPTED, shorten(
+            f"{OTHER_VARIANT}: {notebook.name} was built for the variant {built!r}, and this "
+            f"student is graded on {identity!r}, whose items differ, so the typed answer "
+            f"cannot be judged; grade with --variant {built!r} if everyone got the same "
+            f"notebooks, else grade this student under the folder name the notebooks were "
+            f"built for, or look for a classmate's notebook handed in "
+            f"(docs/instructor-guide.md)"))
+    return unjudged
 
 
 def _without_running(submission, exercises):
@@ -561,7 +598,7 @@ def _grade_all(root, students, exercises, job, checker, workers, cancel, progres
 
 def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None,
                 workers=None, timeout=DEFAULT_TIMEOUT, progress=True, isolation=None,
-                submissions_out=None, grading_key=None, answer_key=None):
+                submissions_out=None, grading_key=None, answer_key=None, identity=None):
     """Grade every student folder; return grades sorted by student, then course order.
 
     Raises ``ValueError`` (a :class:`HiddenTestsError` for the hidden tests
@@ -584,7 +621,10 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     (``None``: the instructor's key file, :func:`~reasoneval_mini.grading.keys.load_grading_key`);
     *answer_key*: the path of the choice exercises' answer key (``None``: the
     default search of :func:`~reasoneval_mini.exercises.answer_key.answer_key`).
-    Each student is judged on the variant of their folder's name.
+    Each student is judged on the variant of their folder's name, or, with
+    *identity*, everyone on that identity's variant (a class given the same
+    notebooks). A typed answer whose notebook was built for another variant
+    is not graded and says so (:data:`OTHER_VARIANT`).
 
     *submissions_out*, a list, receives each student's
     :class:`~reasoneval_mini.grading.submissions.Submission` as read before
@@ -596,8 +636,11 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     workers = positive_int((os.cpu_count() or 1) if workers is None else workers, "workers")
     hidden_path = str(Path(hidden_tests).resolve()) if hidden_tests else None
     spec = str(Path(registry).resolve()) if str(registry).endswith(".py") else registry
+    if identity is not None:
+        Variant(identity)  # a ValueError naming a bad one before anything runs
     job = GradingJob(spec, hidden_path, timeout, isolation, grading_key=grading_key,
-                     answer_key=str(Path(answer_key).resolve()) if answer_key else None)
+                     answer_key=str(Path(answer_key).resolve()) if answer_key else None,
+                     identity=identity)
     checker = Checker(job)
     exercises = checker.exercises
     root = Path(submissions_dir)

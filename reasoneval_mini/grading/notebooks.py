@@ -31,6 +31,8 @@ child compiles it, costing only that cell.
 import ast
 import re
 
+from reasoneval_mini.exercises.build import METADATA_KEY
+from reasoneval_mini.exercises.variants import MAX_IDENTITY_CHARS
 from reasoneval_mini.support.notebook_json import NotebookError, load_notebook_json
 from reasoneval_mini.support.text import shorten
 
@@ -60,17 +62,19 @@ def parse_cells(data, name):
     the file. Raises :class:`NotebookError` naming *name* for anything that
     is not notebook JSON, however the parser fails.
     """
-    code_cells, text_cells, _ = parse_notebook(data, name)
+    code_cells, text_cells, _, _ = parse_notebook(data, name)
     return code_cells, text_cells
 
 
 def parse_notebook(data, name):
-    """:func:`parse_cells`, plus ``{cell_number: grade_id}`` of the text cells that carry one.
+    """:func:`parse_cells`, ``{cell_number: grade_id}`` of the text cells that carry one,
+    and the variant the build recorded (:func:`built_variant`).
 
     The grade ids (nbgrader metadata) only help find a written answer's
     cell, which holds text the instructor reads; no code cell is chosen by them.
     """
-    cells = load_notebook_json(data, name)["cells"]
+    notebook = load_notebook_json(data, name)
+    cells = notebook["cells"]
     code_cells, text_cells, grade_ids = [], [], {}
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
@@ -87,7 +91,27 @@ def parse_notebook(data, name):
         grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
         if kind is text_cells and isinstance(grade_id, str):
             grade_ids[number] = grade_id
-    return code_cells, text_cells, grade_ids
+    return code_cells, text_cells, grade_ids, built_variant(notebook)
+
+
+def built_variant(notebook):
+    """The identity whose variant the build rendered *notebook* (its JSON) for, or ``None``.
+
+    Read from the notebook's metadata, where ``build-exercises`` writes it.
+    The grader never grades on it (a student can edit it): it only tells the
+    grader that a notebook's items are not those of the variant it is
+    graded on, so that its typed answers are not marked wrong for it.
+
+    >>> built_variant({"metadata": {"reasoneval": {"variant": "ada"}}})
+    'ada'
+    >>> built_variant({"metadata": {"reasoneval": {"variant": ["ada"]}}}) is None
+    True
+    """
+    metadata = notebook.get("metadata") if isinstance(notebook, dict) else None
+    ours = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
+    identity = ours.get("variant") if isinstance(ours, dict) else None
+    return identity if isinstance(identity, str) and 0 < len(identity) <= MAX_IDENTITY_CHARS \
+        else None
 
 
 def _parse(source):

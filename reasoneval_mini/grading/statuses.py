@@ -14,7 +14,8 @@ those describe one planned code sample, these one row of ``grades.csv``.
 * ``missing``: no answer to grade (notebook absent or renamed, answer
   function not defined, e.g. after a deleted or retyped cell);
 * ``interrupted``: not graded: grading was stopped (Ctrl-C) first, or the
-  student's grading process was killed from outside twice (the message says which);
+  student's grading process was killed from outside twice, or a typed answer's
+  notebook was built for another variant than the one graded (the message says which);
 * ``awaiting_instructor``: a written answer (a manually graded markdown cell),
   which no check can score: the instructor grades it with the rubric. Its
   score is blank, not zero, and it is left out of the automatic total;

@@ -185,7 +185,9 @@ class Notebook:
     *cells*: ``[(cell_number, python_source, defined_names)]`` to run;
     *text_cells*: ``[(cell_number, source)]``; *grade_ids*: ``((cell_number,
     grade_id), ...)`` of the text cells that carry an nbgrader id; *error*:
-    why it cannot be graded (then no cells), else ``""``.
+    why it cannot be graded (then no cells), else ``""``; *built_for*: the
+    identity the build recorded in it (never graded on; see
+    :func:`~reasoneval_mini.grading.notebooks.built_variant`), or ``None``.
     """
 
     name: str
@@ -194,6 +196,7 @@ class Notebook:
     text_cells: tuple = ()
     error: str = ""
     grade_ids: tuple = ()
+    built_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -250,7 +253,7 @@ def read_notebook(task):
         return Notebook(name, tuple(task["exercises"]), error=task["error"])
     try:
         data = read_regular_file(path)
-        code_cells, text_cells, grade_ids = parse_notebook(data, name)
+        code_cells, text_cells, grade_ids, built_for = parse_notebook(data, name)
         del data
         cells = prepare_cells(code_cells)
     except NotebookError as error:
@@ -259,7 +262,7 @@ def read_notebook(task):
         return Notebook(name, tuple(task["exercises"]),
                         error=shorten(f"{name} cannot be read: {type(error).__name__}: {error}"))
     return Notebook(name, tuple(task["exercises"]), tuple(cells), tuple(text_cells),
-                    grade_ids=tuple(sorted(grade_ids.items())))
+                    grade_ids=tuple(sorted(grade_ids.items())), built_for=built_for)
 
 
 def read_student(student_dir, exercises, written=()):
