@@ -60,6 +60,21 @@ def test_exact_comparison_never_raises_on_a_learner_value(capsys, value):
     assert said(capsys, check_exact_comparison, value, PAIRS).startswith(NOT_YET)
 
 
+def test_exact_comparison_feedback_names_neither_the_differing_pair_nor_how_many(capsys):
+    # Walk-through finding: "2 of 4 verdicts differ, the first at pair 1" told the learner
+    # which True/False to flip. Every wrong list but the float one must get the same line.
+    exact = [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in PAIRS]
+    floats = [a / b == c / d for (a, b), (c, d) in PAIRS]
+    wrong_lists = [list(v) for v in itertools.product([True, False], repeat=len(PAIRS))
+                   if list(v) not in (exact, floats)]
+    assert len(wrong_lists) == 2 ** len(PAIRS) - 2
+    messages = {said(capsys, check_exact_comparison, v, PAIRS) for v in wrong_lists}
+    assert len(messages) == 1, messages
+    message, = messages
+    assert message.startswith(NOT_YET) and "pair" not in message.replace("pairs", "")
+    assert not any(ch.isdigit() for ch in message), message
+
+
 @pytest.mark.parametrize("pairs", [[((1, 0), (1, 2))], [((1, 2),)], [((1.0, 2), (1, 2))], [((1, -2), (1, 2))]])
 def test_exact_comparison_refuses_bad_pairs_naming_them(pairs):
     with pytest.raises(ValueError, match=r"pairs\[0\]"):
@@ -83,6 +98,12 @@ def test_subset_count_names_ordered_picks_replacement_and_floats(capsys):
     assert "float" in said(capsys, check_subset_count, 10.0, 3, n=5, c=2, k=2)
     assert said(capsys, check_subset_count, 10, 4, n=5, c=2, k=2).startswith(NOT_YET)
     assert "`all_fail =`" in said(capsys, check_subset_count, 10, ..., n=5, c=2, k=2)
+
+
+def test_subset_count_says_plainly_that_a_count_is_an_int(capsys):
+    # Walk-through finding: the line read "expected a count is an int (...)".
+    text = said(capsys, check_subset_count, 10.0, 3, n=5, c=2, k=2)
+    assert "expected an int: a count is a whole number" in text and "expected a count is" not in text
 
 
 @pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
@@ -323,6 +344,16 @@ def test_report_rows_name_a_dropped_not_run_and_the_plug_in(capsys):
                          ids=HOSTILE_IDS + ["short_row", "str_n", "none_pass_at_k", "unhashable_task"])
 def test_report_rows_never_raise_on_a_learner_value(capsys, value):
     assert said(capsys, check_report_rows, value, RECORDS, [1]).startswith(NOT_YET)
+
+
+def test_report_rows_with_float_counts_equal_to_the_records_are_checked_not_raised(capsys):
+    # Walk-through finding: n = 4.0 (or c = 2.0) equal to the records' counts made
+    # math.comb raise TypeError inside the check, a traceback instead of a verdict.
+    rows = reference_rows(RECORDS, [1, 2])
+    floated = [(t, float(n), float(c), *values) for t, n, c, *values in rows]
+    assert said(capsys, check_report_rows, floated, RECORDS, [1, 2]).startswith(RIGHT)
+    wrong = [(t, float(n), float(c), 0.5, 0.5) for t, n, c, *_ in rows]
+    assert said(capsys, check_report_rows, wrong, RECORDS, [1, 2]).startswith(NOT_YET)
 
 
 @pytest.mark.parametrize("records, ks, match", [(RECORDS, [5], "k=5 is above n=4"), (RECORDS, [0], "ks"),
