@@ -508,7 +508,12 @@ def check_report_rows(rows, records, ks):
         statuses.append(record["status"])
     for task_id, statuses in counts.items():
         if max(ks) > len(statuses):
-            raise ValueError(f"k={max(ks)} is above n={len(statuses)} of {task_id!r}")
+            k, n = max(ks), len(statuses)
+            # Lesson 05 invites the learner to set N_SAMPLES = 4 and see which k is refused
+            # and why: this cell is the first to meet it, so it says why, as pass_at_k does.
+            raise ValueError(f"k={k} is above n={n} of {task_id!r}: with only {n} samples there is "
+                             f"no subset of {k} to draw; generate at least {k} samples per problem, "
+                             f"or leave k={k} out of ks")
     if rows is ...:
         return _not_written("rows")
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):

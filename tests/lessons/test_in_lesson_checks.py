@@ -356,6 +356,21 @@ def test_report_rows_with_float_counts_equal_to_the_records_are_checked_not_rais
     assert said(capsys, check_report_rows, wrong, RECORDS, [1, 2]).startswith(NOT_YET)
 
 
+def test_report_rows_refusing_k_above_n_says_why_as_pass_at_k_does():
+    # Walk-through finding: lesson 05 says "set N_SAMPLES = 4 (and see which k is then
+    # refused, and why)"; the first cell to refuse is this check, which named k and n only.
+    from reasoneval_mini import pass_at_k
+
+    with pytest.raises(ValueError) as library:
+        pass_at_k(4, 2, 5)
+    with pytest.raises(ValueError) as check:
+        check_report_rows(..., RECORDS, [1, 5])
+    assert "no subset of 5 to draw" in str(library.value)
+    for words in ("k=5 is above n=4 of 'A'", "no subset of 5 to draw", "at least 5 samples",
+                  "leave k=5 out of ks"):
+        assert words in str(check.value), str(check.value)
+
+
 @pytest.mark.parametrize("records, ks, match", [(RECORDS, [5], "k=5 is above n=4"), (RECORDS, [0], "ks"),
                                                 ([{"status": "passed"}], [1], r"records\[0\]")])
 def test_report_rows_refuse_bad_records_or_ks(records, ks, match):
