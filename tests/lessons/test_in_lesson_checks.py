@@ -371,6 +371,18 @@ def test_report_rows_refusing_k_above_n_says_why_as_pass_at_k_does():
         assert words in str(check.value), str(check.value)
 
 
+def test_report_rows_rounded_as_the_table_prints_them_are_named_rounded_not_a_wrong_estimator(capsys):
+    # Walk-through finding: rows copied at the table's three decimals were told "the
+    # estimator of lesson 02 takes n, c and k", as if the formula were wrong.
+    rows = reference_rows(RECORDS, [1, 2])
+    rounded = [(t, n, c, *(round(v, 3) for v in values)) for t, n, c, *values in rows]
+    assert rounded != rows  # B's pass@2 = 1 - C(3,2)/C(4,2) = 0.5 exact, A's 5/6 is not
+    text = said(capsys, check_report_rows, rounded, RECORDS, [1, 2])
+    assert text.startswith(NOT_YET) and "is rounded" in text and "estimator of lesson 02" not in text
+    far = [(t, n, c, *(v - 0.01 for v in values)) for t, n, c, *values in rows]
+    assert "is rounded" not in said(capsys, check_report_rows, far, RECORDS, [1, 2])
+
+
 @pytest.mark.parametrize("records, ks, match", [(RECORDS, [5], "k=5 is above n=4"), (RECORDS, [0], "ks"),
                                                 ([{"status": "passed"}], [1], r"records\[0\]")])
 def test_report_rows_refuse_bad_records_or_ks(records, ks, match):
