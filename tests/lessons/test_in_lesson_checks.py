@@ -60,6 +60,21 @@ def test_exact_comparison_never_raises_on_a_learner_value(capsys, value):
     assert said(capsys, check_exact_comparison, value, PAIRS).startswith(NOT_YET)
 
 
+def test_exact_comparison_feedback_names_neither_the_differing_pair_nor_how_many(capsys):
+    # Walk-through finding: "2 of 4 verdicts differ, the first at pair 1" told the learner
+    # which True/False to flip. Every wrong list but the float one must get the same line.
+    exact = [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in PAIRS]
+    floats = [a / b == c / d for (a, b), (c, d) in PAIRS]
+    wrong_lists = [list(v) for v in itertools.product([True, False], repeat=len(PAIRS))
+                   if list(v) not in (exact, floats)]
+    assert len(wrong_lists) == 2 ** len(PAIRS) - 2
+    messages = {said(capsys, check_exact_comparison, v, PAIRS) for v in wrong_lists}
+    assert len(messages) == 1, messages
+    message, = messages
+    assert message.startswith(NOT_YET) and "pair" not in message.replace("pairs", "")
+    assert not any(ch.isdigit() for ch in message), message
+
+
 @pytest.mark.parametrize("pairs", [[((1, 0), (1, 2))], [((1, 2),)], [((1.0, 2), (1, 2))], [((1, -2), (1, 2))]])
 def test_exact_comparison_refuses_bad_pairs_naming_them(pairs):
     with pytest.raises(ValueError, match=r"pairs\[0\]"):
@@ -83,6 +98,12 @@ def test_subset_count_names_ordered_picks_replacement_and_floats(capsys):
     assert "float" in said(capsys, check_subset_count, 10.0, 3, n=5, c=2, k=2)
     assert said(capsys, check_subset_count, 10, 4, n=5, c=2, k=2).startswith(NOT_YET)
     assert "`all_fail =`" in said(capsys, check_subset_count, 10, ..., n=5, c=2, k=2)
+
+
+def test_subset_count_says_plainly_that_a_count_is_an_int(capsys):
+    # Walk-through finding: the line read "expected a count is an int (...)".
+    text = said(capsys, check_subset_count, 10.0, 3, n=5, c=2, k=2)
+    assert "expected an int: a count is a whole number" in text and "expected a count is" not in text
 
 
 @pytest.mark.parametrize("value", HOSTILE, ids=HOSTILE_IDS)
@@ -323,6 +344,43 @@ def test_report_rows_name_a_dropped_not_run_and_the_plug_in(capsys):
                          ids=HOSTILE_IDS + ["short_row", "str_n", "none_pass_at_k", "unhashable_task"])
 def test_report_rows_never_raise_on_a_learner_value(capsys, value):
     assert said(capsys, check_report_rows, value, RECORDS, [1]).startswith(NOT_YET)
+
+
+def test_report_rows_with_float_counts_equal_to_the_records_are_checked_not_raised(capsys):
+    # Walk-through finding: n = 4.0 (or c = 2.0) equal to the records' counts made
+    # math.comb raise TypeError inside the check, a traceback instead of a verdict.
+    rows = reference_rows(RECORDS, [1, 2])
+    floated = [(t, float(n), float(c), *values) for t, n, c, *values in rows]
+    assert said(capsys, check_report_rows, floated, RECORDS, [1, 2]).startswith(RIGHT)
+    wrong = [(t, float(n), float(c), 0.5, 0.5) for t, n, c, *_ in rows]
+    assert said(capsys, check_report_rows, wrong, RECORDS, [1, 2]).startswith(NOT_YET)
+
+
+def test_report_rows_refusing_k_above_n_says_why_as_pass_at_k_does():
+    # Walk-through finding: lesson 05 says "set N_SAMPLES = 4 (and see which k is then
+    # refused, and why)"; the first cell to refuse is this check, which named k and n only.
+    from reasoneval_mini import pass_at_k
+
+    with pytest.raises(ValueError) as library:
+        pass_at_k(4, 2, 5)
+    with pytest.raises(ValueError) as check:
+        check_report_rows(..., RECORDS, [1, 5])
+    assert "no subset of 5 to draw" in str(library.value)
+    for words in ("k=5 is above n=4 of 'A'", "no subset of 5 to draw", "at least 5 samples",
+                  "leave k=5 out of ks"):
+        assert words in str(check.value), str(check.value)
+
+
+def test_report_rows_rounded_as_the_table_prints_them_are_named_rounded_not_a_wrong_estimator(capsys):
+    # Walk-through finding: rows copied at the table's three decimals were told "the
+    # estimator of lesson 02 takes n, c and k", as if the formula were wrong.
+    rows = reference_rows(RECORDS, [1, 2])
+    rounded = [(t, n, c, *(round(v, 3) for v in values)) for t, n, c, *values in rows]
+    assert rounded != rows  # B's pass@2 = 1 - C(3,2)/C(4,2) = 0.5 exact, A's 5/6 is not
+    text = said(capsys, check_report_rows, rounded, RECORDS, [1, 2])
+    assert text.startswith(NOT_YET) and "is rounded" in text and "estimator of lesson 02" not in text
+    far = [(t, n, c, *(v - 0.01 for v in values)) for t, n, c, *values in rows]
+    assert "is rounded" not in said(capsys, check_report_rows, far, RECORDS, [1, 2])
 
 
 @pytest.mark.parametrize("records, ks, match", [(RECORDS, [5], "k=5 is above n=4"), (RECORDS, [0], "ks"),
