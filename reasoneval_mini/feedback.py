@@ -29,12 +29,12 @@ When several tests fail with the same ``TypeError`` (usually a function with
 the wrong parameters), the printout shows it once, with the count and the
 parameters the function takes; the results (one per test) are unchanged.
 
->>> report = check("kp2_two_subsets", lambda: [(0, 1)])  # doctest: +ELLIPSIS
-kp2_two_subsets: Warm-up: the ten 2-subsets of five completions (1 point)
-  FAIL  len(two_subsets())
-          expected: 10
-          actual:   1
-          why:      different value
+>>> report = check("kp2_two_subsets", lambda n: [(0, 1)])  # doctest: +ELLIPSIS
+kp2_two_subsets: Warm-up: every 2-subset of n completions (1 point)
+  FAIL  two_subsets(5)
+          expected: 10 | ...
+          actual:   1 | {{0, 1}}
+          why:      len(two_subsets(5)): different value
 ...
 >>> report.state
 'failed'
@@ -284,7 +284,7 @@ def hint(exercise_id):
     """Print the hint of *exercise_id* (or, for an unknown id, the closest valid ids).
 
     >>> hint("kp2_two_subsets")
-    Hint for kp2_two_subsets: itertools.combinations(range(5), 2), or two nested loops with j starting at i + 1.
+    Hint for kp2_two_subsets: itertools.combinations(range(n), 2), or two nested loops with j starting at i + 1.
     >>> hint("kp3_rate")
     There is no exercise 'kp3_rate'. Did you mean 'kp3_rates'?
     """

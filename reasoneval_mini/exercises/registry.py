@@ -140,7 +140,7 @@ def render_task_markdown(exercise_id, variant=None):
     ``exercises/``. Exercises are numbered by notebook, then by position.
 
     >>> print(render_task_markdown("kp2_two_subsets").splitlines()[0])
-    ## 2.1 Warm-up: the ten 2-subsets of five completions (1 point)
+    ## 2.1 Warm-up: every 2-subset of n completions (1 point)
 
     A written task (:data:`WRITTEN_TASKS`) is numbered after the exercises of
     its notebook and says that the instructor grades it.

@@ -16,6 +16,15 @@ from reasoneval_mini import paired_pass_at_k_difference, pass_at_k, pass_at_k_in
 from reasoneval_mini.estimators import pass_at_k_by_enumeration
 from reasoneval_mini.exercises import ex02_pass_at_k as ex02
 from reasoneval_mini.exercises.registry import STATE_FAILED, exercise_state, get_exercise, run_checks
+from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
+
+from assessment_play import grade_score
+
+#: The shipped variant's (n, c, k): the calls the feedback shows in exercises/.
+_EXACT_DATA = get_exercise("kp2_exact_pass_at_k").data(Variant(DEFAULT_IDENTITY))
+_FIRST = _EXACT_DATA["bundles"][0][0][0]          # valid, 0 < c < n, k >= 2: the plug-in differs
+_K_ABOVE = _EXACT_DATA["bundles"][0][1][0][:3]     # a k > n refusal
+_C_ABOVE = _EXACT_DATA["bundles"][1][1][0][:3]     # a c > n refusal
 
 Z = statistics.NormalDist().inv_cdf(0.975)
 
@@ -34,6 +43,11 @@ def _said(result):
 def _share_passed(exercise_id, answer):
     results = run_checks(exercise_id, answer)
     return Fraction(sum(result.passed for result in results), len(results))
+
+
+def _share_graded(exercise_id, answer):
+    """The share of the points the grader gives on the shipped variant (hidden checks, caps)."""
+    return grade_score(exercise_id, answer, DEFAULT_IDENTITY) / get_exercise(exercise_id).points
 
 
 # --- kp2_exact_pass_at_k: the derivation -------------------------------------------
@@ -55,24 +69,24 @@ def _product(n, c, k, factor):
 
 EXACT_MISTAKES = {
     "plug_in": (lambda n, c, k: (_in_range(n, c, k), 1 - (1 - Fraction(c, n)) ** k)[1],
-                "exact_pass_at_k(5, 2, 2)"),
+                f"exact_pass_at_k{_FIRST}"),
     "with_replacement_product": (lambda n, c, k: _product(n, c, k, lambda n, c, i: Fraction(n - c, n)),
-                                 "exact_pass_at_k(5, 2, 2)"),
+                                 f"exact_pass_at_k{_FIRST}"),
     "float_product": (lambda n, c, k: float(_product(n, c, k, lambda n, c, i: Fraction(n - c - i, n - i))),
-                      "exact_pass_at_k(5, 2, 2)"),
+                      f"exact_pass_at_k{_FIRST}"),
     "off_by_one_factor": (lambda n, c, k: _product(
         n, c, k, lambda n, c, i: Fraction(max(n - c - i - 1, 0), max(n - i - 1, 1))),
-        "exact_pass_at_k(5, 2, 2)"),
+        f"exact_pass_at_k{_FIRST}"),
     "all_fail_instead_of_pass": (lambda n, c, k: 1 - _product(
-        n, c, k, lambda n, c, i: Fraction(n - c - i, n - i)), "exact_pass_at_k(5, 2, 2)"),
+        n, c, k, lambda n, c, i: Fraction(n - c - i, n - i)), f"exact_pass_at_k{_FIRST}"),
     "clips_k_above_n_to_1": (lambda n, c, k: Fraction(1) if k > n else _product(
-        n, c, k, lambda n, c, i: Fraction(n - c - i, n - i)), "exact_pass_at_k(5, 2, 6)"),
+        n, c, k, lambda n, c, i: Fraction(n - c - i, n - i)), f"exact_pass_at_k{_K_ABOVE}"),
     "no_check_of_c": (lambda n, c, k: (_ for _ in ()).throw(ValueError(f"k={k}")) if not 1 <= k <= n
                       else 1 - math.prod(Fraction(n - c - i, n - i) for i in range(k)),
-                      "exact_pass_at_k(5, 6, 2)"),
+                      f"exact_pass_at_k{_C_ABOVE}"),
     "message_names_nothing": (lambda n, c, k: (_ for _ in ()).throw(ValueError("bad input"))
                               if not (1 <= k <= n and 0 <= c <= n) else Fraction(0),
-                              "exact_pass_at_k(5, 2, 6)"),
+                              f"exact_pass_at_k{_K_ABOVE}"),
 }
 
 
@@ -80,14 +94,14 @@ EXACT_MISTAKES = {
 def test_exact_pass_at_k_checks_catch(mistake):
     answer, call = EXACT_MISTAKES[mistake]
     assert any(f"{call}:" in result.message for result in _failed("kp2_exact_pass_at_k", answer))
-    assert _share_passed("kp2_exact_pass_at_k", answer) <= Fraction(1, 2)
+    assert _share_graded("kp2_exact_pass_at_k", answer) <= Fraction(1, 2)
 
 
 @pytest.mark.parametrize("as_type", [Fraction, float], ids=["fraction", "float"])
 def test_the_plug_in_answer_is_recognised_and_taught(as_type):
     answer = lambda n, c, k: (_in_range(n, c, k), as_type(1 - (1 - Fraction(c, n)) ** k))[1]  # noqa: E731
     [first, *_] = [r.message for r in _failed("kp2_exact_pass_at_k", answer)]
-    assert first.startswith("exact_pass_at_k(5, 2, 2): ") and "plug-in" in first
+    assert first.startswith(f"exact_pass_at_k{_FIRST}: ") and "plug-in" in first
     assert "n - c - 1 of the n - 1 samples left fail" in first
 
 
@@ -102,8 +116,9 @@ def test_an_error_naming_both_k_and_c_does_not_pass_for_naming_the_bad_one():
             raise ValueError(f"need 1 <= k <= n and 0 <= c <= n, got k={k}, c={c}")
         return 1 - math.prod(Fraction(n - c - i, n - i) for i in range(k))
     failed = [r for r in _failed("kp2_exact_pass_at_k", both)]
+    # The four bundles ask for the bad value by name; the fifth asks only for the refusal.
     assert len(failed) == 4 and all("which was fine" in r.message for r in failed)
-    assert _share_passed("kp2_exact_pass_at_k", both) == 0
+    assert _share_passed("kp2_exact_pass_at_k", both) == Fraction(1, 5)
 
 
 def test_exact_pass_at_k_reference_equals_counting_subsets():
@@ -111,12 +126,12 @@ def test_exact_pass_at_k_reference_equals_counting_subsets():
         for c in range(n + 1):
             for k in range(1, n + 1):
                 samples = [True] * c + [False] * (n - c)
-                assert ex02.exact_pass_at_k_reference(n, c, k) == pass_at_k_by_enumeration(samples, k)
+                assert ex02._exact_pass_at_k(n, c, k) == pass_at_k_by_enumeration(samples, k)
 
 
 def test_exact_pass_at_k_task_does_not_state_the_closed_form():
     exercise = get_exercise("kp2_exact_pass_at_k")
-    for text in (exercise.title, exercise.statement, exercise.hint):
+    for text in (exercise.title, exercise.statement_for(Variant(DEFAULT_IDENTITY)), exercise.hint):
         assert not re.search(r"C\(|comb|binom|choose", text), text
 
 
@@ -312,14 +327,21 @@ def test_a_verdict_outside_the_three_is_named():
 
 # --- kp2_better_run and kp2_average_pass_at_k ------------------------------------------
 
-def test_better_run_ranks_runs_whose_n_differs():
+def _ranks(a, b, *, message=None):
+    for key in ("k", "temperature", "tests", "estimator"):
+        if a[key] != b[key]:
+            raise ValueError(message or f"{key} differs")
+    if a["n"] != b["n"] and a["estimator"] == "plug-in":
+        raise ValueError(message or "n differs between plug-in runs")
+    better = None if a["pass_at_k"] == b["pass_at_k"] else max(
+        a, b, key=lambda r: r["pass_at_k"])["model"]
+    return {"better": better, "k": a["k"], "temperature": a["temperature"], "tests": a["tests"],
+            "estimator": a["estimator"], "n": {a["model"]: a["n"], b["model"]: b["n"]}}
+
+
+def test_better_run_ranks_unbiased_runs_whose_n_differs():
     # pass_at_k is unbiased for every n >= k: a different n changes the noise, not the target.
-    def ranks(a, b):
-        for key in ("k", "temperature", "tests"):
-            if a[key] != b[key]:
-                raise ValueError(f"{key} differs")
-        return None if a["pass_at_k"] == b["pass_at_k"] else max(a, b, key=lambda r: r["pass_at_k"])["model"]
-    assert exercise_state(run_checks("kp2_better_run", ranks)) == "passed"
+    assert exercise_state(run_checks("kp2_better_run", _ranks)) == "passed"
 
 
 def test_the_unbiased_estimate_does_not_depend_on_n_which_is_why_n_may_differ():
@@ -328,15 +350,12 @@ def test_the_unbiased_estimate_does_not_depend_on_n_which_is_why_n_may_differ():
     p, k = Fraction(3, 10), 3
     for n in (3, 5, 12):
         expectation = sum(Fraction(math.comb(n, c)) * p**c * (1 - p)**(n - c)
-                          * ex02.exact_pass_at_k_reference(n, c, k) for c in range(n + 1))
+                          * ex02._exact_pass_at_k(n, c, k) for c in range(n + 1))
         assert expectation == 1 - (1 - p) ** k
 
 
 def test_better_run_errors_must_name_only_the_key_that_differs():
-    def names_all(a, b):
-        for key in ("k", "temperature", "tests"):
-            if a[key] != b[key]:
-                raise ValueError("budgets differ in n, k, temperature or tests")
-        return None if a["pass_at_k"] == b["pass_at_k"] else max(a, b, key=lambda r: r["pass_at_k"])["model"]
+    names_all = lambda a, b: _ranks(a, b, message="budgets differ in n, k, temperature, tests or estimator")  # noqa: E731
     failed = _failed("kp2_better_run", names_all)
+    # The three refusal checks fail; the ranking checks' either-case refusals never run it.
     assert len(failed) == 3 and all("which were fine" in r.message for r in failed)

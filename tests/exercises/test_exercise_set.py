@@ -216,10 +216,11 @@ TYPICAL_MISTAKES = {
         "precision-seventh-decimal": "false positive", "unicode-full-width": "false positive",
         "currency-cents": "false positive", "thousands-no-break-space": "format failure",
         "precision-exponent-not-one": "false positive"},
-    "kp2_two_subsets": lambda: [(i, j) for i in range(5) for j in range(5) if i != j],
+    "kp2_two_subsets": lambda n: [(i, j) for i in range(n) for j in range(n) if i != j],
     "kp2_pass_at_k_by_subsets": lambda outcomes, k: 1 - (1 - Fraction(sum(outcomes), len(outcomes))) ** k,
     "kp2_exact_pass_at_k": _clipped,
     "kp2_average_pass_at_k": _pooled,
+    # The winner whatever the budget, and no budgets in the answer.
     "kp2_better_run": lambda a, b: max(a, b, key=lambda run: run["pass_at_k"])["model"],
     "kp2_pass_at_k_interval": lambda counts, k: _interval_with_population_sd(counts, k),
     "kp2_paired_difference": lambda a, b, k: _unpaired_difference(a, b, k),

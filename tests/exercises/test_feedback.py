@@ -27,23 +27,33 @@ def _stub(*args):
     raise NotImplementedError()
 
 
+def _exact_bundle():
+    """The first bundle of the exact exercise in this kernel's variant: (valid, refused)."""
+    return EXERCISES["kp2_exact_pass_at_k"].data(current_variant())["bundles"][0]
+
+
 def test_failed_check_prints_call_expected_actual_and_why(capsys):
+    from reasoneval_mini.exercises.ex02_pass_at_k import _exact_pass_at_k
+
     report = check("kp2_exact_pass_at_k", lambda n, c, k: 0.7)
     out = capsys.readouterr().out
-    assert "FAIL  exact_pass_at_k on (5, 2, 2), (10, 3, 1), refusing (5, 2, 6)" in out
-    assert "expected: Fraction(7, 10) | Fraction(3, 10)" in out and "actual:   0.7" in out
-    assert "why:      exact_pass_at_k(5, 2, 2): expected an exact int or Fraction" in out
+    (first, second), ((n, c, k, _, _),) = _exact_bundle()
+    assert f"FAIL  exact_pass_at_k on {first}, {second}, refusing {(n, c, k)}" in out
+    assert (f"expected: {show(_exact_pass_at_k(*first))} | {show(_exact_pass_at_k(*second))}"
+            in out and "actual:   0.7" in out)
+    assert f"why:      exact_pass_at_k{first}: expected an exact int or Fraction" in out
     assert "expected an exact int or Fraction, got a float" in out
-    assert "exact_pass_at_k(5, 2, 6): returned a value instead of raising ValueError" in out
+    assert f"exact_pass_at_k{(n, c, k)}: returned a value instead of raising ValueError" in out
     assert "| raises ValueError, message mentions 'k', and not 'c'" in out
     assert "Traceback" not in out and "hint('kp2_exact_pass_at_k')" in out
     assert report.state == "failed" and not any(r.passed for r in report.results)
 
 
 def test_passing_test_shows_call_and_value(capsys):
-    check("kp2_two_subsets", lambda: [(i, j) for i in range(5) for j in range(i + 1, 5)])
+    check("kp2_two_subsets", lambda n: [(i, j) for i in range(n) for j in range(i + 1, n)])
     out = capsys.readouterr().out
-    assert "PASS  len(two_subsets())  ->  10" in out and "3 of 3 public checks pass." in out
+    assert "PASS  two_subsets(5)  ->  10 | True | {{0, 1}, {0, 2}" in out
+    assert "2 of 2 public checks pass." in out and "hidden checks" in out
     assert "All" not in out  # the grader runs checks of its own: "all tests pass" would mislead
 
 
@@ -76,7 +86,7 @@ def test_under_nbgrader_a_failed_check_raises_after_printing(capsys, monkeypatch
     with pytest.raises(feedback.ExerciseNotPassed, match="kp3_rates: not attempted"):
         check("kp3_rates", _stub)
     assert "not attempted yet" in capsys.readouterr().out
-    assert check("kp2_two_subsets", lambda: [(i, j) for i in range(5) for j in range(i + 1, 5)]).state == "passed"
+    assert check("kp2_two_subsets", lambda n: [(i, j) for i in range(n) for j in range(i + 1, n)]).state == "passed"
 
 
 def test_a_learner_never_gets_an_exception_from_a_failed_check(monkeypatch):
@@ -283,7 +293,9 @@ def test_a_wrong_number_of_parameters_is_reported_once_with_the_count(capsys):
     out = capsys.readouterr().out
     count = _checks_of("kp2_exact_pass_at_k")
     assert out.count("FAIL") == 1 and f"FAIL  {count} tests raised the same TypeError" in out
-    assert "your function takes 2 parameters (n, c); the checks call it as exact_pass_at_k on (5, 2, 2)" in out
+    (first, second), ((n, c, k, _, _),) = _exact_bundle()
+    assert ("your function takes 2 parameters (n, c); the checks call it as exact_pass_at_k on "
+            f"{first}, {second}, refusing {(n, c, k)}") in out
     assert len(report.results) == count and not any(r.passed for r in report.results)
     assert f"0 of {count} public checks pass." in out
 
@@ -298,11 +310,12 @@ def test_a_type_error_from_the_body_is_collapsed_without_blaming_the_parameters(
     out = capsys.readouterr().out
     assert "3 tests raised the same TypeError" in out and out.count("unsupported operand") == 2
     assert "your function takes" not in out
-    assert "PASS  average_pass_at_k({'a': (10, 3), 'b': (3, 1)}, 5)" in out  # the others print one by one
+    counts, k = EXERCISES["kp2_average_pass_at_k"].data(current_variant())["short"][0]
+    assert f"PASS  average_pass_at_k({counts!r}, {k})" in out  # the others print one by one
 
 
 def test_a_single_type_error_is_printed_like_any_failure(capsys):
-    check("kp2_exact_pass_at_k", lambda n, c, k: n + "x" if n == 200 else Fraction(0))
+    check("kp2_exact_pass_at_k", lambda n, c, k: n + "x" if n > 100 else Fraction(0))
     out = capsys.readouterr().out
     assert "raised the same" not in out and "the call raised TypeError" in out
 

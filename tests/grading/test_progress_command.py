@@ -77,8 +77,8 @@ def test_progress_names_a_copy_that_holds_the_work_and_a_cell_that_stops_run_all
                 folder / "ex01_answer_equivalence-Copy1.ipynb")
     ex02 = folder / "ex02_pass_at_k.ipynb"
     _edit_cell(ex02, "kp2_two_subsets", _set_source(
-        "import itertools", "def two_subsets():",
-        "    return list(itertools.combinations(range(5), 2))", "1 / 0"))
+        "import itertools", "def two_subsets(n):",
+        "    return list(itertools.combinations(range(n), 2))", "1 / 0"))
     assert main(["progress", str(folder), "--timeout", "5"]) == 0
     out = capsys.readouterr().out
     states = _table_states(out)
