@@ -9,11 +9,11 @@ from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
     Criterion, Exercise, Withheld, WrittenTask, bundle, case, rejects, withheld_predictions)
-from reasoneval_mini.answers import compare_with_tolerance
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
 from reasoneval_mini.course_map import exercise_notebook_for
+from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.datasets.answer_pairs import NOT_EQUAL, answer_pairs
 from reasoneval_mini.normalise import RULES, normalised_verdict
 
@@ -597,107 +597,131 @@ _LENGTH = Exercise(
     refuses=(f"{__name__}._length_in_metres",),
 )
 
-#: Pairs of lesson 01's slice on which the course's pipeline (every rule) and
-#: math-verify 0.9.0 disagree: (pair id, math-verify's verdict, recorded with
-#: 0.9.0; tests/exercises/test_ex01_disagreements.py checks it against the package).
-DISAGREEMENTS = (
-    ("cot-negated", True),
-    ("units-centimetres", False),
-    ("precision-seventh-decimal", True),
-    ("unicode-full-width", False),
-    ("currency-cents", True),
-    ("thousands-no-break-space", False),
-    ("precision-exponent-not-one", True),
+#: The pool of kp1_sort_disagreements: the pairs of the course's corpus, labelled equal or not
+#: equal, on which the course's pipeline (every rule, the pair's unit declared) and
+#: math-verify 0.9.0 disagree, with math-verify's verdict (pair id, verdict) recorded with
+#: 0.9.0; tests/exercises/test_ex01_disagreements.py checks both against the packages. Pairs
+#: labelled not equal that both checkers reject (None against False) are left out: neither
+#: accepted a wrong answer and both missed nothing, so there is nothing to sort.
+DISAGREEMENT_POOL = (
+    ("strict-plus", False), ("flexible-check-after", False), ("flexible-more-than", False),
+    ("flexible-marker-then-number", False), ("cot-sentence", True), ("cot-negated", True),
+    ("cot-equation", True), ("cot-hedge", True), ("cot-comma-clause", True),
+    ("cot-final-answer", True), ("boxed-no-marker", True), ("boxed-exponent", False),
+    ("math-mixed-number", False), ("math-sum-in-fraction", False),
+    ("currency-latex-dollar", False), ("currency-negative", False), ("currency-cents", True),
+    ("currency-million", True), ("currency-million-spelled", False), ("units-other", True),
+    ("units-converted", False), ("units-centimetres", False), ("units-suffix-of-other", True),
+    ("thousands-indian", False), ("thousands-space", True), ("thousands-no-break-space", False),
+    ("thousands-apostrophe", False), ("unicode-full-width", False),
+    ("unicode-bold-digits", False), ("unicode-arabic-indic", False), ("unicode-minus", False),
+    ("unicode-en-dash", False), ("unicode-ideographic-space", True),
+    ("unicode-vulgar-half", False), ("precision-seventh-decimal", True),
+    ("precision-exponent", False), ("precision-exponent-not-one", True),
 )
+_MATH_VERIFY = dict(DISAGREEMENT_POOL)
 
 #: The three kinds of disagreement lesson 01 names.
 DISAGREEMENT_KINDS = ("format failure", "tolerance", "false positive")
 
-#: math-verify rounds to 6 decimals: within half a unit of the 6th decimal, two numbers are equal.
-MATH_VERIFY_ROUNDING = Fraction(5, 10**7)
+#: How many pairs a variant sorts.
+DISAGREEMENTS_PER_VARIANT = 7
 
 
-def reference_disagreement_kind(pair, math_verify):
-    """Which of :data:`DISAGREEMENT_KINDS` a disagreement on *pair* is.
+def _draw_disagreements(rng):
+    """Seven pair ids of the pool: two or three on which math-verify says equal to a pair
+    labelled not equal (the table shows both), the rest from the others.
 
-    math-verify saying *equal* on a pair labelled not equal is a tolerance
-    when the written number is within its rounding of the reference, and a
-    false positive otherwise (it read another number than the text means);
-    every other disagreement is a format failure (one checker could not
-    read what the answer means).
-
-    >>> pair, = answer_pairs(["precision-seventh-decimal"])
-    >>> reference_disagreement_kind(pair, True)
-    'tolerance'
+    Drawn by what the statement's table shows, never by the answer: which of the first
+    are tolerances is for the learner to decide.
     """
-    if math_verify is True and pair.label == NOT_EQUAL:
-        written = extract_final_answer(pair.output)
-        close = written is not None and compare_with_tolerance(
-            written, pair.reference, abs_tol=MATH_VERIFY_ROUNDING, rel_tol=0)
-        return "tolerance" if close else "false positive"
-    return "format failure"
+    pairs = {pair.pair_id: pair for pair in answer_pairs([pair_id for pair_id, _ in
+                                                         DISAGREEMENT_POOL])}
+    lenient = [i for i, verdict in DISAGREEMENT_POOL if verdict and pairs[i].label == NOT_EQUAL]
+    others = [i for i, _ in DISAGREEMENT_POOL if i not in lenient]
+    first = rng.choice((2, 3))
+    items = rng.sample(lenient, first) + rng.sample(others, DISAGREEMENTS_PER_VARIANT - first)
+    rng.shuffle(items)
+    return tuple(items)
 
 
-def _disagreement_table():
+def _disagreement_table(items):
     rows = ["| pair id | model output | reference | label | course | math-verify |",
             "|---|---|---|---|---|---|"]
-    for pair_id, math_verify in DISAGREEMENTS:
-        pair, = answer_pairs([pair_id])
+    for pair in answer_pairs(items):
         course = normalised_verdict(pair.output, pair.reference, rules=RULES, units=[pair.unit])
         # Invisible characters (a no-break space) are shown as escapes, the rest as written.
         output = "".join(char if char.isprintable() else f"\\u{ord(char):04x}"
                          for char in pair.output.replace("\n", "\\n"))
-        rows.append(f"| `{pair_id}` | `{output}` | `{pair.reference}` ({pair.unit}) | {pair.label} "
-                    f"| {course} | {math_verify} |")
+        rows.append(f"| `{pair.pair_id}` | `{output}` | `{pair.reference}` ({pair.unit}) "
+                    f"| {pair.label} | {course} | {_MATH_VERIFY[pair.pair_id]} |")
     return "\n".join(rows)
 
 
-#: Kinds of wrong sorting and what each teaches, (given, right, sentence); never names a pair.
-DISAGREEMENT_CONFUSIONS = (
-    ("false positive", "tolerance",
-     "when the lenient checker read the number the text means and accepted it because it is "
-     "close, that is a tolerance (a rounding rule nobody wrote into the task), not a misreading"),
-    ("tolerance", "false positive",
-     "a tolerance accepts a number close to the reference; a number that is far from it, or "
-     "not the number the text means, makes a false positive"),
-    ("format failure", "false positive",
-     "an 'equal' verdict on a pair labelled not equal is never a format failure: the lenient "
-     "checker read something, and it was not the answer"),
-    ("format failure", "tolerance",
-     "an 'equal' verdict on a pair labelled not equal is never a format failure"),
-    ("false positive", "format failure",
-     "a false positive needs an 'equal' verdict on a pair that is not equal; None, or False on "
-     "an answer that means the reference's number, is a checker failing to read a format"),
-    ("tolerance", "format failure",
-     "a tolerance needs an 'equal' verdict; None, or False on an answer that means the "
-     "reference's number, is a checker failing to read a format"),
-)
-
-_DISAGREE = Exercise(
-    id="kp1_sort_disagreements", notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
-    title="Two checkers disagree: format failure, tolerance or false positive?",
-    statement=(
-        "Lesson 01 (section 8) scores its slice of labelled answer pairs with the course's "
-        "pipeline (`normalised_verdict` with every rule, the pair's unit declared) and with "
-        "math-verify 0.9.0. On these seven pairs they disagree:\n\n" + _disagreement_table()
+def _disagreement_statement(items):
+    return (
+        "Lesson 01's *Going further* section (\"A lenient peer: math-verify\") scores labelled "
+        "answer pairs with the course's pipeline (`normalised_verdict` with every rule, the "
+        "pair's unit declared) and with math-verify 0.9.0. On these "
+        f"{len(items)} pairs of the course's corpus they disagree:\n\n"
+        + _disagreement_table(items)
         + "\n\nComplete `sort_disagreements()` so that it returns a dict mapping each pair id "
-        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer as "
-        "the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
+        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer "
+        "as the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
         "only *close* to the reference) or `\"false positive\"` (it says equal because it read "
-        "another number than the one the text means). Decide each one before you run the check."),
-    checks_what=("All seven at once. The feedback says how many are sorted wrong and what kind "
-                 "of mistake that shows, never which pair."),
+        "another number than the one the text means). Type each kind in (the check reads what "
+        "your function returns as you typed it: a dict written out, not computed); decide each "
+        "one before you run the check. `task_data(\"kp1_sort_disagreements\")` gives the same "
+        "pair ids as data.")
+
+
+def _key_kinds():
+    return answer_key().answers(_DISAGREE_ID)
+
+
+def _disagreement_checks(items):
+    compare = withheld_predictions(DISAGREEMENT_KINDS, noun="kind")
+
+    def check(answer):
+        try:
+            kinds = _key_kinds()
+        except AnswerKeyMissing as missing:
+            # Without the key nothing can be judged; the stub is still "not attempted".
+            return case("sort_disagreements()", lambda f: f(), Withheld(None, "withheld: the "
+                        "kinds"), compare=lambda actual, expected: str(missing))(answer)
+        expected = Withheld({item: kinds[item] for item in items}, "withheld: the kinds")
+        return case("sort_disagreements()", lambda f: f(), expected, compare=compare)(answer)
+    return (check,)
+
+
+def _disagreement_why(items):
+    kinds, why = _key_kinds(), answer_key().why(_DISAGREE_ID)
+    return "\n".join(f"{item} -> {kinds[item]}: {why.get(item, '')}".rstrip(": ")
+                     for item in items)
+
+
+_DISAGREE_ID = "kp1_sort_disagreements"
+
+# Typed and keyed: the kinds are typed in (a literal, so no answer can compute them with a
+# function of the course), and their right values live only in solutions/answer_key.py, the
+# instructor's side, so no module of the installed package holds them (not as data, not as a
+# function that computes them: the classifier the old exercise shipped is gone). The grader
+# reads the key in its own process; its sandbox keeps student code away from the file.
+_DISAGREE = Exercise(
+    id=_DISAGREE_ID, notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
+    title="Two checkers disagree: format failure, tolerance or false positive?",
+    statement=_disagreement_statement,
+    checks_what=("All seven at once, as typed in your function. The check answers only "
+                 "\"right\" or \"not yet\", never how many are sorted wrong nor which; once "
+                 "right, it says why each pair is the kind it is."),
     hint=("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
           "or a false positive; ask whether the number written is close to the reference. "
           "Every other disagreement is about reading a format."),
-    checks=(
-        case("sort_disagreements()", lambda f: f(),
-             Withheld({pair_id: reference_disagreement_kind(answer_pairs([pair_id])[0], verdict)
-                       for pair_id, verdict in DISAGREEMENTS},
-                      "withheld: the seven kinds"),
-             compare=withheld_predictions(DISAGREEMENT_KINDS, noun="kind")),
-    ),
-    reveal_expected=False,
+    draw=_draw_disagreements,
+    checks=_disagreement_checks,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda items: {item: _key_kinds()[item] for item in items},
+    explain=_disagreement_why,
 )
 
 #: Knowledge point 1, in course order (warm-up to stretch).
