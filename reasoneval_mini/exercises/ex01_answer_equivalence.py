@@ -8,12 +8,12 @@ tests, never from numbers typed in here.
 from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
-    Criterion, Exercise, Withheld, WrittenTask, case, rejects, withheld_predictions)
-from reasoneval_mini.answers import compare_with_tolerance
+    Criterion, Exercise, Withheld, WrittenTask, bundle, case, rejects, withheld_predictions)
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
 from reasoneval_mini.course_map import exercise_notebook_for
+from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.datasets.answer_pairs import NOT_EQUAL, answer_pairs
 from reasoneval_mini.normalise import RULES, normalised_verdict
 
@@ -43,29 +43,6 @@ def reference_outcome(prediction, reference):
     except ValueError:
         return "broken reference"
     return {True: "correct", False: "wrong", None: "format failure"}[verdict]
-
-
-def reference_length(text):
-    """Length in metres of ``"<number> <unit>"``, or ``None`` outside that space."""
-    parts = text.split() if isinstance(text, str) else []
-    if len(parts) != 2 or parts[1] not in METRES_PER_UNIT:
-        return None
-    number = parse_rational(parts[0])
-    return None if number is None else number * METRES_PER_UNIT[parts[1]]
-
-
-def _score_gsm8k(completion, reference_solution):
-    return numeric_equivalence(extract_final_answer(completion),
-                               extract_final_answer(reference_solution))
-
-
-def _calls(name, args_list, reference):
-    """One :func:`case` per argument tuple, expected = ``reference(*args)``."""
-    return tuple(
-        case(f"{name}({', '.join(map(repr, args))})",
-             lambda f, args=args: f(*args), reference(*args))
-        for args in args_list
-    )
 
 
 #: References of the practice task: fractions with a short exact decimal, so that each has
@@ -239,21 +216,115 @@ _CLASSIFY = Exercise(
 
 # Each group mixes inputs of one shape with malformed twins of that shape, so that a
 # parser that is lenient about signs, dots or the denominator fails most groups, not
-# one check among many. (label, inputs)
-_PARSE_GROUPS = (
-    ("integers", ("7", "+7", "7.", " 42 ", "-0", "--5", "+-7")),
-    ("decimals", ("0.5", ".5", "-2.25", "0.1", "--0.5", "1.2.3", "5..")),
-    ("fractions a/b", ("1/2", "-10/20", "+3/4", "1/-2", "1.5/2", "3/4.", "1/2/3", "1/+2")),
-    ("texts outside the space", ("1e3", "1,080", "100 cm", "3 / 4", "\u0661\u0662", "nan", "",
-                                 "0x10", "½")),
-    ("limits and refusals", ("1/0", 12, None, "1" * 1001, " " * 5 + "1" * 1000)),
-)
+# one check among many; every group also holds a text inside the space and one outside,
+# so that neither a constant answer nor a table of another group's inputs passes it.
+_ARABIC_INDIC = "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669"
+_FULL_WIDTH = "\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19"
 
 
-def _shown_inputs(inputs):
-    return ", ".join(repr(text) if not (isinstance(text, str) and len(text) > 12)
-                     else f"{text.strip()[:1]!r} * {len(text.strip())}" for text in inputs)
+def _odd_digits(rng):
+    """Decimal digits that end in 1, 3, 7 or 9: a decimal no float holds exactly."""
+    return f"{rng.randint(0, 99)}{rng.choice('1379')}".lstrip("0") or "1"
 
+
+def _pick(rng, valid, lenient, other, counts):
+    """*counts* (valid, lenient twins, other malformed) drawn from each list, shuffled."""
+    texts = (rng.sample(valid, counts[0]) + rng.sample(lenient, counts[1])
+             + rng.sample(other, counts[2]))
+    rng.shuffle(texts)
+    return texts
+
+
+def _integers(rng):
+    a, b = rng.randint(2, 999), rng.randint(2, 99)
+    return _pick(rng, [str(a), f"+{a}", f"-{a}", f"{a}.", f" {a} ", f"\t{a}\n", f"00{b}", "-0"],
+                 [f"--{a}", f"+-{a}", f"-+{b}", f"++{b}"],
+                 [f"{a}..", f"{a} {b}", f"{a}_000", f"{a}\u3000", f"{a}-"], (3, 2, 2))
+
+
+def _decimals(rng):
+    a, digits = rng.randint(1, 99), _odd_digits(rng)
+    return _pick(rng, [f"{a}.{digits}", f".{digits}", f"-{a}.{digits}", f"+0.{digits}",
+                       f"0.{digits}"],
+                 [f"--0.{digits}", f"+-{a}.{digits}", f"-+.{digits}"],
+                 [f"{a}.{digits}.{digits}", f"{a}..{digits}", f"{a},{digits}",
+                  f"{a}.{digits}e1", f"{a}. {digits}"], (3, 2, 2))
+
+
+def _fractions(rng):
+    p, q, r = rng.randint(1, 99), rng.randint(2, 99), rng.randint(2, 9)
+    return _pick(rng, [f"{p}/{q}", f"-{p}/{q}", f"+{p}/{q}", f"{p * r}/{q * r}", f" {p}/{q} "],
+                 [f"{p}/-{q}", f"{p}/+{q}", f"{p}.5/{q}", f"{p}/{q}.", f"{p}./{q}"],
+                 [f"{p}/{q}/{r}", f"{p} / {q}", f"{p}/", f"/{q}", f"{p}//{q}"], (3, 3, 2))
+
+
+def _outside(rng):
+    k, low = rng.randint(2, 99), rng.randint(0, 999)
+    outside = [f"{k}e3", f"{k},{low:03d}", f"{k} cm", f"{k} / 4", "nan", "", f"0x{k}", "\u00bd",
+               f"{k}%", f"${k}", "inf",
+               "".join(_ARABIC_INDIC[int(d)] for d in str(k)),
+               "".join(_FULL_WIDTH[int(d)] for d in str(k))]
+    inside = [f"{k}000", f"{k}{low:03d}", str(k), f"{k}/4", "1/2"]
+    return _pick(rng, inside, [f"+-{k}", f"--{k}/4"], outside, (2, 1, 4))
+
+
+def _limits(rng):
+    k, n = rng.randint(1, 9), rng.randint(990, 1000)
+    valid = [" " * rng.randint(1, 5) + str(k) * 1000, f"+{str(k) * 999}", str(k) * n,
+             f"{k}/{k}"]
+    # Only ASCII whitespace is stripped: str.strip() would also remove these spaces.
+    return _pick(rng, valid, [f"\u3000{k}", f"{k}\u2003", f"\u00a0{k}\u00a0"],
+                 [f"{k}/0", f"-{k}/0", k, None, float(k) / 2, str(k) * 1001,
+                  "-" + str(k) * 1000, b"1"], (2, 1, 3))
+
+
+#: (label, maker) of each group, in the order check() shows them.
+_PARSE_SHAPES = (("integers", _integers), ("decimals", _decimals),
+                 ("fractions a/b", _fractions), ("texts outside the space", _outside),
+                 ("limits and refusals", _limits))
+
+
+def _shown_text(text):
+    """*text* as a call shows it: a long run of one character as ``'1' * 1000``."""
+    if not isinstance(text, str) or len(text) <= 24:
+        return repr(text)
+    runs, start = [], 0
+    for end in range(1, len(text) + 1):
+        if end == len(text) or text[end] != text[start]:
+            runs.append(repr(text[start]) + (f" * {end - start}" if end - start > 1 else ""))
+            start = end
+    return " + ".join(runs)
+
+
+def _parse_check(label, inputs):
+    return case(f"[my_parse_rational(x) for x in {label}: "
+                f"{', '.join(map(_shown_text, inputs))}]",
+                lambda f, inputs=tuple(inputs): [f(text) for text in inputs],
+                [parse_rational(text) for text in inputs])
+
+
+def _draw_parse(rng):
+    return tuple((label, tuple(maker(rng))) for label, maker in _PARSE_SHAPES)
+
+
+def _parse_hidden(rng, public):
+    # Two groups of each shape, each with a text inside the space that no public group holds.
+    seen = {text for _, inputs in public for text in inputs if isinstance(text, str)}
+    checks = []
+    for label, maker in _PARSE_SHAPES * 2:
+        for _ in range(100):
+            inputs = maker(rng)
+            if any(parse_rational(text) is not None and text not in seen for text in inputs):
+                break
+        checks.append(_parse_check(label, inputs))
+    return tuple(checks)
+
+
+#: What parses a rational in the course: the exercise is to write it, so none may run.
+_PARSERS = ("reasoneval_mini.answers.parse_rational", "reasoneval_mini.answers.parse_reference",
+            "reasoneval_mini.answers.numeric_equivalence",
+            "reasoneval_mini.answers.compare_with_tolerance",
+            "reasoneval_mini.normalise.normalised_verdict", "builtins.eval")
 
 _PARSE = Exercise(
     id="kp1_parse_rational", notebook=NOTEBOOK, answer_name="my_parse_rational", points=3,
@@ -262,34 +333,145 @@ _PARSE = Exercise(
         "Complete `my_parse_rational(text)`: return the exact `Fraction` for an optional sign "
         "followed by ASCII digits written as an integer (`7`, `7.`), a decimal (`0.5`, `.5`) "
         "or a fraction `a/b` of two integers with the sign only in front (`-1/2`, not "
-        "`1/-2`; no spaces inside), with surrounding whitespace allowed and at "
+        "`1/-2`; no spaces inside), with surrounding ASCII whitespace allowed and at "
         "most 1000 characters after stripping; return `None` for anything else (exponents, "
-        "commas, units, non-ASCII digits, two signs, a decimal in a fraction, a zero "
-        "denominator, a non-string). Do not use `float`, `eval` or `parse_rational`."),
+        "commas, units, non-ASCII digits or spaces, two signs, a decimal in a fraction, a zero "
+        "denominator, a non-string). Do not use `float` or `eval`, nor the course's parsers "
+        "(`parse_rational`, `numeric_equivalence`, `compare_with_tolerance`, "
+        "`normalised_verdict`): an answer that calls one earns nothing, and the check names "
+        "the call."),
     checks_what=(
-        "Five groups of inputs (integers, decimals, fractions, texts outside the space, "
-        "limits and refusals), each compared as a list with the course's `parse_rational`, exactly "
-        "(a float 0.1 is not 1/10). Each group holds malformed twins of its shape "
-        "(`--5`, `1/-2`, `3/4.`), so a lenient parser fails most groups."),
+        "Five groups of inputs of your variant (integers, decimals, fractions, texts outside "
+        "the space, limits and refusals), each compared as a list with the course's "
+        "`parse_rational`, exactly (a float 0.1 is not 1/10). Each group holds malformed "
+        "twins of its shape (`--5`, `1/-2`, `3/4.`), so a lenient parser fails most groups; "
+        "the grader adds groups of its own."),
     hint=("A regular expression with [0-9] (not \\d, which matches Arabic-Indic digits) and "
           "re.fullmatch, one pattern per shape; build decimals as int(whole) + "
           "Fraction(int(digits), 10**len(digits))."),
-    checks=tuple(
-        case(f"[my_parse_rational(x) for x in {label}: {_shown_inputs(inputs)}]",
-             lambda f, inputs=inputs: [f(text) for text in inputs],
-             [parse_rational(text) for text in inputs])
-        for label, inputs in _PARSE_GROUPS
-    ),
+    draw=_draw_parse,
+    checks=lambda groups: tuple(_parse_check(label, inputs) for label, inputs in groups),
+    hidden=_parse_hidden,
+    refuses=_PARSERS,
 )
 
-_GSM8K_CASES = (
-    ("6 * 180 = 1,080\n#### 1,080", "#### 1080"),
-    ("so the share is #### 0.5", "#### 1/2"),
-    ("#### 3 wait, no.\n#### 4", "#### 4"),
-    ("The answer is 42.", "#### 42"),
-    ("#### $5", "#### 5"),
-    ("#### 41", "#### 42"),
+def _score_gsm8k(completion, reference_solution):
+    # The expected values of kp1_score_gsm8k (private, and refused while an answer runs).
+    return numeric_equivalence(extract_final_answer(completion),
+                               extract_final_answer(reference_solution))
+
+
+def _gsm8k_makers(rng):
+    """Makers of (completion, reference solution) pairs, by the shape the statement names.
+
+    Each maker draws fresh numbers from *rng*; "broken" pairs have a
+    reference solution the protocol cannot read (no marker, a unit, a stray
+    comma, nothing at all), so the scorer must raise ``ValueError``.
+    """
+    def commas():
+        a, b = rng.randint(4, 9), rng.randint(250, 999)
+        return f"{a} * {b} = {a * b:,}\n#### {a * b:,}", f"#### {a * b}"
+
+    def spelling():
+        value = rng.choice(PRACTICE_REFERENCES)
+        return (f"so the share is #### {_decimal(value)}",
+                f"#### {value.numerator}/{value.denominator}")
+
+    def last_marker_right():
+        first = rng.randint(2, 60)
+        last = first + rng.randint(1, 9)
+        return f"#### {first} wait, no.\n#### {last}", f"#### {last}"
+
+    def last_marker_wrong():
+        first = rng.randint(2, 60)
+        last = first + rng.randint(1, 9)
+        return f"#### {first}\nCheck: one box is missing.\n#### {last}", f"#### {first}"
+
+    def wrong():
+        value = rng.randint(2, 99)
+        return f"#### {value + rng.choice((-1, 1, 10))}", f"#### {value}"
+
+    def no_marker():
+        value = rng.randint(2, 99)
+        return rng.choice((f"The answer is {value}.", f"So she has {value} apples.",
+                           f"{value}")), f"#### {value}"
+
+    def dollars():
+        value = rng.randint(2, 99)
+        return rng.choice((f"#### ${value}", f"#### {value} dollars", f"#### {value}%")), \
+            f"#### {value}"
+
+    def broken():
+        value = rng.randint(2, 99)
+        return f"#### {value}", rng.choice((
+            f"The answer is {value}.", f"#### {value} apples", f"#### {value},0", "",
+            f"#### ${value}"))
+
+    return {"commas": commas, "spelling": spelling, "last_marker_right": last_marker_right,
+            "last_marker_wrong": last_marker_wrong, "wrong": wrong, "no_marker": no_marker,
+            "dollars": dollars, "broken": broken}
+
+
+#: The shapes of the public pairs, in the order check() shows them.
+_GSM8K_PUBLIC = ("commas", "spelling", "last_marker_right", "last_marker_wrong", "no_marker",
+                 "dollars", "wrong", "broken")
+#: A completion outside the answer space is None, not False; a broken reference raises.
+_GSM8K_DISTINCTION = {"no_marker": "None vs False", "dollars": "None vs False",
+                      "broken": "ValueError for a broken reference vs False"}
+
+
+def _draw_gsm8k(rng):
+    makers = _gsm8k_makers(rng)
+    return tuple((shape, *makers[shape]()) for shape in _GSM8K_PUBLIC)
+
+
+def _gsm8k_check(completion, reference, distinction=""):
+    call = f"score_gsm8k({completion!r}, {reference!r})"
+    run = lambda f, c=completion, r=reference: f(c, r)  # noqa: E731
+    try:
+        expected = _score_gsm8k(completion, reference)
+    except ValueError:
+        return rejects(call, run, ValueError, distinction=distinction)
+    return case(call, run, expected, distinction=distinction)
+
+
+def _gsm8k_checks(pairs):
+    return tuple(_gsm8k_check(completion, reference, _GSM8K_DISTINCTION.get(shape, ""))
+                 for shape, completion, reference in pairs)
+
+
+#: The grader's bundles, (parts, distinction): each holds a True pair next to a False,
+#: None or broken one, so that no constant answer and no table of the public pairs passes
+#: one; a bundle is marked only with the distinction its other part tests.
+_GSM8K_HIDDEN = (
+    (("commas", "last_marker_wrong", "wrong"), ""),
+    (("spelling", "last_marker_right", "wrong"), ""),
+    (("last_marker_right", "commas", "last_marker_wrong"), ""),
+    (("spelling", "no_marker", "dollars"), "None vs False"),
+    (("commas", "no_marker"), "None vs False"),
+    (("spelling", "broken"), "ValueError for a broken reference vs False"),
+    (("commas", "broken"), "ValueError for a broken reference vs False"),
 )
+
+
+def _gsm8k_hidden(rng, public):
+    makers = _gsm8k_makers(rng)
+    seen = {(completion, reference) for _, completion, reference in public}
+
+    def fresh(shape):
+        for _ in range(100):
+            pair = makers[shape]()
+            if pair not in seen:
+                seen.add(pair)
+                return pair
+        raise RuntimeError(f"no fresh {shape} pair")  # cannot happen with these ranges
+    checks = []
+    for shapes, distinction in _GSM8K_HIDDEN:
+        pairs = [fresh(shape) for shape in shapes]
+        checks.append(bundle(" and ".join(f"score_gsm8k({c!r}, {r!r})" for c, r in pairs),
+                             [_gsm8k_check(c, r) for c, r in pairs], distinction=distinction))
+    return tuple(checks)
+
 
 _GSM8K = Exercise(
     id="kp1_score_gsm8k", notebook=NOTEBOOK, answer_name="score_gsm8k", points=2,
@@ -297,19 +479,105 @@ _GSM8K = Exercise(
     statement=(
         "Complete `score_gsm8k(completion, reference_solution)`: extract the final answer "
         "after the last `####` from both texts with `extract_final_answer`, then compare "
-        "with `numeric_equivalence`. Return its verdict (True / False / None). A reference "
-        "solution without a marker is a data bug: let the `ValueError` through."),
-    checks_what="Six completions (commas, last marker wins, no marker, `$5`) and a broken reference.",
+        "with `numeric_equivalence`. Return its verdict (True / False / None): a completion "
+        "without a marker, or with an answer outside the space (`$5`), is `None`, not "
+        "`False`. A reference solution without a readable answer is a data bug: let the "
+        "`ValueError` through."),
+    checks_what=("Seven completions of your variant (commas, several markers where the last "
+                 "wins, no marker, `$5`, a wrong number) and a broken reference; the grader "
+                 "adds pairs of its own. A `None` scored `False`, or a broken reference "
+                 "scored instead of raising, caps the exercise at a third of its points."),
     hint="Two calls to extract_final_answer and one to numeric_equivalence; no try/except needed.",
-    checks=_calls("score_gsm8k", _GSM8K_CASES, _score_gsm8k) + (
-        rejects("score_gsm8k('#### 5', 'five')", lambda f: f("#### 5", "five"), ValueError),
-    ),
+    draw=_draw_gsm8k,
+    checks=_gsm8k_checks,
+    hidden=_gsm8k_hidden,
+    refuses=(f"{__name__}._score_gsm8k",),
 )
 
-_LENGTH_CASES = (
-    ("100 cm",), ("1 m",), ("2.5 km",), ("-3 mm",), ("1/4 km",), ("  7   m ",),
-    ("5 inches",), ("100cm",), ("cm",), ("1e2 m",), ("1,000 m",), (100,),
-)
+def _length_in_metres(text):
+    # The expected values of kp1_length_in_metres (private, and refused while an answer runs).
+    parts = text.split() if isinstance(text, str) else []
+    if len(parts) != 2 or parts[1] not in METRES_PER_UNIT:
+        return None
+    number = parse_rational(parts[0])
+    return None if number is None else number * METRES_PER_UNIT[parts[1]]
+
+
+def _length_makers(rng):
+    """Makers of texts for kp1_length_in_metres, by kind: lengths, and texts outside."""
+    def number():
+        p, q = rng.randint(1, 999), rng.randint(2, 9)
+        return rng.choice((str(p), f"{p}.{_odd_digits(rng)}", f"{p}/{q}", f"-{p}", f"+{p}",
+                           f".{_odd_digits(rng)}"))
+
+    def unit():
+        return rng.choice(tuple(METRES_PER_UNIT))
+
+    def exact():  # a decimal or a fraction: a float conversion is not exact
+        p, q = rng.randint(1, 999), rng.choice((3, 7, 9, 11))
+        return f"{rng.choice((f'{p}.{_odd_digits(rng)}', f'{p}/{q}'))} {unit()}"
+
+    def spaced():
+        return rng.choice((f"  {number()}   {unit()} ", f"{number()}\t{unit()}",
+                           f"{number()} {unit()}\n"))
+
+    def shape():  # a number and a unit, but not in the declared shape
+        n, u = number(), unit()
+        return rng.choice((f"{n} {rng.choice(('inches', 'ft', 'M', 'Km', 'metres', 'CM'))}",
+                           f"{u}", f"{n}", f"{n} {u} {u}", f"{n} {u} long", f"{u} {n}"))
+
+    def outside():  # the number is outside the answer space, or there is no text at all
+        p = rng.randint(1, 999)
+        return rng.choice((f"{p}e2 {unit()}", f"1,{p:03d} {unit()}", f"{p}/0 {unit()}",
+                           f"--{p} {unit()}", f"{p}. 5 {unit()}", p, None, float(p)))
+
+    return {"exact": exact, "spaced": spaced, "length": lambda: f"{number()} {unit()}",
+            "glued": lambda: f"{number()}{unit()}",
+            "shape": shape, "outside": outside}
+
+
+#: The kinds of the twelve public texts: five lengths, seven texts outside the shape.
+_LENGTH_PUBLIC = ("length", "exact", "exact", "spaced", "length", "glued", "shape", "shape",
+                  "shape", "outside", "outside", "outside")
+
+
+def _length_check(text):
+    return case(f"length_in_metres({text!r})", lambda f, text=text: f(text),
+                _length_in_metres(text))
+
+
+def _draw_length(rng):
+    makers = _length_makers(rng)
+    texts = []
+    while len(texts) < len(_LENGTH_PUBLIC):
+        text = makers[_LENGTH_PUBLIC[len(texts)]]()
+        if text not in texts:
+            texts.append(text)
+    rng.shuffle(texts)
+    return tuple(texts)
+
+
+def _length_hidden(rng, public):
+    # Six bundles, each two lengths (one exact) and three texts outside (one without the
+    # space): a table of the public texts, a constant None, a float conversion or a parser
+    # that forgives the missing space fails every one.
+    makers = _length_makers(rng)
+    seen = set(public)
+    checks = []
+    for _ in range(6):
+        texts = []
+        for kind in ("exact", rng.choice(("spaced", "length")), "glued", "shape", "outside"):
+            for _ in range(100):
+                text = makers[kind]()
+                if text not in seen or kind in ("glued", "shape", "outside"):
+                    break
+            seen.add(text)
+            texts.append(text)
+        rng.shuffle(texts)
+        checks.append(bundle(f"length_in_metres on {', '.join(map(repr, texts))}",
+                             [_length_check(text) for text in texts]))
+    return tuple(checks)
+
 
 _LENGTH = Exercise(
     id="kp1_length_in_metres", notebook=NOTEBOOK, answer_name="length_in_metres", points=3,
@@ -320,112 +588,140 @@ _LENGTH = Exercise(
         "`parse_rational`), whitespace, then one unit from `mm`, `cm`, `m`, `km`; return the "
         "exact length in metres as a `Fraction`, or `None` for anything else (unknown unit, "
         "missing space, no number, a non-string)."),
-    checks_what="12 texts, compared exactly (Fraction) with a reference converter.",
+    checks_what=("12 texts of your variant, compared exactly (Fraction) with a reference "
+                 "converter; the grader adds texts of its own, and scores on those."),
     hint="text.split() must give exactly two parts; keep a dict unit -> Fraction metres.",
-    checks=_calls("length_in_metres", _LENGTH_CASES, reference_length),
+    draw=_draw_length,
+    checks=lambda texts: tuple(_length_check(text) for text in texts),
+    hidden=_length_hidden,
+    refuses=(f"{__name__}._length_in_metres",),
 )
 
-#: Pairs of lesson 01's slice on which the course's pipeline (every rule) and
-#: math-verify 0.9.0 disagree: (pair id, math-verify's verdict, recorded with
-#: 0.9.0; tests/exercises/test_ex01_disagreements.py checks it against the package).
-DISAGREEMENTS = (
-    ("cot-negated", True),
-    ("units-centimetres", False),
-    ("precision-seventh-decimal", True),
-    ("unicode-full-width", False),
-    ("currency-cents", True),
-    ("thousands-no-break-space", False),
-    ("precision-exponent-not-one", True),
+#: The pool of kp1_sort_disagreements: the pairs of the course's corpus, labelled equal or not
+#: equal, on which the course's pipeline (every rule, the pair's unit declared) and
+#: math-verify 0.9.0 disagree, with math-verify's verdict (pair id, verdict) recorded with
+#: 0.9.0; tests/exercises/test_ex01_disagreements.py checks both against the packages. Pairs
+#: labelled not equal that both checkers reject (None against False) are left out: neither
+#: accepted a wrong answer and both missed nothing, so there is nothing to sort.
+DISAGREEMENT_POOL = (
+    ("strict-plus", False), ("flexible-check-after", False), ("flexible-more-than", False),
+    ("flexible-marker-then-number", False), ("cot-sentence", True), ("cot-negated", True),
+    ("cot-equation", True), ("cot-hedge", True), ("cot-comma-clause", True),
+    ("cot-final-answer", True), ("boxed-no-marker", True), ("boxed-exponent", False),
+    ("math-mixed-number", False), ("math-sum-in-fraction", False),
+    ("currency-latex-dollar", False), ("currency-negative", False), ("currency-cents", True),
+    ("currency-million", True), ("currency-million-spelled", False), ("units-other", True),
+    ("units-converted", False), ("units-centimetres", False), ("units-suffix-of-other", True),
+    ("thousands-indian", False), ("thousands-space", True), ("thousands-no-break-space", False),
+    ("thousands-apostrophe", False), ("unicode-full-width", False),
+    ("unicode-bold-digits", False), ("unicode-arabic-indic", False), ("unicode-minus", False),
+    ("unicode-en-dash", False), ("unicode-ideographic-space", True),
+    ("unicode-vulgar-half", False), ("precision-seventh-decimal", True),
+    ("precision-exponent", False), ("precision-exponent-not-one", True),
 )
+_MATH_VERIFY = dict(DISAGREEMENT_POOL)
 
 #: The three kinds of disagreement lesson 01 names.
 DISAGREEMENT_KINDS = ("format failure", "tolerance", "false positive")
 
-#: math-verify rounds to 6 decimals: within half a unit of the 6th decimal, two numbers are equal.
-MATH_VERIFY_ROUNDING = Fraction(5, 10**7)
+#: How many pairs a variant sorts.
+DISAGREEMENTS_PER_VARIANT = 7
 
 
-def reference_disagreement_kind(pair, math_verify):
-    """Which of :data:`DISAGREEMENT_KINDS` a disagreement on *pair* is.
+def _draw_disagreements(rng):
+    """Seven pair ids of the pool: two or three on which math-verify says equal to a pair
+    labelled not equal (the table shows both), the rest from the others.
 
-    math-verify saying *equal* on a pair labelled not equal is a tolerance
-    when the written number is within its rounding of the reference, and a
-    false positive otherwise (it read another number than the text means);
-    every other disagreement is a format failure (one checker could not
-    read what the answer means).
-
-    >>> pair, = answer_pairs(["precision-seventh-decimal"])
-    >>> reference_disagreement_kind(pair, True)
-    'tolerance'
+    Drawn by what the statement's table shows, never by the answer: which of the first
+    are tolerances is for the learner to decide.
     """
-    if math_verify is True and pair.label == NOT_EQUAL:
-        written = extract_final_answer(pair.output)
-        close = written is not None and compare_with_tolerance(
-            written, pair.reference, abs_tol=MATH_VERIFY_ROUNDING, rel_tol=0)
-        return "tolerance" if close else "false positive"
-    return "format failure"
+    pairs = {pair.pair_id: pair for pair in answer_pairs([pair_id for pair_id, _ in
+                                                         DISAGREEMENT_POOL])}
+    lenient = [i for i, verdict in DISAGREEMENT_POOL if verdict and pairs[i].label == NOT_EQUAL]
+    others = [i for i, _ in DISAGREEMENT_POOL if i not in lenient]
+    first = rng.choice((2, 3))
+    items = rng.sample(lenient, first) + rng.sample(others, DISAGREEMENTS_PER_VARIANT - first)
+    rng.shuffle(items)
+    return tuple(items)
 
 
-def _disagreement_table():
+def _disagreement_table(items):
     rows = ["| pair id | model output | reference | label | course | math-verify |",
             "|---|---|---|---|---|---|"]
-    for pair_id, math_verify in DISAGREEMENTS:
-        pair, = answer_pairs([pair_id])
+    for pair in answer_pairs(items):
         course = normalised_verdict(pair.output, pair.reference, rules=RULES, units=[pair.unit])
         # Invisible characters (a no-break space) are shown as escapes, the rest as written.
         output = "".join(char if char.isprintable() else f"\\u{ord(char):04x}"
                          for char in pair.output.replace("\n", "\\n"))
-        rows.append(f"| `{pair_id}` | `{output}` | `{pair.reference}` ({pair.unit}) | {pair.label} "
-                    f"| {course} | {math_verify} |")
+        rows.append(f"| `{pair.pair_id}` | `{output}` | `{pair.reference}` ({pair.unit}) "
+                    f"| {pair.label} | {course} | {_MATH_VERIFY[pair.pair_id]} |")
     return "\n".join(rows)
 
 
-#: Kinds of wrong sorting and what each teaches, (given, right, sentence); never names a pair.
-DISAGREEMENT_CONFUSIONS = (
-    ("false positive", "tolerance",
-     "when the lenient checker read the number the text means and accepted it because it is "
-     "close, that is a tolerance (a rounding rule nobody wrote into the task), not a misreading"),
-    ("tolerance", "false positive",
-     "a tolerance accepts a number close to the reference; a number that is far from it, or "
-     "not the number the text means, makes a false positive"),
-    ("format failure", "false positive",
-     "an 'equal' verdict on a pair labelled not equal is never a format failure: the lenient "
-     "checker read something, and it was not the answer"),
-    ("format failure", "tolerance",
-     "an 'equal' verdict on a pair labelled not equal is never a format failure"),
-    ("false positive", "format failure",
-     "a false positive needs an 'equal' verdict on a pair that is not equal; None, or False on "
-     "an answer that means the reference's number, is a checker failing to read a format"),
-    ("tolerance", "format failure",
-     "a tolerance needs an 'equal' verdict; None, or False on an answer that means the "
-     "reference's number, is a checker failing to read a format"),
-)
-
-_DISAGREE = Exercise(
-    id="kp1_sort_disagreements", notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
-    title="Two checkers disagree: format failure, tolerance or false positive?",
-    statement=(
-        "Lesson 01 (section 8) scores its slice of labelled answer pairs with the course's "
-        "pipeline (`normalised_verdict` with every rule, the pair's unit declared) and with "
-        "math-verify 0.9.0. On these seven pairs they disagree:\n\n" + _disagreement_table()
+def _disagreement_statement(items):
+    return (
+        "Lesson 01's *Going further* section (\"A lenient peer: math-verify\") scores labelled "
+        "answer pairs with the course's pipeline (`normalised_verdict` with every rule, the "
+        "pair's unit declared) and with math-verify 0.9.0. On these "
+        f"{len(items)} pairs of the course's corpus they disagree:\n\n"
+        + _disagreement_table(items)
         + "\n\nComplete `sort_disagreements()` so that it returns a dict mapping each pair id "
-        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer as "
-        "the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
+        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer "
+        "as the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
         "only *close* to the reference) or `\"false positive\"` (it says equal because it read "
-        "another number than the one the text means). Decide each one before you run the check."),
-    checks_what=("All seven at once. The feedback says how many are sorted wrong and what kind "
-                 "of mistake that shows, never which pair."),
+        "another number than the one the text means). Type each kind in (the check reads what "
+        "your function returns as you typed it: a dict written out, not computed); decide each "
+        "one before you run the check. `task_data(\"kp1_sort_disagreements\")` gives the same "
+        "pair ids as data.")
+
+
+def _key_kinds():
+    return answer_key().answers(_DISAGREE_ID)
+
+
+def _disagreement_checks(items):
+    compare = withheld_predictions(DISAGREEMENT_KINDS, noun="kind")
+
+    def check(answer):
+        try:
+            kinds = _key_kinds()
+        except AnswerKeyMissing as missing:
+            # Without the key nothing can be judged; the stub is still "not attempted".
+            return case("sort_disagreements()", lambda f: f(), Withheld(None, "withheld: the "
+                        "kinds"), compare=lambda actual, expected: str(missing))(answer)
+        expected = Withheld({item: kinds[item] for item in items}, "withheld: the kinds")
+        return case("sort_disagreements()", lambda f: f(), expected, compare=compare)(answer)
+    return (check,)
+
+
+def _disagreement_why(items):
+    kinds, why = _key_kinds(), answer_key().why(_DISAGREE_ID)
+    return "\n".join(f"{item} -> {kinds[item]}: {why.get(item, '')}".rstrip(": ")
+                     for item in items)
+
+
+_DISAGREE_ID = "kp1_sort_disagreements"
+
+# Typed and keyed: the kinds are typed in (a literal, so no answer can compute them with a
+# function of the course), and their right values live only in solutions/answer_key.py, the
+# instructor's side, so no module of the installed package holds them (not as data, not as a
+# function that computes them: the classifier the old exercise shipped is gone). The grader
+# reads the key in its own process; its sandbox keeps student code away from the file.
+_DISAGREE = Exercise(
+    id=_DISAGREE_ID, notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
+    title="Two checkers disagree: format failure, tolerance or false positive?",
+    statement=_disagreement_statement,
+    checks_what=("All seven at once, as typed in your function. The check answers only "
+                 "\"right\" or \"not yet\", never how many are sorted wrong nor which; once "
+                 "right, it says why each pair is the kind it is."),
     hint=("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
           "or a false positive; ask whether the number written is close to the reference. "
           "Every other disagreement is about reading a format."),
-    checks=(
-        case("sort_disagreements()", lambda f: f(),
-             Withheld({pair_id: reference_disagreement_kind(answer_pairs([pair_id])[0], verdict)
-                       for pair_id, verdict in DISAGREEMENTS},
-                      "withheld: the seven kinds"),
-             compare=withheld_predictions(DISAGREEMENT_KINDS, noun="kind")),
-    ),
-    reveal_expected=False,
+    draw=_draw_disagreements,
+    checks=_disagreement_checks,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda items: {item: _key_kinds()[item] for item in items},
+    explain=_disagreement_why,
 )
 
 #: Knowledge point 1, in course order (warm-up to stretch).

@@ -285,10 +285,23 @@ def test_the_lenient_parser_is_right_on_the_plain_forms_so_only_its_leniency_fai
         assert _lenient_parser(text) is not None and parse_rational(text) is None, text
 
 
-def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not_vacuous():
-    from reasoneval_mini.answers import parse_rational
+def _by_hand_parser(text):
+    # A parser written by hand (the library's parse_rational is refused in this exercise).
+    if not isinstance(text, str):
+        return None
+    text = text.strip(" \t\n\r\f\v")
+    match = re.fullmatch(r"([+-]?)(?:([0-9]+)/([0-9]+)|([0-9]*)\.([0-9]+)|([0-9]+)\.?)", text)
+    if len(text) > 1000 or match is None or match.group(3) is not None and int(match.group(3)) == 0:
+        return None
+    sign, numerator, denominator, whole, digits, integer = match.groups()
+    value = (Fraction(int(numerator), int(denominator)) if denominator is not None else
+             int(whole or "0") + Fraction(int(digits), 10 ** len(digits)) if digits is not None
+             else Fraction(int(integer)))
+    return -value if sign == "-" else value
 
-    assert _share_passed("kp1_parse_rational", parse_rational) == 1
+
+def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not_vacuous():
+    assert _share_passed("kp1_parse_rational", _by_hand_parser) == 1
     assert _share_passed("kp2_better_run", _ranks) == 1
 
 
