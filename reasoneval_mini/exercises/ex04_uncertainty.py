@@ -574,10 +574,12 @@ def _pilot_mistakes(a, b, k, gain):
     unpaired = math.hypot(ia[1], ib[1]) * math.sqrt(m)
     differences = _differences(a, b, k)
     population = statistics.pstdev(differences)
+    unpaired_lesson = ("sigma_d combines the two runs' own spreads as if their problems were "
+                       "unrelated: take the standard deviation of the per-problem differences")
     return [
-        ((unpaired, math.ceil((_Z_SUMS[1] * unpaired / gain) ** 2)), PAIRED_MARK,
-         "sigma_d combines the two runs' own spreads as if their problems were unrelated: "
-         "take the standard deviation of the per-problem differences"),
+        # Both sums of quantiles: the rounded 2.8 may round up to another count.
+        *(((unpaired, math.ceil((z_sum * unpaired / gain) ** 2)), PAIRED_MARK, unpaired_lesson)
+          for z_sum in _Z_SUMS),
         ((sigma / math.sqrt(m), math.ceil((_Z_SUMS[1] * sigma / math.sqrt(m) / gain) ** 2)), "",
          "sigma_d is the pilot's standard error: the formula needs the spread of single "
          "differences, sigma_d, and divides by sqrt(m) itself"),
