@@ -77,7 +77,8 @@ EXERCISE_NOTEBOOKS = (
     ExerciseNotebook("ex01_answer_equivalence.ipynb", "final-answer equivalence", "01"),
     ExerciseNotebook("ex02_pass_at_k.ipynb", "pass@k", "02"),
     ExerciseNotebook("ex03_execution_states.ipynb", "execution states", "03"),
-    ExerciseNotebook("ex04_capstone_report.ipynb", "capstone report", "05"),
+    ExerciseNotebook("ex04_uncertainty.ipynb", "uncertainty", "04"),
+    ExerciseNotebook("ex05_capstone_report.ipynb", "capstone report", "05"),
 )
 
 

@@ -315,6 +315,20 @@ DISTINCTIONS = (
     "per problem, then the mean",
 )
 
+#: The statistics misconceptions of lesson 04 (issue 25) that cap an exercise like the page's
+#: distinctions. They are not the page's words, so they are kept apart from DISTINCTIONS (a
+#: test holds that set to the page's five), but they live here, beside them, so that every
+#: mark is checked against one closed set. Pooling samples across problems needs no name of
+#: its own: it is the page's "per problem, then the mean".
+STATISTICS_MISCONCEPTIONS = (
+    "t with m - 1 degrees of freedom, not z, for few problems",
+    "the paired difference, not two separate intervals",
+    "a corrected level for many comparisons",
+)
+
+#: Every name a check may be marked with (see :func:`with_distinction`).
+MARKS = DISTINCTIONS + STATISTICS_MISCONCEPTIONS
+
 
 def with_distinction(check, distinction):
     """*check*, its results marked as testing the source page's *distinction* (``""``: unmarked).
@@ -324,12 +338,15 @@ def with_distinction(check, distinction):
     exercises are for; an answer that gets one wrong must not keep most of
     the points because it is right on the other inputs. The grader caps an
     exercise with a failed marked check at a third of its points
-    (:func:`~reasoneval_mini.exercises.registry.exercise_score`).
+    (:func:`~reasoneval_mini.exercises.registry.exercise_score`). The
+    statistics misconceptions of :data:`STATISTICS_MISCONCEPTIONS` (z for few
+    problems, two overlapping intervals as a test, no correction for many
+    comparisons) are marked and capped the same way.
     """
     if not distinction:
         return check
-    if distinction not in DISTINCTIONS:
-        raise ValueError(f"distinction must be one of {', '.join(map(repr, DISTINCTIONS))}, "
+    if distinction not in MARKS:
+        raise ValueError(f"distinction must be one of {', '.join(map(repr, MARKS))}, "
                          f"got {distinction!r}")
 
     def marked(answer):

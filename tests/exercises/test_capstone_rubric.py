@@ -29,7 +29,7 @@ from reasoneval_mini.lessons.synthetic_completions import INFINITE_LOOP
 ROOT = Path(__file__).resolve().parents[2]
 TASK = WRITTEN_TASKS["kp4_capstone_report"]
 LESSON = ROOT / "notebooks" / "05_capstone_mini_evaluation.ipynb"
-MASTER = ROOT / "solutions" / "ex04_capstone_report.ipynb"
+MASTER = ROOT / "solutions" / "ex05_capstone_report.ipynb"
 
 #: The model answer's worked example: this many passing samples of this problem turn into
 #: timeouts under the shorter limit (the text says so; the test checks it does).

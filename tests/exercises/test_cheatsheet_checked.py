@@ -35,6 +35,13 @@ ROW_CONCEPTS = {
     "Task: build logs with all five states": r"five states|denominator|coverage",
     "Task: write which isolation and dependency conditions": r"isolation|conditions",
     "GSM8K's `####` protocol": r"GSM8K|####",
+    # Lesson 04's objectives (issue 25): each names the exercise of ex04 that checks it.
+    "Lesson 04 objective: compute a standard deviation": r"standard deviation",
+    "Lesson 04 objective: the standard error over problems": r"standard error over problems",
+    "Lesson 04 objective: the interval,": r"95% interval",
+    "Lesson 04 objective: compare two independently": r"paired",
+    "Lesson 04 objective: the number of problems": r"power",
+    "Lesson 04 objective: t for few problems": r"degrees of freedom",
 }
 
 #: Menus an exercise's statement points to (the notebook prints them): part of what it asks.
@@ -105,3 +112,12 @@ def test_an_exercise_that_does_not_ask_the_concept_is_caught():
     # The check above can fail: possible_states never asks about a security boundary.
     pattern = _concept("Do not take the supervising subprocess for a full sandbox")
     assert not re.search(pattern, _asked("kp3_possible_states", False), re.IGNORECASE)
+
+
+def test_each_objective_of_lesson_04_names_an_exercise_of_its_own_notebook():
+    rows = [row for row in _rows() if row[0].startswith("Lesson 04 objective")]
+    assert len(rows) == 6  # the six objectives of lesson 04's first cell
+    for first, last in rows:
+        named = [exercise_id for written, exercise_id in NAMED.findall(last) if not written]
+        assert named and all(EXERCISES[exercise_id].notebook == "ex04_uncertainty.ipynb"
+                             for exercise_id in named), first

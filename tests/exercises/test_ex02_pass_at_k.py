@@ -2,17 +2,16 @@
 
 Each wrong answer below is a mistake a learner makes; the test runs it through
 the real checks and names the check that must fail. References are computed
-here independently (enumeration of subsets, the library's interval functions).
+here independently (enumeration of subsets).
 """
 
 import math
 import re
-import statistics
 from fractions import Fraction
 
 import pytest
 
-from reasoneval_mini import paired_pass_at_k_difference, pass_at_k, pass_at_k_interval
+from reasoneval_mini import pass_at_k
 from reasoneval_mini.estimators import pass_at_k_by_enumeration
 from reasoneval_mini.exercises import ex02_pass_at_k as ex02
 from reasoneval_mini.exercises.registry import STATE_FAILED, exercise_state, get_exercise, run_checks
@@ -25,9 +24,6 @@ _EXACT_DATA = get_exercise("kp2_exact_pass_at_k").data(Variant(DEFAULT_IDENTITY)
 _FIRST = _EXACT_DATA["bundles"][0][0][0]          # valid, 0 < c < n, k >= 2: the plug-in differs
 _K_ABOVE = _EXACT_DATA["bundles"][0][1][0][:3]     # a k > n refusal
 _C_ABOVE = _EXACT_DATA["bundles"][1][1][0][:3]     # a c > n refusal
-
-Z = statistics.NormalDist().inv_cdf(0.975)
-
 
 def _failed(exercise_id, answer):
     results = run_checks(exercise_id, answer)
@@ -135,195 +131,8 @@ def test_exact_pass_at_k_task_does_not_state_the_closed_form():
         assert not re.search(r"C\(|comb|binom|choose", text), text
 
 
-# --- kp2_pass_at_k_interval ----------------------------------------------------------
-
-def _interval(counts, k, *, spread=statistics.stdev, per_mean=True, z=Z, clip=True, pooled=False):
-    values = [pass_at_k(n, c, k) for n, c in counts.values()]
-    if len(values) < 2:
-        raise ValueError("two problems")
-    estimate = sum(values) / len(values)
-    if pooled:
-        estimate = pass_at_k(sum(n for n, _ in counts.values()), sum(c for _, c in counts.values()), k)
-    error = spread(values) / (math.sqrt(len(values)) if per_mean else 1)
-    low, high = estimate - z * error, estimate + z * error
-    return (estimate, error, max(0.0, low), min(1.0, high)) if clip else (estimate, error, low, high)
-
-
-def _interval_of_plug_in(counts, k):
-    estimate = sum(1 - (1 - c / n) ** k for n, c in counts.values()) / len(counts)
-    right = _interval(counts, k)
-    return (estimate, right[1], max(0.0, estimate - Z * right[1]), min(1.0, estimate + Z * right[1]))
-
-
-INTERVAL_MISTAKES = {
-    "population_sd": (lambda counts, k: _interval(counts, k, spread=statistics.pstdev),
-                      "population standard deviation"),
-    "sd_without_sqrt_m": (lambda counts, k: _interval(counts, k, per_mean=False),
-                          "spread of single problems"),
-    "pooled_samples": (lambda counts, k: _interval(counts, k, pooled=True), "pools every sample"),
-    "plug_in_per_problem": (lambda counts, k: _interval_of_plug_in(counts, k), "plug-in"),
-    "no_clipping": (lambda counts, k: _interval(counts, k, clip=False), "not clipped"),
-    "z_of_a_90_percent_interval": (lambda counts, k: _interval(counts, k, z=1.6448536269514722),
-                                   "z of a 90% interval"),
-}
-
-
-@pytest.mark.parametrize("mistake", list(INTERVAL_MISTAKES))
-def test_interval_checks_catch_and_name(mistake):
-    answer, explanation = INTERVAL_MISTAKES[mistake]
-    messages = [result.message for result in _failed("kp2_pass_at_k_interval", answer)]
-    assert any(explanation in message for message in messages), messages
-    assert _share_passed("kp2_pass_at_k_interval", answer) <= Fraction(1, 2)
-
-
-def test_the_lessons_z_of_1_96_passes_as_well_as_the_exact_quantile():
-    # The lesson teaches 1.96; low and high are compared within INTERVAL_BOUND_TOL.
-    for z in (1.96, Z):
-        results = run_checks("kp2_pass_at_k_interval", lambda counts, k, z=z: _interval(counts, k, z=z))
-        assert [r.message for r in results if not r.passed] == [], z
-
-
-def test_the_bound_tolerance_covers_1_96_but_not_a_90_percent_z():
-    # The widest shift 1.96 can cause (a standard error of 0.5) stays inside the tolerance;
-    # the smallest shift a 90% z causes on the cases stays outside it.
-    assert (1.96 - Z) * 0.5 < ex02.INTERVAL_BOUND_TOL
-    smallest = min(pass_at_k_interval(c, k).standard_error for c, k in ex02._INTERVAL_CASES)
-    assert (Z - 1.6448536269514722) * smallest > 10 * ex02.INTERVAL_BOUND_TOL
-
-
-def test_paired_verdicts_do_not_change_with_z_1_96():
-    for _, a, b, k in ex02._PAIRED_CASES:
-        estimate, error, verdict = _paired(a, b, k)
-        assert _verdict(estimate - 1.96 * error, estimate + 1.96 * error) == verdict
-
-
-def test_interval_feedback_names_the_wrong_part_and_the_right_ones():
-    [first, *_] = _failed("kp2_pass_at_k_interval", INTERVAL_MISTAKES["population_sd"][0])
-    assert first.message.startswith("mean_pass_at_k_interval({'a': (10, 10), 'b': (10, 10), "
-                                    "'c': (10, 10), 'd': (10, 0)}, 1): wrong: standard_error, "
-                                    "low (estimate, high right)")
-    assert "low follows from standard_error" in first.message
-
-
-def test_interval_feedback_withholds_the_expected_numbers():
-    answer = INTERVAL_MISTAKES["population_sd"][0]
-    for result in _failed("kp2_pass_at_k_interval", answer):
-        assert not re.search(r"\d\.\d", result.expected + result.message), result
-
-
-def test_interval_checks_refuse_a_call_to_pass_at_k_interval():
-    def shortcut(counts, k):
-        result = pass_at_k_interval(counts, k)
-        return result.estimate, result.standard_error, result.low, result.high
-
-    failures = _failed("kp2_pass_at_k_interval", shortcut)
-    assert len(failures) == 2 and all("calls pass_at_k_interval" in f.message for f in failures)
-
-
-def test_a_library_function_bound_under_another_name_is_found():
-    globals_alias = {"interval": pass_at_k_interval}
-    answer = eval("lambda c, k: interval(c, k)", globals_alias)
-    assert ex02.library_shortcuts(answer, [pass_at_k_interval]) == ["pass_at_k_interval"]
-
-
-def test_interval_cases_clip_at_both_ends_and_pooling_changes_one():
-    intervals = [pass_at_k_interval(counts, k) for counts, k in ex02._INTERVAL_CASES]
-    assert any(r.high == 1.0 and r.estimate + Z * r.standard_error > 1 for r in intervals)
-    assert any(r.low == 0.0 and r.estimate - Z * r.standard_error < 0 for r in intervals)
-    assert any(_interval(c, k, pooled=True)[0] != r.estimate
-               for (c, k), r in zip(ex02._INTERVAL_CASES, intervals))
-
-
-# --- kp2_paired_difference -------------------------------------------------------------
-
-def _verdict(low, high):
-    return "A better" if low > 0 else "B better" if high < 0 else "no clear difference"
-
-
-def _paired(counts_a, counts_b, k, *, by_position=False, unpaired=False, overlap_verdict=False,
-            zero_excluded=False):
-    if counts_a.keys() != counts_b.keys():
-        raise ValueError(f"{sorted(counts_a.keys() ^ counts_b.keys())}")
-    pairs = (zip(counts_a.values(), counts_b.values()) if by_position
-             else ((counts_a[p], counts_b[p]) for p in counts_a))
-    differences = [pass_at_k(*a, k) - pass_at_k(*b, k) for a, b in pairs]
-    if len(differences) < 2:
-        raise ValueError("two problems")
-    estimate = sum(differences) / len(differences)
-    error = statistics.stdev(differences) / math.sqrt(len(differences))
-    a, b = pass_at_k_interval(counts_a, k), pass_at_k_interval(counts_b, k)
-    if unpaired:
-        error = math.hypot(a.standard_error, b.standard_error)
-    verdict = _verdict(estimate - Z * error, estimate + Z * error)
-    if zero_excluded and estimate - Z * error == 0:  # reads [0, 0] as "above 0"
-        verdict = "A better"
-    if overlap_verdict and a.low <= b.high and b.low <= a.high:
-        verdict = "no clear difference"
-    return estimate, error, verdict
-
-
-PAIRED_MISTAKES = {
-    "unpaired_standard_errors": (lambda a, b, k: _paired(a, b, k, unpaired=True),
-                                 "separate intervals overlap"),
-    "verdict_from_overlapping_intervals": (lambda a, b, k: _paired(a, b, k, overlap_verdict=True),
-                                           "separate intervals overlap"),
-    "pairs_by_position": (lambda a, b, k: _paired(a, b, k, by_position=True), "reverse order"),
-    "b_minus_a": (lambda a, b, k: (-_paired(a, b, k)[0],) + _paired(a, b, k)[1:], "runs q1-q6"),
-    "interval_touching_zero_counts_as_above": (lambda a, b, k: _paired(a, b, k, zero_excluded=True),
-                                               "two identical runs"),
-    "ignores_different_problem_ids": (
-        lambda a, b, k: _paired(a, {p: b.get(p, a[p]) for p in a}, k), "'p4'"),
-    "verdict_only": (lambda a, b, k: _paired(a, b, k)[2], "separate intervals overlap"),
-}
-
-
-@pytest.mark.parametrize("mistake", list(PAIRED_MISTAKES))
-def test_paired_checks_catch(mistake):
-    answer, call_part = PAIRED_MISTAKES[mistake]
-    said = [_said(result) for result in _failed("kp2_paired_difference", answer)]
-    assert any(call_part in text for text in said), said
-    assert _share_passed("kp2_paired_difference", answer) <= Fraction(1, 2)
-
-
-def test_paired_feedback_names_the_unpaired_standard_error():
-    answer = PAIRED_MISTAKES["unpaired_standard_errors"][0]
-    [first, *_] = _failed("kp2_paired_difference", answer)
-    assert ": wrong: standard_error, verdict (estimate right)" in first.message
-    assert "separate standard errors" in first.message and "verdict follows" in first.message
-
-
-def test_paired_overlap_case_has_overlapping_separate_intervals_and_a_paired_one_above_zero():
-    a, b = pass_at_k_interval(ex02._OVERLAP_A, 1), pass_at_k_interval(ex02._OVERLAP_B, 1)
-    assert a.low < b.high and b.low < a.high
-    assert paired_pass_at_k_difference(ex02._OVERLAP_A, ex02._OVERLAP_B, 1).low > 0
-
-
-def test_paired_case_labels_do_not_name_the_verdict():
-    for label, *_ in ex02._PAIRED_CASES:
-        assert not any(verdict in label for verdict in ex02.VERDICTS), label
-
-
-def test_paired_cases_reach_every_verdict():
-    verdicts = {_paired(a, b, k)[2] for _, a, b, k in ex02._PAIRED_CASES}
-    assert verdicts == set(ex02.VERDICTS)
-
-
-def test_paired_checks_refuse_a_call_to_paired_pass_at_k_difference():
-    def shortcut(counts_a, counts_b, k):
-        result = paired_pass_at_k_difference(counts_a, counts_b, k)
-        return result.estimate, result.standard_error, _verdict(result.low, result.high)
-
-    failures = _failed("kp2_paired_difference", shortcut)
-    assert len(failures) == 2 and all("calls paired_pass_at_k_difference" in f.message
-                                      for f in failures)
-
-
-def test_a_verdict_outside_the_three_is_named():
-    answer = lambda a, b, k: (*_paired(a, b, k)[:2], "A wins")  # noqa: E731
-    messages = [result.message for result in _failed("kp2_paired_difference", answer)]
-    assert all("verdict must be one of 'A better', 'B better', 'no clear difference'" in m
-               for m in messages)
-
+# The interval and the paired comparison moved to lesson 04's notebook (ex04): their tests
+# are in tests/exercises/test_kp4_assessment.py.
 
 # --- kp2_better_run and kp2_average_pass_at_k ------------------------------------------
 

@@ -73,7 +73,7 @@ def test_an_answer_that_returns_none_fails(exercise_id):
 
 def test_at_least_four_exercises_per_knowledge_point_in_course_order():
     per_point = Counter(exercise.id.split("_")[0] for exercise in EXERCISES.values())
-    assert set(per_point) == {"kp1", "kp2", "kp3"}
+    assert set(per_point) == {"kp1", "kp2", "kp3", "kp4"}
     assert min(per_point.values()) >= 4 and sum(per_point.values()) >= 12
     points_in_order = [exercise.id.split("_")[0] for exercise in EXERCISES.values()]
     assert points_in_order == sorted(points_in_order)
@@ -202,6 +202,21 @@ def _unpaired_difference(counts_a, counts_b, k):
     return a[0] - b[0], math.hypot(a[1], b[1]), "no clear difference" if overlap else "A better"
 
 
+def _unpaired_sample_size(counts_a, counts_b, k, gain):
+    # sigma from the two runs' own spreads, as if they shared no problems.
+    a, b = _interval_with_population_sd(counts_a, k), _interval_with_population_sd(counts_b, k)
+    sigma = math.hypot(a[1], b[1]) * math.sqrt(len(counts_a))
+    return sigma, math.ceil((2.8 * sigma / gain) ** 2)
+
+
+def _uncorrected(comparisons, alpha):
+    # Each comparison at 1 - alpha, as if it were the only one.
+    import statistics
+    survivors = {name for name, d in comparisons.items()
+                 if abs(statistics.fmean(d)) > 1.96 * statistics.stdev(d) / math.sqrt(len(d))}
+    return 1 - alpha, survivors
+
+
 # The mistakes the source page warns about; each must be caught by the checks.
 TYPICAL_MISTAKES = {
     "kp1_practice_verdicts": lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False},
@@ -222,8 +237,10 @@ TYPICAL_MISTAKES = {
     "kp2_average_pass_at_k": _pooled,
     # The winner whatever the budget, and no budgets in the answer.
     "kp2_better_run": lambda a, b: max(a, b, key=lambda run: run["pass_at_k"])["model"],
-    "kp2_pass_at_k_interval": lambda counts, k: _interval_with_population_sd(counts, k),
-    "kp2_paired_difference": lambda a, b, k: _unpaired_difference(a, b, k),
+    "kp4_t_interval": lambda counts, k: _interval_with_population_sd(counts, k),
+    "kp4_paired_difference": lambda a, b, k: _unpaired_difference(a, b, k),
+    "kp4_problems_needed": lambda a, b, k, gain: _unpaired_sample_size(a, b, k, gain),
+    "kp4_bonferroni": lambda comparisons, alpha: _uncorrected(comparisons, alpha),
     "kp3_five_state_log": lambda: [{"sample_id": "s", "status": s} for s in
                                    ("passed", "assertion_failed", "timeout", "runtime_error", "not_run")],
     "kp3_rates": lambda records: {

@@ -351,16 +351,20 @@ def test_a_long_teaching_reason_is_printed_whole():
 
     from reasoneval_mini import pass_at_k
 
+    # t's 0.975-quantile from a printed table (three decimals pass), by degrees of freedom.
+    table = {3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365}
+
     def population_sd(counts, k):
         if len(counts) < 2:
             raise ValueError("one problem has no spread")
         values = [pass_at_k(n, c, k) for n, c in counts.values()]
         mean = statistics.fmean(values)
         se = statistics.pstdev(values) / math.sqrt(len(values))
-        return mean, se, max(0, mean - 1.96 * se), min(1, mean + 1.96 * se)
+        t = table[len(values) - 1]
+        return mean, se, max(0, mean - t * se), min(1, mean + t * se)
 
-    results = feedback.run_checks("kp2_pass_at_k_interval", population_sd)
-    printed = feedback.format_report(EXERCISES["kp2_pass_at_k_interval"], results, population_sd)
+    results = feedback.run_checks("kp4_t_interval", population_sd)
+    printed = feedback.format_report(EXERCISES["kp4_t_interval"], results, population_sd)
     unwrapped = " ".join(printed.split())
-    assert "divides by m" in unwrapped and "fix that first" in unwrapped
-    assert "fix t..." not in unwrapped and "follo..." not in unwrapped
+    assert "population standard deviation (divides by m)" in unwrapped
+    assert "(divides by m..." not in unwrapped and "standard devi..." not in unwrapped

@@ -1,4 +1,4 @@
-"""The capstone's exercise (ex04): a report of a run with one setting changed.
+"""The capstone's exercise (ex05): a report of a run with one setting changed.
 
 No check runs here: the capstone is judged by its report, and a report is
 read by a person. The task asks for something the capstone's printed report
