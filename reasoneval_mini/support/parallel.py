@@ -155,7 +155,13 @@ def progress_bar(total, description, unit, enabled=True):
     if not enabled or not (_is_terminal(sys.stderr) or _in_jupyter_kernel()):
         return None
     try:
-        from tqdm.auto import tqdm
+        if _is_terminal(sys.stderr):
+            # A text bar. tqdm.auto picks its class once, at its import: imported where an
+            # IPython shell ran earlier in the process, it stays the notebook bar, which on a
+            # terminal prints one frozen frame to standard output.
+            from tqdm.std import tqdm
+        else:
+            from tqdm.auto import tqdm
     except ImportError:
         return None
     return tqdm(total=total, desc=description, unit=unit)
