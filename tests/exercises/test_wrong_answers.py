@@ -12,7 +12,7 @@ import pytest
 
 from reasoneval_mini.exercises.ex01_answer_equivalence import PRACTICE_PREDICTIONS
 from reasoneval_mini.exercises.ex03_execution_states import (
-    CONDITIONS, MUST_FIX, PROGRAM_STATUSES, reference_failure_report, reference_possible_states)
+    CONDITIONS, MUST_FIX, reference_failure_report, reference_possible_states)
 from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_PASSED, exercise_state, run_checks)
 from reasoneval_mini.feedback import format_report
@@ -61,8 +61,6 @@ WRONG_ANSWERS = [
      and r["passed"] is False else {"runtime_error"}),
     ("kp1_practice_verdicts", "strings instead of None", lambda: {
         p: str(numeric_equivalence(p, "1/2")) for p in PRACTICE_PREDICTIONS}),
-    ("kp3_predict_statuses", "missing_module as not_run",
-     lambda: {**PROGRAM_STATUSES, "missing_module": "not_run"}),
 ]
 
 
@@ -77,7 +75,7 @@ def _printed(exercise_id, answer):
 
 
 def test_the_hints_of_prediction_exercises_name_no_item():
-    from reasoneval_mini.exercises.ex03_execution_states import PROGRAMS
+    from reasoneval_mini.exercises.ex03_execution_states import PREDICT_PROGRAMS as PROGRAMS
 
     practice, predict = EXERCISES["kp1_practice_verdicts"].hint, EXERCISES["kp3_predict_statuses"].hint
     assert not any(p in practice for p in ("0.5 kg", "0.5001", "units"))
@@ -240,8 +238,6 @@ MISCONCEPTIONS = [
      lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": None}),
     ("kp1_practice_verdicts", "None read as False",
      lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False}),
-    ("kp3_predict_statuses", "sys.exit(0) read as a pass",
-     lambda: {**PROGRAM_STATUSES, "exits_early": "passed"}),
     ("kp3_possible_states", "not_run possible behind 'timed out'",
      lambda r: reference_possible_states(r) | ({"not_run"} if r.get("result") == "timed out" else set())),
     ("kp3_possible_states", "every dict refused", lambda r: (_ for _ in ()).throw(ValueError("no"))),
