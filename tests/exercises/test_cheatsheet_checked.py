@@ -109,9 +109,11 @@ def test_the_supervising_subprocess_is_lesson_only_and_not_claimed_for_possible_
 
 
 def test_an_exercise_that_does_not_ask_the_concept_is_caught():
-    # The check above can fail: possible_states never asks about a security boundary.
+    # The check above can fail: predict_statuses never asks about a security boundary.
+    # (possible_states names reliability_guard in its stated conditions, without asking
+    # whether it is a boundary: the row's concept is still not claimed for it, see above.)
     pattern = _concept("Do not take the supervising subprocess for a full sandbox")
-    assert not re.search(pattern, _asked("kp3_possible_states", False), re.IGNORECASE)
+    assert not re.search(pattern, _asked("kp3_predict_statuses", False), re.IGNORECASE)
 
 
 def test_each_objective_of_lesson_04_names_an_exercise_of_its_own_notebook():

