@@ -223,8 +223,10 @@ TYPICAL_MISTAKES = {
     "kp2_better_run": lambda a, b: max(a, b, key=lambda run: run["pass_at_k"])["model"],
     "kp2_pass_at_k_interval": lambda counts, k: _interval_with_population_sd(counts, k),
     "kp2_paired_difference": lambda a, b, k: _unpaired_difference(a, b, k),
-    "kp3_five_state_log": lambda: [{"sample_id": "s", "status": s} for s in
-                                   ("passed", "assertion_failed", "timeout", "runtime_error", "not_run")],
+    # One record per state, whatever the counts ask (and one sample_id for all of them).
+    "kp3_five_state_log": lambda counts: [{"sample_id": "s", "status": s} for s in
+                                          ("passed", "assertion_failed", "timeout",
+                                           "runtime_error", "not_run")],
     "kp3_rates": lambda records: {
         "planned": len(records), "attempted": len(records), "coverage": 1.0,
         "success_rate": sum(r["status"] == "passed" for r in records) / len(records),
