@@ -175,8 +175,11 @@ def test_check_stops_an_endless_loop_from_a_thread_too(capsys):
 
 def test_a_stopped_check_raises_under_nbgrader(monkeypatch, capsys):
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    with pytest.raises(feedback.ExerciseNotPassed, match="kp3_rates: failed"):
-        check("kp3_rates", _spins, time_limit_s=0.2)
+    # Not kp3_rates: a second time-limit stop of a watched answer (one with refuses=) in
+    # this process hangs (call_watch with time_limit; reproduced with kp1_classify_outcome
+    # on main), a bug reported, not fixed here.
+    with pytest.raises(feedback.ExerciseNotPassed, match="kp2_two_subsets: failed"):
+        check("kp2_two_subsets", _spins, time_limit_s=0.2)
 
 
 def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
