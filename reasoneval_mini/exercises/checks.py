@@ -313,6 +313,12 @@ DISTINCTIONS = (
     "ValueError for a broken reference vs False",
     "k > n refused vs clipped",
     "per problem, then the mean",
+)
+
+#: The page's denominators (coverage and success over the *planned* samples) give one more
+#: mistake the execution-state exercises cap: a not_run sample dropped from the count. The
+#: page states the rule, not a distinction of its own, so it is kept apart from the five.
+DENOMINATOR_MISCONCEPTIONS = (
     "not_run in the denominator vs dropped",
 )
 
@@ -328,19 +334,19 @@ STATISTICS_MISCONCEPTIONS = (
 )
 
 #: Every name a check may be marked with (see :func:`with_distinction`).
-MARKS = DISTINCTIONS + STATISTICS_MISCONCEPTIONS
+MARKS = DISTINCTIONS + DENOMINATOR_MISCONCEPTIONS + STATISTICS_MISCONCEPTIONS
 
 
 def with_distinction(check, distinction):
     """*check*, its results marked as testing the source page's *distinction* (``""``: unmarked).
 
     Why: the page's distinctions (None vs 0, None vs False, ValueError vs
-    False, k > n refused vs clipped, per problem then the mean, not_run in the
-    denominator vs dropped) are what the
+    False, k > n refused vs clipped, per problem then the mean) are what the
     exercises are for; an answer that gets one wrong must not keep most of
     the points because it is right on the other inputs. The grader caps an
     exercise with a failed marked check at a third of its points
-    (:func:`~reasoneval_mini.exercises.registry.exercise_score`). The
+    (:func:`~reasoneval_mini.exercises.registry.exercise_score`). A not_run
+    sample dropped from a denominator (:data:`DENOMINATOR_MISCONCEPTIONS`) and the
     statistics misconceptions of :data:`STATISTICS_MISCONCEPTIONS` (z for few
     problems, two overlapping intervals as a test, no correction for many
     comparisons) are marked and capped the same way.

@@ -378,11 +378,11 @@ def test_grading_one_variant_end_to_end_gives_full_marks_and_the_key_stays_out_o
     # The probe's findings, sent out through a function exercise's answer: rerun with it.
     leak = dict(notebook, cells=list(notebook["cells"]) + [
         {"cell_type": "code", "execution_count": None, "id": "leak", "metadata": {},
-         "outputs": [], "source": "def records_from_results(results):\n    return READ\n"}])
+         "outputs": [], "source": "def rates(records):\n    return READ\n"}])
     (folder / name).write_text(dumps_notebook(leak), encoding="utf-8")
     grades = {(g.student, g.exercise): g for g in grade_class(
         tmp_path / "submissions", grading_key=TEST_KEY, progress=False, workers=2)}
-    actual = grades["ada", "kp3_records_from_results"].checks[0]["actual"]
+    actual = grades["ada", "kp3_rates"].checks[0]["actual"]
     assert "AnswerKeyMissing" in actual and "PermissionError" in actual, actual
     assert "passed" not in actual and "timeout" not in actual
 
