@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from reasoneval_mini.exercises.checks import (
-    DISTINCTIONS, MARKS, STATISTICS_MISCONCEPTIONS, CheckResult, case)
+    DENOMINATOR_MISCONCEPTIONS, DISTINCTIONS, MARKS, STATISTICS_MISCONCEPTIONS, CheckResult, case)
 from reasoneval_mini.exercises.registry import exercise_score
 
 
@@ -25,7 +25,7 @@ def test_the_page_distinctions_are_the_pages_five():
 
 
 def test_the_marks_are_the_page_distinctions_and_the_statistics_misconceptions_once_each():
-    assert MARKS == DISTINCTIONS + STATISTICS_MISCONCEPTIONS
+    assert MARKS == DISTINCTIONS + DENOMINATOR_MISCONCEPTIONS + STATISTICS_MISCONCEPTIONS
     assert len(set(MARKS)) == len(MARKS)
     # Pooling samples across problems is the page's own distinction, not a second name for it.
     assert not any("pool" in mark for mark in STATISTICS_MISCONCEPTIONS)
