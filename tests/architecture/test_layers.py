@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
 #: (lessons, exercises and evaluation do not import each other).
 LAYERS = {
     "support": 0,
-    "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1,
+    "answers": 1, "estimators": 1, "records": 1, "course_map": 1, "sandbox": 1, "editions": 1,
     "runner": 2,
     "executor": 3, "datasets": 3, "normalise": 3,
     "lessons": 4, "exercises": 4, "evaluation": 4,

@@ -1,0 +1,130 @@
+"""Messages in the learner's language: one gettext catalogue, English as the source.
+
+Every text the course prints to a learner or an instructor (``check()``,
+``hint()``, ``progress()``, the in-lesson checks, the grader's feedback) is
+written in English in the code and passed through :func:`_` (or
+:func:`ngettext` where a count chooses the form). The English text is the
+message id; each other language has a catalogue,
+``reasoneval_mini/locale/<ll_CC>/LC_MESSAGES/reasoneval.po``, compiled to the
+``.mo`` beside it that the standard library's :mod:`gettext` reads. So the
+core needs nothing installed; Babel (the ``dev`` extra) extracts the ids and
+compiles the catalogues (see ``docs/translating.md``), and a test fails when
+an id has no translation or a ``.mo`` is older than its ``.po``.
+
+The language is a setting of the kernel, like the exercise variant: the
+build writes ``use_language("zh-CN")`` into the setup cell of a zh-CN
+exercise notebook, and a zh-CN lesson calls it in its first code cell, so the
+learner never has to remember it. The grader takes it from each notebook's
+metadata (:data:`NOTEBOOK_LANGUAGE_KEY`) and speaks it in that notebook's
+feedback.
+
+>>> use_language("en") and _("not yet")
+'not yet'
+
+Surprising: a message without a translation is shown in English, never as
+an empty string or an error; the test suite, not the learner, finds it.
+
+>>> with language("zh-CN"):
+...     _("a message nobody translated")
+'a message nobody translated'
+>>> current_language()
+'en'
+>>> use_language("fr")
+Traceback (most recent call last):
+...
+ValueError: unknown language 'fr'; expected one of: en, zh-CN
+"""
+
+import gettext
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "_", "current_language",
+           "language", "language_of_notebook", "ngettext", "use_language"]
+
+#: The languages of the course, English first (the source of every message).
+LANGUAGES = ("en", "zh-CN")
+DEFAULT_LANGUAGE = "en"
+#: gettext's domain: the catalogues are ``<locale>/LC_MESSAGES/reasoneval.mo``.
+DOMAIN = "reasoneval"
+#: Where the catalogues live, inside the package so that they install with it.
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
+#: Where a notebook records its language: ``metadata["reasoneval"]["language"]``.
+NOTEBOOK_LANGUAGE_KEY = "language"
+
+_CURRENT = [DEFAULT_LANGUAGE]
+_CATALOGUES = {}
+
+
+def _checked(name):
+    if name not in LANGUAGES:
+        raise ValueError(f"unknown language {name!r}; expected one of: {', '.join(LANGUAGES)}")
+    return name
+
+
+def gettext_locale(name):
+    """gettext's folder name for a course language: ``"zh-CN"`` is ``"zh_CN"``."""
+    return _checked(name).replace("-", "_")
+
+
+def catalogue(name):
+    """The :class:`gettext.NullTranslations` of language *name* (English: the identity).
+
+    A language whose compiled catalogue is missing falls back to English, so a
+    checkout that has not compiled its catalogues still runs; the test suite
+    requires every ``.mo`` to be present and current.
+    """
+    name = _checked(name)
+    if name not in _CATALOGUES:
+        if name == DEFAULT_LANGUAGE:
+            _CATALOGUES[name] = gettext.NullTranslations()
+        else:
+            _CATALOGUES[name] = gettext.translation(
+                DOMAIN, LOCALE_DIR, [gettext_locale(name)], fallback=True)
+    return _CATALOGUES[name]
+
+
+def use_language(name):
+    """Make *name* (one of :data:`LANGUAGES`) the language of every message in this process.
+
+    Returns *name*. Raises ``ValueError`` naming it for any other value.
+    """
+    _CURRENT[0] = _checked(name)
+    return name
+
+
+def current_language():
+    """The language set by the last :func:`use_language` (English before)."""
+    return _CURRENT[0]
+
+
+@contextmanager
+def language(name):
+    """Speak *name* inside the ``with`` block, then the language from before (the grader's)."""
+    before = _CURRENT[0]
+    use_language(name)
+    try:
+        yield name
+    finally:
+        _CURRENT[0] = before
+
+
+def _(message):
+    """*message* (English, the catalogue's id) in the current language."""
+    return catalogue(_CURRENT[0]).gettext(message)
+
+
+def ngettext(singular, plural, count):
+    """The form of *singular*/*plural* for *count*, in the current language (Chinese has one)."""
+    return catalogue(_CURRENT[0]).ngettext(singular, plural, count)
+
+
+def language_of_notebook(notebook):
+    """The language a notebook object's metadata records; English when it records none.
+
+    Raises ``ValueError`` naming the value when the metadata holds a language
+    the course does not have (a hand-edited notebook).
+    """
+    recorded = ((notebook.get("metadata") or {}).get("reasoneval") or {}).get(
+        NOTEBOOK_LANGUAGE_KEY, DEFAULT_LANGUAGE)
+    return _checked(recorded)
