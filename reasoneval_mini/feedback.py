@@ -52,7 +52,7 @@ from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, WRITTEN_TASKS, exercise_state,
     get_exercise, run_checks)
 from reasoneval_mini.exercises.variants import current_variant, use_variant
-from reasoneval_mini.support.i18n import N_, _, ngettext
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language, ngettext
 from reasoneval_mini.support.text import cut
 from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time_limit
 
@@ -369,8 +369,14 @@ def format_folder_progress(rows):
     neither passed nor untouched gets its reason, one line per notebook and
     reason (a missing notebook is one problem, not six); a passed or untouched
     one only its note, if its message has one (a copy holds the work, a cell
-    stops *Run All*).
+    stops *Run All*). It speaks the notebooks' language (the rows').
     """
+    spoken = next((getattr(row, "language", DEFAULT_LANGUAGE) for row in rows), DEFAULT_LANGUAGE)
+    with language(spoken):
+        return _format_folder_progress(rows)
+
+
+def _format_folder_progress(rows):
     lines = [format_progress({row.exercise_id: row.state for row in rows})]
     grouped = {}
     for row in rows:

@@ -35,11 +35,12 @@ import re
 import signal
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language
 from reasoneval_mini.support.interrupts import on_first_interrupt
 from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
@@ -71,6 +72,8 @@ class Grade:
     """One row of grades.csv; ``checks`` are the check dicts for feedback.
 
     ``score`` is ``None`` for a written answer that awaits the instructor.
+    ``language``: the student's notebooks' (:attr:`~reasoneval_mini.grading.submissions.Submission.language`),
+    in which ``message`` and the checks' texts are written, and the feedback file.
     """
 
     student: str
@@ -80,6 +83,7 @@ class Grade:
     status: str
     message: str
     checks: tuple = field(default=(), compare=False)
+    language: str = field(default=DEFAULT_LANGUAGE, compare=False)
 
 
 def unscored(student, exercise, status, message):
@@ -107,16 +111,19 @@ def written_grade(student, task, submission):
         return unscored(student, task, GRADE_ERROR, notebook.error)
     found = written_answer(notebook, task.id)
     if found is not None and is_unanswered(found[1]):
-        grade = unscored(student, task, GRADE_FAILED, shorten(
-            f"not answered: the answer cell of {task.title!r} (cell {found[0]} of {name}) "
-            f"still reads {UNANSWERED_TEXT!r}"))
+        grade = unscored(student, task, GRADE_FAILED, shorten(_(
+            "not answered: the answer cell of {title!r} (cell {cell} of {notebook}) "
+            "still reads {stub!r}").format(title=_(task.title), cell=found[0], notebook=name,
+                                            stub=UNANSWERED_TEXT)))
         return with_copy_note(grade, submission, name, untouched=True)
-    where = (f"cell {found[0]} of {name}" if found is not None else
-             f"its answer cell was not found in {name} (deleted or moved?), so your "
-             "instructor reads the whole notebook")
-    return Grade(student, task.id, None, task.points, GRADE_AWAITING_INSTRUCTOR, shorten(
-        f"written answer ({task.title}; {where}): awaits your instructor, who grades it "
-        f"by hand with the rubric ({task.points} points)"))
+    where = (_("cell {cell} of {notebook}").format(cell=found[0], notebook=name)
+             if found is not None else
+             _("its answer cell was not found in {notebook} (deleted or moved?), so your "
+               "instructor reads the whole notebook").format(notebook=name))
+    return Grade(student, task.id, None, task.points, GRADE_AWAITING_INSTRUCTOR, shorten(_(
+        "written answer ({title}; {where}): awaits your instructor, who grades it "
+        "by hand with the rubric ({points} points)").format(
+            title=_(task.title), where=where, points=task.points)))
 
 
 def _graded(student, exercise, expected_checks, result):
@@ -140,17 +147,18 @@ def _graded(student, exercise, expected_checks, result):
     public = [c for c in checks if not c.get("hidden")]
     hidden = [c for c in checks if c.get("hidden")]
     score = exercise_score(points, public, hidden)
-    counted = (f"{sum(c['passed'] for c in public)} of {len(public)} "
-               f"{'public ' if hidden else ''}checks passed"
-               + (f"; hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} "
-                  f"passed" if hidden else ""))
+    counted = (_("{passed} of {count} public checks passed") if hidden else
+               _("{passed} of {count} checks passed")).format(
+                   passed=sum(c['passed'] for c in public), count=len(public)) + (
+        "; " + _("hidden checks: {passed} of {count} passed").format(
+            passed=sum(c['passed'] for c in hidden), count=len(hidden)) if hidden else "")
     note = result.get("note") if isinstance(result.get("note"), str) else ""
     if all(c["passed"] for c in checks):
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
                      shorten("; ".join(filter(None, [counted, note]))), tuple(checks))
     if not any(c.get("attempted", True) for c in checks):
         message = shorten("; ".join(filter(None, [
-            "not attempted yet: the function still raises NotImplementedError", note])))
+            _("not attempted yet: the function still raises NotImplementedError"), note])))
         return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
     # The note (the cell that stopped) first: it is the cause, and shorten() cuts from the end.
     parts = [counted] + ([note] if note else [])
@@ -158,14 +166,15 @@ def _graded(student, exercise, expected_checks, result):
     distinction = next((c.get("distinction") for c in checks
                         if c.get("distinction") and not c["passed"]), "")
     if delegated:
-        parts.append(f"0 points: the answer calls {delegated}, which does what the exercise "
-                     f"asks to write by hand")
+        parts.append(_("0 points: the answer calls {function}, which does what the exercise "
+                       "asks to write by hand").format(function=delegated))
     elif distinction:
-        parts.append(f"at most a third of the points: a check of the distinction "
-                     f"{distinction} fails")
+        parts.append(_("at most a third of the points: a check of the distinction "
+                       "{distinction} fails").format(distinction=_(distinction)))
     first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
     if first is not None:
-        parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
+        parts.append(_("first failure: {name}: {message}").format(
+            name=first.get('name', ''), message=first.get('message', '')))
     return Grade(student, exercise.id, score, points, GRADE_FAILED, shorten("; ".join(parts)),
                  tuple(checks))
 
@@ -403,6 +412,13 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
     checker = checker or Checker(job)
     if submission is None:
         submission = read_student(student_dir, exercises, checker.written.values())
+    # The checks' reasons and the messages in the student's language, in this thread only.
+    with language(submission.language):
+        grades = _grade_submission(submission, exercises, job, expected_checks, checker, cancel)
+    return [replace(grade, language=submission.language) for grade in grades]
+
+
+def _grade_submission(submission, exercises, job, expected_checks, checker, cancel):
     student = submission.student
     if expected_checks is None:
         expected_checks = checker.counts(checker.identity(student))

@@ -197,6 +197,7 @@ class Notebook:
     error: str = ""
     grade_ids: tuple = ()
     built_for: str | None = None
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,15 @@ class Submission:
     def notebook(self, name):
         """The :class:`Notebook` called *name*, or ``None`` if it was not found."""
         return next((n for n in self.notebooks if n.name == name), None)
+
+    @property
+    def language(self):
+        """The language of this student's feedback: the first notebook's that records one.
+
+        A class works in one edition; a student who mixes them hears the first
+        notebook's (in file order) language, English when none records one.
+        """
+        return next((n.language for n in self.notebooks if n.language != "en"), "en")
 
 
 def read_regular_file(path):
@@ -253,7 +263,7 @@ def read_notebook(task):
         return Notebook(name, tuple(task["exercises"]), error=task["error"])
     try:
         data = read_regular_file(path)
-        code_cells, text_cells, grade_ids, built_for = parse_notebook(data, name)
+        code_cells, text_cells, grade_ids, built_for, language = parse_notebook(data, name)
         del data
         cells = prepare_cells(code_cells)
     except NotebookError as error:
@@ -262,7 +272,8 @@ def read_notebook(task):
         return Notebook(name, tuple(task["exercises"]),
                         error=shorten(f"{name} cannot be read: {type(error).__name__}: {error}"))
     return Notebook(name, tuple(task["exercises"]), tuple(cells), tuple(text_cells),
-                    grade_ids=tuple(sorted(grade_ids.items())), built_for=built_for)
+                    grade_ids=tuple(sorted(grade_ids.items())), built_for=built_for,
+                    language=language)
 
 
 def read_student(student_dir, exercises, written=()):
