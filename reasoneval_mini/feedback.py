@@ -336,18 +336,22 @@ def format_progress(states):
     their own, after the exercises, so that their points are not forgotten.
     """
     width = max(len(exercise_id) for exercise_id in EXERCISES)
-    lines = [f"{_('exercise'):<{width}}  {_('points'):>6}  {_('state')}"]
+    # The column words are looked up outside the f-strings: the extractor reads no f-string.
+    exercise_word, points_word, state_word = _("exercise"), _("points"), _("state")
+    lines = [f"{exercise_word:<{width}}  {points_word:>6}  {state_word}"]
     earned = done = 0
     for exercise in EXERCISES.values():
         state = states.get(exercise.id, NOT_CHECKED)
-        lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {_(state)}")
+        shown = _(state)
+        lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {shown}")
         if state == STATE_PASSED:
             done, earned = done + 1, earned + exercise.points
     if WRITTEN_TASKS:
         written = sum(task.points for task in WRITTEN_TASKS.values())
         answers = ngettext("{count} written answer", "{count} written answers",
                            len(WRITTEN_TASKS)).format(count=len(WRITTEN_TASKS))
-        lines.append(f"{_('written'):<{width}}  {written:>6}  " + _(
+        written_word = _("written")
+        lines.append(f"{written_word:<{width}}  {written:>6}  " + _(
             "{answers}, {points}, graded by your instructor").format(
                 answers=answers, points=_points(written)))
     total = sum(exercise.points for exercise in EXERCISES.values())

@@ -511,7 +511,7 @@ def bundle(call, parts, *, name=None, distinction=""):
         for result in failed:
             sentences = [s for s in result.message.split("; ") if s not in given]
             given.update(sentences)
-            reasons.append(f"{result.call}: {'; '.join(sentences) or _('as above')}")
+            reasons.append(f"{result.call}: " + ("; ".join(sentences) or _("as above")))
         return CheckResult(name or call, False, call,
                            " | ".join(_unique(r.expected for r in failed)),
                            " | ".join(_unique(r.actual for r in failed)), " | ".join(reasons),
