@@ -53,7 +53,7 @@ from reasoneval_mini.exercises.registry import (
     get_exercise, run_checks)
 from reasoneval_mini.exercises.variants import current_variant, use_variant
 from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language, ngettext
-from reasoneval_mini.support.text import cut
+from reasoneval_mini.support.text import cut, pad
 from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time_limit
 
 #: Longest expected/actual text printed, in characters.
@@ -338,7 +338,7 @@ def format_progress(states):
     width = max(len(exercise_id) for exercise_id in EXERCISES)
     # The column words are looked up outside the f-strings: the extractor reads no f-string.
     exercise_word, points_word, state_word = _("exercise"), _("points"), _("state")
-    lines = [f"{exercise_word:<{width}}  {points_word:>6}  {state_word}"]
+    lines = [f"{pad(exercise_word, width)}  {pad(points_word, 6, '>')}  {state_word}"]
     earned = done = 0
     for exercise in EXERCISES.values():
         state = states.get(exercise.id, NOT_CHECKED)
@@ -351,7 +351,7 @@ def format_progress(states):
         answers = ngettext("{count} written answer", "{count} written answers",
                            len(WRITTEN_TASKS)).format(count=len(WRITTEN_TASKS))
         written_word = _("written")
-        lines.append(f"{written_word:<{width}}  {written:>6}  " + _(
+        lines.append(f"{pad(written_word, width)}  {written:>6}  " + _(
             "{answers}, {points}, graded by your instructor").format(
                 answers=answers, points=_points(written)))
     total = sum(exercise.points for exercise in EXERCISES.values())

@@ -33,7 +33,7 @@ import re
 
 from reasoneval_mini.exercises.build import METADATA_KEY
 from reasoneval_mini.exercises.variants import MAX_IDENTITY_CHARS
-from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, language_of_notebook
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, _, language_of_notebook
 from reasoneval_mini.support.notebook_json import NotebookError, load_notebook_json
 from reasoneval_mini.support.text import shorten
 
@@ -384,13 +384,15 @@ def cells_defining(prepared, name):
 
 def explain_missing_answer(answer_name, prepared, text_cells, failures):
     """A message saying why *answer_name* is not defined, with clues."""
-    parts = [f"no function {answer_name}() is defined after running the notebook"]
+    parts = [_("no function {function}() is defined after running the notebook").format(
+        function=answer_name)]
     pattern = re.compile(rf"\bdef\s+{re.escape(answer_name)}\s*\(")
     retyped = [number for number, source in text_cells if pattern.search(source)]
     if retyped:
-        parts.append(f"it is written in non-code cell {retyped[0]}; make it a code cell again")
+        parts.append(_("it is written in non-code cell {cell}; make it a code cell again").format(
+            cell=retyped[0]))
     elif not cells_defining(prepared, answer_name):
-        parts.append("no code cell defines it (cell deleted?)")
+        parts.append(_("no code cell defines it (cell deleted?)"))
     if failures:
-        parts.append("failed cells: " + "; ".join(failures[:3]))
+        parts.append(_("failed cells: {cells}").format(cells="; ".join(failures[:3])))
     return shorten("; ".join(parts))

@@ -33,6 +33,7 @@ import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from reasoneval_mini.support.i18n import ngettext
 from reasoneval_mini.support.text import MESSAGE_CHARS, shorten
 from reasoneval_mini.grading.notebooks import NotebookError, parse_notebook, prepare_cells
 from reasoneval_mini.grading.statuses import GRADE_FAILED
@@ -329,9 +330,13 @@ def with_copy_note(grade, submission, notebook_name, untouched):
     copies = submission.copies.get(notebook_name, ())
     if not untouched or not copies:
         return grade
-    note = (f"; {notebook_name} is untouched, but {', '.join(copies)} "
-            f"{'is a copy' if len(copies) == 1 else 'are copies'} of it: only {notebook_name} "
-            "is graded, so save your work under that name")
+    # "; " first, outside the message: progress() finds the note after it.
+    note = "; " + ngettext(
+        "{notebook} is untouched, but {copies} is a copy of it: only {notebook} is graded, so "
+        "save your work under that name",
+        "{notebook} is untouched, but {copies} are copies of it: only {notebook} is graded, so "
+        "save your work under that name", len(copies)).format(
+            notebook=notebook_name, copies=", ".join(copies))
     # The note is what the learner must do, so the message before it is cut, not the note.
     room = max(MESSAGE_CHARS - len(note), MESSAGE_CHARS // 3)
     return replace(grade, message=shorten(shorten(grade.message, room) + note))
