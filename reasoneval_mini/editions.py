@@ -204,7 +204,7 @@ def program_differences(english, translated):
 # A translated page starts with one HTML comment naming its English page and the git blob
 # of the English text it translates:
 #
-#     <!-- translation of docs/cheatsheet.md at blob 3b18e512dba79e4c8300dd08aeb37f8e728b8dad -->
+#     <!-- translation of docs/cheatsheet.md at blob <the 40 hex digits of git hash-object> -->
 #
 # The blob is computed here as git computes it, so checking needs no git; git (when present,
 # and the blob is in the repository) only shows what changed since. After updating a
@@ -253,16 +253,23 @@ def markdown_origin(english, name):
     return f"<!-- translation of {name} at blob {git_blob_hash(Path(english).read_bytes())} -->"
 
 
-def record_markdown_origin(translated, english, name):
+def record_markdown_origin(translated, english, name=None):
     """Record in the page at *translated* that it now translates the English page *english*.
 
     Run it after updating a translation, from the repository root::
 
-        python -c "from reasoneval_mini.editions import record_markdown_origin as r; r('docs/zh-CN/cheatsheet.md', 'docs/cheatsheet.md', 'docs/cheatsheet.md')"
+        python -c "from reasoneval_mini.editions import record_markdown_origin as r; r('docs/zh-CN/cheatsheet.md', 'docs/cheatsheet.md')"
 
-    The first line, when it is an origin comment, is replaced; otherwise the
-    comment is put above the page. Returns the line written.
+    *name*, the English page's path from the repository root, defaults to
+    *english* itself, which must then be relative. The first line, when it is
+    an origin comment, is replaced; otherwise the comment is put above the
+    page. Returns the line written.
     """
+    if name is None:
+        if Path(english).is_absolute():
+            raise ValueError(f"give the page's name from the repository root for {english!r}: "
+                             "an absolute path is not a name")
+        name = english
     translated = Path(translated)
     text = translated.read_text(encoding="utf-8")
     line = markdown_origin(english, name)

@@ -57,9 +57,11 @@ def test_every_translated_page_has_an_english_page(pair):
 def test_translated_page_is_in_step_with_the_english(pair):
     english, translated = pair
     changes = stale_markdown(translated.read_text(encoding="utf-8"), english)
+    record = ('python -c "from reasoneval_mini.editions import record_markdown_origin as r; '
+              f"r('{_id(pair)}', '{english.relative_to(ROOT).as_posix()}')\"")
     assert changes == [], (f"{_id(pair)} is behind {english.relative_to(ROOT)}:\n"
-                           + "\n".join(changes) + "\nUpdate the translation, then record it: "
-                           "reasoneval_mini.editions.record_markdown_origin")
+                           + "\n".join(changes) + "\nUpdate the translation, then record it "
+                           f"from the repository root: {record}")
 
 
 @pytest.mark.parametrize("pair", PAGES, ids=_id)
@@ -175,3 +177,16 @@ def test_recording_replaces_the_old_origin_line(tmp_path):
     text = translated.read_text(encoding="utf-8")
     assert text == line + "\n# 页面\n\n一。\n"
     assert stale_markdown(text, english) == []
+    with pytest.raises(ValueError, match="absolute path"):
+        record_markdown_origin(translated, english)
+
+
+def test_recording_by_the_english_path_from_the_root(tmp_path, monkeypatch):
+    (tmp_path / "docs" / "zh-CN").mkdir(parents=True)
+    (tmp_path / "docs" / "page.md").write_text("# Page\n", encoding="utf-8")
+    (tmp_path / "docs" / "zh-CN" / "page.md").write_text("# 页面\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    line = record_markdown_origin("docs/zh-CN/page.md", "docs/page.md")
+    assert line == f"<!-- translation of docs/page.md at blob {git_blob_hash(b'# Page' + bytes([10]))} -->"
+    assert stale_markdown(Path("docs/zh-CN/page.md").read_text(encoding="utf-8"),
+                          "docs/page.md") == []
