@@ -36,8 +36,11 @@ import ast
 import difflib
 import hashlib
 import json
+import re
+import subprocess
 from pathlib import Path, PurePosixPath
 
+from reasoneval_mini.support.files import write_atomically
 from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 __all__ = ["TEXT_CALLS", "TRANSLATION_KEY", "edition_path", "markdown_cells", "origin_record",
@@ -194,3 +197,131 @@ def program_differences(english, translated):
             differences.append(f"code cell {number} runs a different program: "
                                f"{' / '.join(a.splitlines())} | {' / '.join(b.splitlines())}")
     return differences
+
+
+# --- translated markdown pages (README.zh-CN.md, docs/zh-CN/*.md) ---------------------------
+#
+# A translated page starts with one HTML comment naming its English page and the git blob
+# of the English text it translates:
+#
+#     <!-- translation of docs/cheatsheet.md at blob <the 40 hex digits of git hash-object> -->
+#
+# The blob is computed here as git computes it, so checking needs no git; git (when present,
+# and the blob is in the repository) only shows what changed since. After updating a
+# translation, record the English it now translates with :func:`record_markdown_origin`.
+
+__all__ += ["git_blob_hash", "markdown_origin", "record_markdown_origin", "stale_markdown"]
+
+#: The first line of a translated page: its English page and that page's git blob.
+MARKDOWN_ORIGIN = re.compile(
+    r"\A<!-- translation of (?P<of>[^\s>]+) at blob (?P<blob>[0-9a-f]{40}) -->[ \t]*\r?\n?")
+#: How long git may take to show an old version; the check itself never waits on git.
+GIT_TIMEOUT_SECONDS = 10
+#: At most this many diff lines are shown; the rest are counted.
+MAX_DIFF_LINES = 200
+
+
+def git_blob_hash(data):
+    """The id git gives *data* (bytes, or text written as UTF-8): ``git hash-object``, no git needed.
+
+    Git hashes ``b"blob <length>\\0"`` followed by the bytes, with SHA-1.
+
+    >>> git_blob_hash(b"")
+    'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'
+
+    Surprising: one trailing newline is another blob.
+
+    >>> git_blob_hash("hello\\n") == git_blob_hash("hello")
+    False
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"git_blob_hash takes bytes or str, not {type(data).__name__}")
+    return hashlib.sha1(b"blob %d\0" % len(data) + bytes(data)).hexdigest()  # noqa: S324 - git's id
+
+
+def markdown_origin(english, name):
+    """The first line of a translation of the English page at path *english*, recorded as *name*.
+
+    *name* is the page's path from the repository root (``docs/cheatsheet.md``);
+    the blob is that of the file as it is on disk now.
+    """
+    name = PurePosixPath(name).as_posix()
+    if not re.fullmatch(r"[^\s>]+", name):
+        raise ValueError(f"a page name without spaces or '>' is expected, not {name!r}")
+    return f"<!-- translation of {name} at blob {git_blob_hash(Path(english).read_bytes())} -->"
+
+
+def record_markdown_origin(translated, english, name=None):
+    """Record in the page at *translated* that it now translates the English page *english*.
+
+    Run it after updating a translation, from the repository root::
+
+        python -c "from reasoneval_mini.editions import record_markdown_origin as r; r('docs/zh-CN/cheatsheet.md', 'docs/cheatsheet.md')"
+
+    *name*, the English page's path from the repository root, defaults to
+    *english* itself, which must then be relative. The first line, when it is
+    an origin comment, is replaced; otherwise the comment is put above the
+    page. Returns the line written.
+    """
+    if name is None:
+        if Path(english).is_absolute():
+            raise ValueError(f"give the page's name from the repository root for {english!r}: "
+                             "an absolute path is not a name")
+        name = english
+    translated = Path(translated)
+    text = translated.read_text(encoding="utf-8")
+    line = markdown_origin(english, name)
+    write_atomically(translated, line + "\n" + MARKDOWN_ORIGIN.sub("", text, count=1))
+    return line
+
+
+def _git_show(blob, folder):
+    """The text of *blob* from the repository around *folder*, or ``None`` when git cannot say."""
+    try:
+        done = subprocess.run(["git", "cat-file", "-p", blob], cwd=folder, capture_output=True,
+                              timeout=GIT_TIMEOUT_SECONDS, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def stale_markdown(translated_text, english):
+    """What changed in the English page at path *english* since *translated_text* was made from it.
+
+    ``[]`` when the English file's blob (as ``git hash-object`` computes it) is
+    the one the translation's first line records. Otherwise one text: the
+    unified diff from the recorded English (``git cat-file -p <blob>``, when git
+    and that blob are there) to the English of today, or, without them, a line
+    saying that the hash differs. A page without the origin line, or recording
+    another English page, gets one text saying so.
+
+    >>> stale_markdown("# 标题\\n", "README.md")
+    ['the translation does not start with <!-- translation of PAGE at blob <40 hex> -->']
+    """
+    english = Path(english)
+    found = MARKDOWN_ORIGIN.match(translated_text)
+    if not found:
+        return ["the translation does not start with "
+                "<!-- translation of PAGE at blob <40 hex> -->"]
+    of, blob = found.group("of"), found.group("blob")
+    if not (english.as_posix() == of or english.as_posix().endswith("/" + of)):
+        return [f"the translation records that it translates {of}, not {english.as_posix()}"]
+    data = english.read_bytes()
+    now = git_blob_hash(data)
+    if now == blob:
+        return []
+    then = _git_show(blob, english.parent)
+    if then is None:
+        return [f"{of} has changed since it was translated: its blob is {now}, the translation "
+                f"records {blob} (git cannot show that version here, so no diff)"]
+    diff = list(difflib.unified_diff(
+        then.splitlines(), data.decode("utf-8", errors="replace").splitlines(),
+        f"{of} at blob {blob[:12]} (translated)", f"{of} now", lineterm="", n=1))
+    if len(diff) > MAX_DIFF_LINES:
+        diff = diff[:MAX_DIFF_LINES] + [f"... {len(diff) - MAX_DIFF_LINES} more diff lines"]
+    return [f"{of} has changed since it was translated (blob {blob[:12]} -> {now[:12]}):\n"
+            + "\n".join(diff)]

@@ -552,10 +552,18 @@ class _TypedSet(set):
         return "{" + ", ".join(map(repr, sorted(self))) + "}" if self else "set()"
 
 
-def _draw_names(pool, size):
-    """*size* names of *pool* in the pool's order (so the statement lists them stably)."""
+def _draw_names(pool, size, include_one_of=()):
+    """*size* names of *pool* in the pool's order (so the statement lists them stably).
+
+    With *include_one_of*, every draw holds at least one of those names: a draw
+    without any has its last sampled name replaced by one of them, so the draws
+    that already hold one are the ones they were before.
+    """
     def draw(rng):
-        chosen = set(rng.sample(sorted(pool), size))
+        sampled = rng.sample(sorted(pool), size)
+        if include_one_of and not set(sampled) & set(include_one_of):
+            sampled[-1] = rng.choice(sorted(include_one_of))
+        chosen = set(sampled)
         return tuple(name for name in pool if name in chosen)
     return draw
 
@@ -599,6 +607,10 @@ PREDICT_PROGRAMS = {
 
 #: How many programs of the pool a variant predicts.
 PREDICT_COUNT = 7
+#: Programs that end ``passed`` while their check cannot fail or is swallowed: every
+#: variant predicts at least one, so that each learner meets a pass that proves nothing
+#: (lesson 03's objective: passing the tests is not the same as being correct).
+PASSES_WITHOUT_CHECKING = ("assert_caught", "swallows_every_error", "assert_on_a_tuple")
 
 _PREDICT_ID = "kp3_predict_statuses"
 
@@ -624,11 +636,13 @@ _PREDICT = Exercise(
     statement=_predict_statement,
     checks_what=("All predictions at once, as typed in your function: the exact state "
                  "names. The check answers only \"right\" or \"not yet\", never how many "
-                 "are wrong nor which; once right, it says why each program ends as it does."),
+                 "are wrong nor which; once right, it says why each program ends as it does. "
+                 "Every draw holds a program that tests less than it seems to: a state says "
+                 "how a program ended, not whether it is correct."),
     hint=("Reread the five states' definitions: which one needs the program to reach its "
           "last line, which ones are decided by the type of an exception, which one by the "
           "clock? Then follow each program line by line, as the executor runs it."),
-    draw=_draw_names(PREDICT_PROGRAMS, PREDICT_COUNT),
+    draw=_draw_names(PREDICT_PROGRAMS, PREDICT_COUNT, include_one_of=PASSES_WITHOUT_CHECKING),
     checks=lambda names: (
         _keyed_check("predicted_statuses()", _PREDICT_ID, names,
                      "withheld: the executor's states",

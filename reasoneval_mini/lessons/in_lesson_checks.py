@@ -80,6 +80,27 @@ def _is_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+def _is_truth(value):
+    # A bool, or numpy's (np.True_ from a comparison of numpy numbers): a verdict either way.
+    # numpy is not imported for this; its bool type is recognised by name.
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool"))
+
+
+def _rounded_to(value, reference):
+    """The number of decimals (0-6) *value* is *reference* rounded to, or ``None``."""
+    if not _is_number(value) or _close(value, reference):
+        return None
+    try:
+        value = float(value)
+    except OverflowError:  # an int past the floats' range is no rounding of a float
+        return None
+    for places in range(7):
+        if value == round(float(reference), places):
+            return places
+    return None
+
+
 def _close(value, reference):
     """*value* equals *reference* (exactly for ints and Fractions, within REL_TOL for floats)."""
     if not _is_number(value):
@@ -130,9 +151,10 @@ def check_exact_comparison(verdicts, pairs):
     if not isinstance(verdicts, (list, tuple)) or len(verdicts) != len(pairs):
         return _say(NOT_YET, _("verdicts = {value}: expected a list of {count} True/False, one "
                                "per pair.").format(value=_shown(verdicts), count=len(pairs)))
-    if not all(isinstance(v, bool) for v in verdicts):
+    if not all(_is_truth(v) for v in verdicts):
         return _say(NOT_YET, _("each verdict is True or False (a comparison), got {value}.").format(
             value=_shown(list(verdicts))))
+    verdicts = [bool(v) for v in verdicts]
     exact = [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in pairs]
     if list(verdicts) == exact:
         return _say(RIGHT, _("All {count} verdicts match the exact comparison of fractions.").format(
@@ -408,6 +430,13 @@ def check_standard_deviation(sd, values):
         return _say(NOT_YET, _("sd = {sd} divides by m; the sample standard deviation divides by "
                                "m - 1, since the deviations are taken from the values' own "
                                "mean.").format(sd=_shown(sd)))
+    places = _rounded_to(sd, statistics.stdev(values))
+    if places is not None:
+        return _say(NOT_YET, ngettext(
+            "sd = {sd} is rounded to {places} decimal: keep the full value, and round only what "
+            "you print.",
+            "sd = {sd} is rounded to {places} decimals: keep the full value, and round only what "
+            "you print.", places).format(sd=_shown(sd), places=places))
     if _close(sd, statistics.variance(values)):
         return _say(NOT_YET, _("sd = {sd} is the variance, the mean squared deviation; the "
                                "standard deviation is its square root.").format(sd=_shown(sd)))

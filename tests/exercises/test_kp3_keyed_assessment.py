@@ -555,3 +555,20 @@ def test_a_distortion_changes_the_score_of_the_same_runs():
     dropped = execution_summary([r for r in log if r["status"] not in
                                  ("runtime_error", "not_run")])["success_rate"]
     assert honest < retried and honest < dropped
+
+
+def test_every_variant_predicts_a_program_that_passes_without_checking_anything():
+    # Lesson 03's objective "passing the tests is not the same as being correct" is checked
+    # here for every learner: each draw holds a program whose check cannot fail or is
+    # swallowed, and the real executor calls it passed (run, not read from the key).
+    from reasoneval_mini import execute_program
+    from reasoneval_mini.exercises.ex03_execution_states import (
+        PASSES_WITHOUT_CHECKING, PREDICT_PROGRAMS)
+    identities = ["self-study", "ann", "zoe ", "\u200fbob"] + [f"s{n:03d}" for n in range(200)]
+    for identity in identities:
+        drawn = _items("kp3_predict_statuses", identity)
+        assert len(drawn) == len(set(drawn)) == 7, identity
+        assert set(drawn) & set(PASSES_WITHOUT_CHECKING), identity
+    for name in PASSES_WITHOUT_CHECKING:
+        result = execute_program(PREDICT_PROGRAMS[name], timeout=1.0)
+        assert result.status == "passed", (name, result.status, result.detail)

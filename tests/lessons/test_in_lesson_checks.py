@@ -406,3 +406,25 @@ def test_the_placeholder_is_reported_as_not_written_and_never_as_wrong(capsys, c
     call()
     out = capsys.readouterr().out
     assert out.startswith(NOT_WRITTEN) and "Replace the ..." in out
+
+
+def test_exact_comparison_takes_numpy_verdicts_as_verdicts(capsys):
+    # A learner who compares numpy integers gets np.True_/np.False_: still verdicts.
+    numpy = pytest.importorskip("numpy")
+    exact = [numpy.int64(a) * d == numpy.int64(c) * b for (a, b), (c, d) in PAIRS]
+    assert {type(v).__name__ for v in exact} <= {"bool_", "bool"} and type(exact[0]) is not bool
+    assert said(capsys, check_exact_comparison, exact, PAIRS).startswith(RIGHT)
+    floats = [numpy.float64(a) / b == numpy.float64(c) / d for (a, b), (c, d) in PAIRS]
+    assert "floats" in said(capsys, check_exact_comparison, floats, PAIRS)
+
+
+@pytest.mark.parametrize("places", [1, 2, 3, 4])
+def test_standard_deviation_rounded_is_named_as_rounded_with_its_places(capsys, places):
+    values = [0.2, 0.9, 0.35, 0.6, 0.0, 1.0]
+    exact = statistics.stdev(values)
+    rounded = round(exact, places)
+    assert not math.isclose(rounded, exact, rel_tol=1e-9)  # the case is a real rounding
+    fewest = min(p for p in range(places + 1) if round(exact, p) == rounded)  # 0.40 is 0.4
+    out = said(capsys, check_standard_deviation, rounded, values)
+    assert out.startswith(NOT_YET) and f"rounded to {fewest} decimal" in out
+    assert f"{exact:.6f}" not in out and str(exact) not in out  # the full value is not handed out
