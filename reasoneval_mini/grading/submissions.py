@@ -33,7 +33,7 @@ import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from reasoneval_mini.support.i18n import ngettext
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, _, language, ngettext
 from reasoneval_mini.support.text import MESSAGE_CHARS, shorten
 from reasoneval_mini.grading.notebooks import NotebookError, parse_notebook, prepare_cells
 from reasoneval_mini.grading.statuses import GRADE_FAILED
@@ -154,7 +154,7 @@ def plan_notebooks(student_dir, exercises, written=()):
     for path in _notebook_files(student_dir):
         found.setdefault(path.name, []).append(path)
     others = sorted(display_name(name) for name in set(found) - set(by_notebook))
-    hint = f" (found instead: {', '.join(others)}; renamed?)" if others else ""
+    hint = _(" (found instead: {names}; renamed?)").format(names=", ".join(others)) if others else ""
     tasks, missing = [], {}
     for notebook, ids in by_notebook.items():
         paths = found.get(notebook, [])
@@ -166,15 +166,19 @@ def plan_notebooks(student_dir, exercises, written=()):
             if target is not None:
                 where = (f"{folder}/" if student_dir.is_symlink() else
                          f"{folder}/{display_name(str(chosen.relative_to(student_dir)))}")
-                task["error"] = shorten(f"{notebook} refused: {where} is a symlink to "
-                                        f"{display_name(str(target))}, outside {folder}/")
+                task["error"] = shorten(_("{notebook} refused: {where} is a symlink to {target}, "
+                                          "outside {folder}/").format(
+                                              notebook=notebook, where=where,
+                                              target=display_name(str(target)), folder=folder))
             tasks.append(task)
             continue
         if paths:
             where = ", ".join(display_name(p.relative_to(student_dir).as_posix()) for p in paths)
-            message = f"{len(paths)} copies of {notebook} in {folder}/ ({where}); keep one"
+            message = _("{count} copies of {notebook} in {folder}/ ({where}); keep one").format(
+                count=len(paths), notebook=notebook, folder=folder, where=where)
         else:
-            message = f"no notebook {notebook} in {folder}/{hint}"
+            message = _("no notebook {notebook} in {folder}/{hint}").format(
+                notebook=notebook, folder=folder, hint=hint)
         missing.update(dict.fromkeys(ids, shorten(message)))
     return tasks, missing
 
@@ -286,9 +290,15 @@ def read_student(student_dir, exercises, written=()):
     tasks, missing = plan_notebooks(student_dir, exercises, written)
     names = {Path(e.notebook).name for e in exercises.values()}
     names |= {Path(task.notebook).name for task in written}
-    return Submission(student_dir, display_name(student_dir.name),
-                      tuple(read_notebook(task) for task in tasks), missing,
-                      find_copies(student_dir, names))
+    notebooks = tuple(read_notebook(task) for task in tasks)
+    submission = Submission(student_dir, display_name(student_dir.name), notebooks, missing,
+                            find_copies(student_dir, names))
+    if missing and submission.language != DEFAULT_LANGUAGE:
+        # The language is known only once a notebook is read: say what is missing in it.
+        with language(submission.language):
+            submission = replace(submission, missing=plan_notebooks(student_dir, exercises,
+                                                                    written)[1])
+    return submission
 
 
 def written_answer(notebook, task_id):

@@ -256,6 +256,9 @@ EXERCISES = {
                                        case("add_numbers(-1, 1)", lambda f: f(-1, 1), 0))),
     "double": Exercise("double", "ex01_add.ipynb", "double", 1, "Double", "Double it.",
                        "doubles", "Use *.", (case("double(2)", lambda f: f(2), 4),)),
+    # Its notebook is never handed in: a missing notebook, said in the student's language.
+    "triple": Exercise("triple", "ex02.ipynb", "triple", 1, "Triple", "Triple it.",
+                       "triples", "Use * 3.", (case("triple(2)", lambda f: f(2), 6),)),
 }
 
 
@@ -301,7 +304,7 @@ def graded(tmp_path_factory):
 def test_the_grader_writes_a_zh_cn_notebooks_feedback_in_chinese(graded):
     _rows, feedback = graded
     ann = feedback["ann"]
-    for english, values in (("Total: {score} / {total} points.", {"score": "1", "total": 3}),
+    for english, values in (("Total: {score} / {total} points.", {"score": "1", "total": 4}),
                             ("| exercise | status | score |", {}),
                             ("Status: **{status}**, score {score} / {points}.",
                              {"status": _shipped_translation("zh-CN", "failed"), "score": "1",
@@ -312,14 +315,17 @@ def test_the_grader_writes_a_zh_cn_notebooks_feedback_in_chinese(graded):
     assert _shipped_translation("zh-CN", "different value") in ann
     assert _shipped_translation("zh-CN", "not attempted yet: the function still raises "
                                          "NotImplementedError") in ann
-    assert "Total:" not in ann and "different value" not in ann
+    assert _shipped_translation("zh-CN", "no notebook {notebook} in {folder}/{hint}").format(
+        notebook="ex02.ipynb", folder="ann", hint="") in ann
+    assert "Total:" not in ann and "different value" not in ann and "no notebook" not in ann
 
 
 def test_the_grader_writes_an_english_notebooks_feedback_in_english(graded):
     _rows, feedback = graded
     bob = feedback["bob"]
-    assert "Total: 1 / 3 points." in bob and "Status: **failed**, score 1 / 2." in bob
+    assert "Total: 1 / 4 points." in bob and "Status: **failed**, score 1 / 2." in bob
     assert "different value" in bob and "Hint: Use +." in bob
+    assert "no notebook ex02.ipynb in bob/" in bob
     assert not re.search(r"[\u4e00-\u9fff]", bob)
 
 
@@ -328,4 +334,5 @@ def test_both_editions_get_the_same_ids_statuses_and_scores(graded):
     by_student = {student: [(r["exercise"], r["score"], r["max_score"], r["status"])
                             for r in rows if r["student"] == student] for student in ("ann", "bob")}
     assert by_student["ann"] == by_student["bob"]
-    assert by_student["bob"] == [("add", "1", "2", "failed"), ("double", "0", "1", "failed")]
+    assert by_student["bob"] == [("add", "1", "2", "failed"), ("double", "0", "1", "failed"),
+                                 ("triple", "0", "1", "missing")]
