@@ -8,6 +8,7 @@ expected Chinese texts are taken from the catalogue, never typed into a test.
 """
 
 import csv
+import difflib
 import io
 import json
 import re
@@ -65,6 +66,10 @@ def extracted_ids():
 IDS = extracted_ids()
 
 
+def _english(key):
+    return key if isinstance(key, str) else key[0]
+
+
 def _key(message):
     return message.id if isinstance(message.id, str) else tuple(message.id)
 
@@ -91,8 +96,17 @@ def test_the_extractor_finds_the_framework_messages():
 def test_every_message_of_the_package_has_a_translation(name):
     catalogue = read_catalogue(name)
     translated = {_key(m): m for m in catalogue if m.id and not m.fuzzy and all(_strings(m))}
-    missing = [f"{places[0]}: {message!r}" for message, places in IDS.items()
-               if message not in translated]
+    # An English text that changed after its translation: the old id is still in the
+    # catalogue, and the failure shows it beside the new one.
+    stale = {_english(key): key for key in translated if key not in IDS}
+    missing = []
+    for message, places in IDS.items():
+        if message in translated:
+            continue
+        was = difflib.get_close_matches(_english(message), list(stale), n=1, cutoff=0.6)
+        missing.append(f"{places[0]}: {message!r}"
+                       + (f"\n    the catalogue translates an earlier text: {stale[was[0]]!r}"
+                          if was else ""))
     assert not missing, (f"{len(missing)} message(s) without a {name} translation in "
                          f"{po_path(name).relative_to(ROOT)} (see docs/translating.md):\n"
                          + "\n".join(missing))
