@@ -29,6 +29,11 @@ When several tests fail with the same ``TypeError`` (usually a function with
 the wrong parameters), the printout shows it once, with the count and the
 parameters the function takes; the results (one per test) are unchanged.
 
+Every line speaks the kernel's language (:func:`~reasoneval_mini.support.i18n.use_language`,
+which a zh-CN notebook calls in its first code cell): the words come from the
+catalogue, the values (calls, expected and actual values, ids) are the same in
+every language, and so are the states a :class:`CheckReport` holds.
+
 >>> report = check("kp2_two_subsets", lambda n: [(0, 1)])  # doctest: +ELLIPSIS
 kp2_two_subsets: Warm-up: every 2-subset of n completions (1 point)
   FAIL  two_subsets(5)
