@@ -51,6 +51,7 @@ import pprint
 import re
 from pathlib import Path
 
+from reasoneval_mini.support.i18n import _, language, language_of_notebook
 from reasoneval_mini.support.notebook_json import load_notebook_json
 
 BEGIN = "### BEGIN SOLUTION"
@@ -60,6 +61,11 @@ STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
 TEXT_STUB = "YOUR ANSWER HERE"
 #: In a master's written answer cell, the rubric starts at the line starting with this.
 RUBRIC_START = "**Rubric ("
+
+
+def rubric_start():
+    """:data:`RUBRIC_START` in the current language (the rubric's heading up to its points)."""
+    return _("**Rubric ({points})**").split("{", 1)[0]
 _MENTION = re.compile(r"(BEGIN|END)\s*SOLUTION", re.IGNORECASE)
 
 
@@ -167,7 +173,16 @@ def refresh_task_cells(notebook, variant=None):
     typed exercise are written for *variant* (default: the
     :data:`~reasoneval_mini.exercises.variants.DEFAULT_IDENTITY` one). Cells
     of unknown exercises (or without nbgrader metadata) are left alone.
+
+    The task cells and rubrics are rendered in the language the notebook's
+    metadata records (:func:`~reasoneval_mini.support.i18n.language_of_notebook`):
+    a zh-CN master gets them from the catalogue, an English one as before.
     """
+    with language(language_of_notebook(notebook)):
+        return _refresh_task_cells(notebook, variant)
+
+
+def _refresh_task_cells(notebook, variant):
     from reasoneval_mini.exercises.registry import (
         EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
     from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
@@ -182,7 +197,8 @@ def refresh_task_cells(notebook, variant=None):
             cell = dict(cell, source=render_task_markdown(exercise_id, variant))
         elif is_written_answer(cell) and grade_id in WRITTEN_TASKS:
             text = _source_text(cell)
-            answer = text[: text.find(RUBRIC_START)] if RUBRIC_START in text else text + "\n\n"
+            start = rubric_start()
+            answer = text[: text.find(start)] if start in text else text + "\n\n"
             cell = _with_points(dict(cell, source=answer + render_rubric_markdown(grade_id)),
                                 WRITTEN_TASKS[grade_id].points)
         elif grade_id.endswith("_check") and grade_id[: -len("_check")] in EXERCISES:

@@ -350,3 +350,41 @@ def test_both_editions_get_the_same_ids_statuses_and_scores(graded):
     assert by_student["ann"] == by_student["bob"]
     assert by_student["bob"] == [("add", "1", "2", "failed"), ("double", "0", "1", "failed"),
                                  ("triple", "0", "1", "missing")]
+
+
+# --- the build's task cells ------------------------------------------------------------------
+
+def _master_with_written_task():
+    from reasoneval_mini.exercises.build import read_notebook
+    from reasoneval_mini.exercises.registry import WRITTEN_TASKS
+
+    task = next(iter(WRITTEN_TASKS.values()))
+    return read_notebook(ROOT / "solutions" / Path(task.notebook).name), task
+
+
+def test_a_zh_cn_masters_task_cells_are_rendered_in_chinese_once():
+    from reasoneval_mini.exercises.build import refresh_task_cells
+
+    master, task = _master_with_written_task()
+    master = json.loads(json.dumps(master))
+    master["metadata"].setdefault("reasoneval", {})["language"] = "zh-CN"
+    once = refresh_task_cells(master)
+    twice = refresh_task_cells(once)
+    assert twice == once  # the Chinese rubric is found again, not appended a second time
+    text = "\n".join("".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+                     for cell in once["cells"] if cell["cell_type"] == "markdown")
+    heading = _shipped_translation("zh-CN", "**Rubric ({points}; each criterion {levels})**")
+    assert text.count(heading.split("{", 1)[0]) == 1
+    what = _shipped_translation("zh-CN", "**What the check tests:** {checks_what}").split("{", 1)[0]
+    assert what in text and "**What the check tests:**" not in text
+    assert f"Written task id: `{task.id}`" in text  # the grader's marker stays as it is
+
+
+def test_an_english_masters_task_cells_are_unchanged():
+    from reasoneval_mini.exercises.build import refresh_task_cells
+
+    master, _task = _master_with_written_task()
+    # The committed master is up to date (build-exercises --check): rendering it again in
+    # English, the language it records, gives its own cells back.
+    assert refresh_task_cells(master)["cells"] == master["cells"]
+    assert current_language() == DEFAULT_LANGUAGE
