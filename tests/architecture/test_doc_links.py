@@ -22,7 +22,7 @@ README_MAX_LINES = 160
 #: The README, the pages under docs/, and their translations (README.zh-CN.md, docs/zh-CN/*.md).
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted(ROOT.glob("README.*.md")), *sorted((ROOT / "docs").glob("*/*.md"))]
-LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*/*.ipynb"))
 LINK = re.compile(r"\[[^\]]*\]\(([^()\s]+)\)")
 FENCE = re.compile(r"^ *```.*?^ *```", re.MULTILINE | re.DOTALL)
 
