@@ -388,3 +388,31 @@ def test_an_english_masters_task_cells_are_unchanged():
     # English, the language it records, gives its own cells back.
     assert refresh_task_cells(master)["cells"] == master["cells"]
     assert current_language() == DEFAULT_LANGUAGE
+
+
+# --- reasoneval-course progress ---------------------------------------------------------------
+
+def test_progress_speaks_the_language_of_the_notebooks(tmp_path, capsys):
+    from reasoneval_mini.cli import main
+
+    english = ROOT / "exercises" / "ex02_pass_at_k.ipynb"
+    notebook = json.loads(english.read_text(encoding="utf-8"))
+    notebook["metadata"].setdefault("reasoneval", {})["language"] = "zh-CN"
+    (tmp_path / english.name).write_text(json.dumps(notebook), encoding="utf-8")
+    assert main(["progress", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    with open(mo_path("zh-CN"), "rb") as handle:
+        zh = GNUTranslations(handle).gettext
+    header = printed.splitlines()[0].split()
+    assert header == [zh("exercise"), zh("points"), zh("state")]
+    # The untouched stubs of the notebook, and the notebooks that are not there, in Chinese.
+    assert f"  {zh('not attempted')}" in printed and f"  {zh('missing notebook')}" in printed
+    assert zh("no notebook {notebook} in {folder}/{hint}").format(
+        notebook="ex01_answer_equivalence.ipynb", folder=tmp_path.name, hint="") in printed
+    assert "not attempted" not in printed and "missing notebook" not in printed
+    # The same folder in English is the English report.
+    (tmp_path / english.name).write_text(english.read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["progress", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].split() == ["exercise", "points", "state"]
+    assert not re.search(r"[\u4e00-\u9fff]", printed)
