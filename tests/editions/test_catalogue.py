@@ -416,3 +416,16 @@ def test_progress_speaks_the_language_of_the_notebooks(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert printed.splitlines()[0].split() == ["exercise", "points", "state"]
     assert not re.search(r"[\u4e00-\u9fff]", printed)
+
+
+def test_the_catalogues_are_package_data():
+    # They install with the package (a wheel holds them), or an installed course speaks English.
+    import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = data["tool"]["setuptools"]["package-data"]["reasoneval_mini"]
+    for name in TRANSLATED:
+        for path in (po_path(name), mo_path(name)):
+            relative = path.relative_to(PACKAGE).as_posix()
+            assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative
