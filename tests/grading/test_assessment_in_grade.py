@@ -7,13 +7,15 @@ as an instructor's class build renders the learners' copies.
 """
 
 import json
+import linecache
+import re
 import textwrap
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from assessment_play import IDENTITIES, TEST_KEY
+from assessment_play import IDENTITIES, TEST_KEY, grade_score
 from reasoneval_mini import cli
 from reasoneval_mini.exercises.build import dumps_notebook, master_for
 from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS
@@ -54,9 +56,133 @@ def _grades(submissions):
     return {(grade.student, grade.exercise): grade for grade in grades}
 
 
-def test_every_master_earns_full_marks_on_every_variant_in_grade(tmp_path):
+#: Identities whose folder name or text is a trap for the grader: the shipped variant, a
+#: trailing space (an unzip tool's), a right-to-left mark in front, accented letters.
+TRICKY_IDENTITIES = ("self-study", "zoe ", "\u200fsara", "Ólafur Jóhannsson")
+_LABEL = re.compile(r"[A-Za-z_][A-Za-z_ ]*\Z")
+
+
+def _kinds_of_typed(value):
+    """Each text of a typed exercise's data with its digits folded (``"0,375"`` -> ``"#,#"``)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _kinds_of_typed(key)
+            yield from _kinds_of_typed(inner)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for inner in value:
+            yield from _kinds_of_typed(inner)
+    else:
+        yield re.sub(r"\d+", "#", value) if isinstance(value, str) else type(value).__name__
+
+
+def _kinds_of_inputs(value):
+    """A function exercise's data as its shapes: container and value types, and its labels."""
+    if isinstance(value, dict):
+        yield "dict"
+        for key, inner in value.items():
+            yield from _kinds_of_inputs(key)
+            yield from _kinds_of_inputs(inner)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        yield type(value).__name__
+        for inner in value:
+            yield from _kinds_of_inputs(inner)
+    else:  # a label ("commas", "timeout", a model's name) is a case; a number is not
+        yield value if isinstance(value, str) and _LABEL.match(value) else type(value).__name__
+
+
+def variant_kinds(identity):
+    """What a sandboxed grade of *identity*'s masters exercises, as a set of (exercise, kind).
+
+    A typed exercise: each item of its draw (folded as :func:`_kinds_of_typed`) and each
+    (item, right answer) pair, so every literal the answer key types travels through the
+    child's notebook run, the grader's typed reader and the plain-value channel. A function
+    exercise: the shapes and labels of its inputs (:func:`_kinds_of_inputs`).
+    """
+    kinds = set()
+    for exercise_id, exercise in EXERCISES.items():
+        data = exercise.data(Variant(identity))
+        if exercise.typed:
+            right = exercise.solve(data)
+            pairs = right.items() if isinstance(right, dict) else ((item, True) for item in right)
+            kinds |= {(exercise_id, "item", kind) for kind in _kinds_of_typed(data)}
+            kinds |= {(exercise_id, "answer", re.sub(r"\d+", "#", str(item)), repr(answer))
+                      for item, answer in pairs}
+        else:
+            kinds |= {(exercise_id, "input", kind) for kind in _kinds_of_inputs(data)}
+    return kinds
+
+
+def covering_identities():
+    """:data:`TRICKY_IDENTITIES`, then identities of :data:`IDENTITIES` until every kind is in.
+
+    Greedy set cover over :func:`variant_kinds`: each step adds the identity that brings the
+    most kinds not yet covered. (13 of the 53 when this was written.)
+    """
+    kinds = {identity: variant_kinds(identity) for identity in IDENTITIES}
+    chosen = list(TRICKY_IDENTITIES)
+    left = set().union(*kinds.values()) - set().union(*(kinds[i] for i in chosen))
+    while left:
+        best = max(IDENTITIES, key=lambda identity: len(kinds[identity] & left))
+        chosen.append(best)
+        left -= kinds[best]
+    return chosen
+
+
+def _run_cell(source, filename, namespace):
+    """Run a cell's *source* in *namespace*, its source readable as IPython keeps it."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
+def test_every_master_answer_earns_full_marks_on_every_variant_in_process():
+    """Every answer cell of every master, rendered for each of the 53 identities, scores full marks.
+
+    The setup cell and the answer cells of each rendered master run here, as the grading
+    child runs them, and each answer is scored on that variant's public and hidden checks
+    (:func:`assessment_play.grade_score`, the grader's scoring, with the test key). The
+    real grader runs the same masters in its sandbox below, on a covering set of variants.
+    """
+    from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, use_variant
+
+    wrong = {}
+    try:
+        for identity in IDENTITIES:
+            for name in NOTEBOOKS:
+                cells = {cell["metadata"].get("nbgrader", {}).get("grade_id"): cell["source"]
+                         for cell in _master(name, identity)["cells"]
+                         if cell["cell_type"] == "code"}
+                ids = [i for i, exercise in EXERCISES.items() if exercise.notebook == name]
+                setup = name.split("_")[0] + "_setup"
+                namespace = {"__name__": "__main__"}
+                for grade_id in ([setup] if setup in cells else []) + ids:
+                    _run_cell("".join(cells[grade_id]), f"<{identity!r} {grade_id}>", namespace)
+                for exercise_id in ids:
+                    exercise = EXERCISES[exercise_id]
+                    score = grade_score(exercise_id, namespace[exercise.answer_name], identity)
+                    if score != exercise.points:
+                        wrong[identity, exercise_id] = score
+    finally:
+        use_variant(DEFAULT_IDENTITY)  # the setup cells set the kernel's variant
+    assert wrong == {}
+
+
+def test_every_master_earns_full_marks_in_grade_on_variants_that_cover_every_kind(tmp_path):
+    """Every master, rendered for each covering variant, graded by ``grade`` in its sandbox.
+
+    Grading all 53 identities here took over a minute; the variants are not all different
+    cases for the grader. The test above scores every answer on every variant in process;
+    what only the sandboxed grade adds is the identity's folder, the notebook run in the
+    child, the grader's reading of typed answers and the channel that carries returned
+    values. So the variants graded here are the tricky identities and enough others that
+    every kind of every exercise's draw appears (:func:`covering_identities`): every item
+    and right answer of each typed exercise, every input shape and label of each function
+    exercise.
+    """
+    identities = covering_identities()
+    # The kinds tell variants apart: the tricky four alone do not hold them all.
+    assert len(identities) > len(TRICKY_IDENTITIES)
     submissions = tmp_path / "submissions"
-    for identity in IDENTITIES:
+    for identity in identities:
         for name in NOTEBOOKS:
             _write(submissions / identity, name, _master(name, identity))
     grades = _grades(submissions)
@@ -64,7 +190,8 @@ def test_every_master_earns_full_marks_on_every_variant_in_grade(tmp_path):
              if key[1] in EXERCISES and (grade.status != GRADE_PASSED
                                          or grade.score != grade.max_score)}
     assert wrong == {}
-    assert {student for student, _ in grades} == set(IDENTITIES)
+    assert {student for student, _ in grades} == set(identities)
+    assert {exercise for _, exercise in grades} >= set(EXERCISES)
 
 
 def test_a_classmates_typed_answer_and_the_variant_line_earn_nothing_on_your_own_variant(tmp_path):
