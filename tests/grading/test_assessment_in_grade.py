@@ -134,36 +134,41 @@ def _run_cell(source, filename, namespace):
     exec(compile(source, filename, "exec"), namespace)
 
 
-def test_every_master_answer_earns_full_marks_on_every_variant_in_process():
-    """Every answer cell of every master, rendered for each of the 53 identities, scores full marks.
+def _answer_cells(notebook):
+    """grade_id -> source of each exercise's answer cell in *notebook*."""
+    return {cell["metadata"]["nbgrader"]["grade_id"]: "".join(cell["source"])
+            for cell in notebook["cells"] if cell["cell_type"] == "code"
+            and cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") in EXERCISES}
 
-    The setup cell and the answer cells of each rendered master run here, as the grading
-    child runs them, and each answer is scored on that variant's public and hidden checks
-    (:func:`assessment_play.grade_score`, the grader's scoring, with the test key). The
-    real grader runs the same masters in its sandbox below, on a covering set of variants.
+
+def test_every_master_answer_is_right_on_every_variant_in_process():
+    """Every master rendered for each of the 53 identities: its answers are those of its variant.
+
+    A typed answer is written by the build for each variant (from the answer key): each one,
+    run here from the rendered cell, scores full marks on its variant's public and hidden
+    checks (:func:`assessment_play.grade_score`, the grader's scoring, with the test key). A
+    function answer is the same code for every variant: the rendered cell is the shipped
+    master's, which the per-exercise tests (``tests/exercises/test_kp*_assessment.py``) score
+    on every variant in process, and the next test grades in the sandbox.
     """
-    from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, use_variant
-
+    shipped = {name: _answer_cells(json.loads((ROOT / "solutions" / name).read_text("utf-8")))
+               for name in NOTEBOOKS}
     wrong = {}
-    try:
-        for identity in IDENTITIES:
-            for name in NOTEBOOKS:
-                cells = {cell["metadata"].get("nbgrader", {}).get("grade_id"): cell["source"]
-                         for cell in _master(name, identity)["cells"]
-                         if cell["cell_type"] == "code"}
-                ids = [i for i, exercise in EXERCISES.items() if exercise.notebook == name]
-                setup = name.split("_")[0] + "_setup"
+    for identity in IDENTITIES:
+        for name in NOTEBOOKS:
+            for exercise_id, source in _answer_cells(_master(name, identity)).items():
+                exercise = EXERCISES[exercise_id]
+                if not exercise.typed:
+                    if source != shipped[name][exercise_id]:
+                        wrong[identity, exercise_id] = "the function differs from the shipped one"
+                    continue
                 namespace = {"__name__": "__main__"}
-                for grade_id in ([setup] if setup in cells else []) + ids:
-                    _run_cell("".join(cells[grade_id]), f"<{identity!r} {grade_id}>", namespace)
-                for exercise_id in ids:
-                    exercise = EXERCISES[exercise_id]
-                    score = grade_score(exercise_id, namespace[exercise.answer_name], identity)
-                    if score != exercise.points:
-                        wrong[identity, exercise_id] = score
-    finally:
-        use_variant(DEFAULT_IDENTITY)  # the setup cells set the kernel's variant
+                _run_cell(source, f"<{identity!r} {exercise_id}>", namespace)
+                score = grade_score(exercise_id, namespace[exercise.answer_name], identity)
+                if score != exercise.points:
+                    wrong[identity, exercise_id] = score
     assert wrong == {}
+    assert set().union(*shipped.values()) == set(EXERCISES)  # every answer cell was read
 
 
 def test_every_master_earns_full_marks_in_grade_on_variants_that_cover_every_kind(tmp_path):
