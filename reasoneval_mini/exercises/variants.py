@@ -21,6 +21,8 @@ table.
 
 >>> use_variant("ada").rng("kp2_two_subsets").random() == Variant("ada").rng("kp2_two_subsets").random()
 True
+>>> use_variant().identity  # back to the shipped variant: the choice holds for the kernel
+'self-study'
 >>> Variant("ada").rng("kp2_two_subsets").random() == Variant("bob").rng("kp2_two_subsets").random()
 False
 

@@ -122,9 +122,11 @@ RUN = textwrap.dedent('''
         loglikelihood_rolling = loglikelihood
 
     tracker = EvaluationTracker(output_path=out)
+    # include_defaults=False: index only this task's folder. Indexing lm-eval's own
+    # thousands of task files (which this run never loads) took over a minute of CPU.
+    manager = TaskManager(include_path=task_folder, include_defaults=False)
     results = simple_evaluate(model=CannedLM(), tasks=[task], log_samples=True,
-                              task_manager=TaskManager(include_path=task_folder),
-                              evaluation_tracker=tracker)
+                              task_manager=manager, evaluation_tracker=tracker)
     tracker.save_results_aggregated(results=results, samples=results["samples"])
     tracker.save_results_samples(task_name=task, samples=results["samples"][task])
 ''')

@@ -16,7 +16,6 @@ from evaluation_files import problem, results_records, write_jsonl
 from reasoneval_mini.evaluation.code_evaluation import evaluate_code_file
 from reasoneval_mini.evaluation.dask_cluster import INSTALL_HINT, dask_client
 
-distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 pytestmark = pytest.mark.filterwarnings(
     "ignore:reasoneval_mini. sandbox off:RuntimeWarning",
     "ignore::DeprecationWarning", "ignore::ResourceWarning")
@@ -26,7 +25,14 @@ COMPLETIONS = ["    return 1", "    return 2", "    raise KeyError('x')",
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def distributed():
+    # Imported by the tests that use it, not at collection: every xdist worker collects
+    # this file, and importing distributed costs each of them a second.
+    return pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+
+@pytest.fixture(scope="module")
+def cluster(distributed):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, silence_logs=40) as local:
         with distributed.Client(local) as client:
@@ -99,6 +105,6 @@ def test_without_the_extra_the_error_says_how_to_install_it(monkeypatch):
     assert str(error.value) == INSTALL_HINT and "reasoneval-course[dask]" in INSTALL_HINT
 
 
-def test_an_unreachable_scheduler_is_named():
+def test_an_unreachable_scheduler_is_named(distributed):
     with pytest.raises(ValueError, match="cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'"):
         dask_client("tcp://127.0.0.1:9", timeout=1)

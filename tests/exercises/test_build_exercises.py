@@ -185,9 +185,12 @@ def test_task_texts_come_from_the_registry_in_both_folders(tmp_path):
 
 
 def _copy_course(tmp_path):
+    # Without __pycache__: the doctest collection imports solutions/answer_key.py, and
+    # where Python writes bytecode that leaves solutions/__pycache__, no file of the course.
     masters, exercises = tmp_path / "solutions", tmp_path / "exercises"
-    shutil.copytree(ROOT / "solutions", masters)
-    shutil.copytree(ROOT / "exercises", exercises)
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "solutions", masters, ignore=ignore)
+    shutil.copytree(ROOT / "exercises", exercises, ignore=ignore)
     return masters, exercises
 
 

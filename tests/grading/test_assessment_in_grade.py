@@ -7,13 +7,15 @@ as an instructor's class build renders the learners' copies.
 """
 
 import json
+import linecache
+import re
 import textwrap
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from assessment_play import IDENTITIES, TEST_KEY
+from assessment_play import IDENTITIES, TEST_KEY, grade_score
 from reasoneval_mini import cli
 from reasoneval_mini.exercises.build import dumps_notebook, master_for
 from reasoneval_mini.exercises.registry import EXERCISES, NOTEBOOKS
@@ -54,9 +56,138 @@ def _grades(submissions):
     return {(grade.student, grade.exercise): grade for grade in grades}
 
 
-def test_every_master_earns_full_marks_on_every_variant_in_grade(tmp_path):
-    submissions = tmp_path / "submissions"
+#: Identities whose folder name or text is a trap for the grader: the shipped variant, a
+#: trailing space (an unzip tool's), a right-to-left mark in front, accented letters.
+TRICKY_IDENTITIES = ("self-study", "zoe ", "\u200fsara", "Ólafur Jóhannsson")
+_LABEL = re.compile(r"[A-Za-z_][A-Za-z_ ]*\Z")
+
+
+def _kinds_of_typed(value):
+    """Each text of a typed exercise's data with its digits folded (``"0,375"`` -> ``"#,#"``)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _kinds_of_typed(key)
+            yield from _kinds_of_typed(inner)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for inner in value:
+            yield from _kinds_of_typed(inner)
+    else:
+        yield re.sub(r"\d+", "#", value) if isinstance(value, str) else type(value).__name__
+
+
+def _kinds_of_inputs(value):
+    """A function exercise's data as its shapes: container and value types, and its labels."""
+    if isinstance(value, dict):
+        yield "dict"
+        for key, inner in value.items():
+            yield from _kinds_of_inputs(key)
+            yield from _kinds_of_inputs(inner)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        yield type(value).__name__
+        for inner in value:
+            yield from _kinds_of_inputs(inner)
+    else:  # a label ("commas", "timeout", a model's name) is a case; a number is not
+        yield value if isinstance(value, str) and _LABEL.match(value) else type(value).__name__
+
+
+def variant_kinds(identity):
+    """What a sandboxed grade of *identity*'s masters exercises, as a set of (exercise, kind).
+
+    A typed exercise: each item of its draw (folded as :func:`_kinds_of_typed`) and each
+    (item, right answer) pair, so every literal the answer key types travels through the
+    child's notebook run, the grader's typed reader and the plain-value channel. A function
+    exercise: the shapes and labels of its inputs (:func:`_kinds_of_inputs`).
+    """
+    kinds = set()
+    for exercise_id, exercise in EXERCISES.items():
+        data = exercise.data(Variant(identity))
+        if exercise.typed:
+            right = exercise.solve(data)
+            pairs = right.items() if isinstance(right, dict) else ((item, True) for item in right)
+            kinds |= {(exercise_id, "item", kind) for kind in _kinds_of_typed(data)}
+            kinds |= {(exercise_id, "answer", re.sub(r"\d+", "#", str(item)), repr(answer))
+                      for item, answer in pairs}
+        else:
+            kinds |= {(exercise_id, "input", kind) for kind in _kinds_of_inputs(data)}
+    return kinds
+
+
+def covering_identities():
+    """:data:`TRICKY_IDENTITIES`, then identities of :data:`IDENTITIES` until every kind is in.
+
+    Greedy set cover over :func:`variant_kinds`: each step adds the identity that brings the
+    most kinds not yet covered. (13 of the 53 when this was written.)
+    """
+    kinds = {identity: variant_kinds(identity) for identity in IDENTITIES}
+    chosen = list(TRICKY_IDENTITIES)
+    left = set().union(*kinds.values()) - set().union(*(kinds[i] for i in chosen))
+    while left:
+        best = max(IDENTITIES, key=lambda identity: len(kinds[identity] & left))
+        chosen.append(best)
+        left -= kinds[best]
+    return chosen
+
+
+def _run_cell(source, filename, namespace):
+    """Run a cell's *source* in *namespace*, its source readable as IPython keeps it."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+
+
+def _answer_cells(notebook):
+    """grade_id -> source of each exercise's answer cell in *notebook*."""
+    return {cell["metadata"]["nbgrader"]["grade_id"]: "".join(cell["source"])
+            for cell in notebook["cells"] if cell["cell_type"] == "code"
+            and cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") in EXERCISES}
+
+
+def test_every_master_answer_is_right_on_every_variant_in_process():
+    """Every master rendered for each of the 53 identities: its answers are those of its variant.
+
+    A typed answer is written by the build for each variant (from the answer key): each one,
+    run here from the rendered cell, scores full marks on its variant's public and hidden
+    checks (:func:`assessment_play.grade_score`, the grader's scoring, with the test key). A
+    function answer is the same code for every variant: the rendered cell is the shipped
+    master's, which the per-exercise tests (``tests/exercises/test_kp*_assessment.py``) score
+    on every variant in process, and the next test grades in the sandbox.
+    """
+    shipped = {name: _answer_cells(json.loads((ROOT / "solutions" / name).read_text("utf-8")))
+               for name in NOTEBOOKS}
+    wrong = {}
     for identity in IDENTITIES:
+        for name in NOTEBOOKS:
+            for exercise_id, source in _answer_cells(_master(name, identity)).items():
+                exercise = EXERCISES[exercise_id]
+                if not exercise.typed:
+                    if source != shipped[name][exercise_id]:
+                        wrong[identity, exercise_id] = "the function differs from the shipped one"
+                    continue
+                namespace = {"__name__": "__main__"}
+                _run_cell(source, f"<{identity!r} {exercise_id}>", namespace)
+                score = grade_score(exercise_id, namespace[exercise.answer_name], identity)
+                if score != exercise.points:
+                    wrong[identity, exercise_id] = score
+    assert wrong == {}
+    assert set().union(*shipped.values()) == set(EXERCISES)  # every answer cell was read
+
+
+def test_every_master_earns_full_marks_in_grade_on_variants_that_cover_every_kind(tmp_path):
+    """Every master, rendered for each covering variant, graded by ``grade`` in its sandbox.
+
+    Grading all 53 identities here took over a minute; the variants are not all different
+    cases for the grader. The test above scores every answer on every variant in process;
+    what only the sandboxed grade adds is the identity's folder, the notebook run in the
+    child, the grader's reading of typed answers and the channel that carries returned
+    values. So the variants graded here are the tricky identities and enough others that
+    every kind of every exercise's draw appears (:func:`covering_identities`): every item
+    and right answer of each typed exercise, every input shape and label of each function
+    exercise.
+    """
+    identities = covering_identities()
+    # The kinds tell variants apart: the tricky four alone do not hold them all.
+    assert len(identities) > len(TRICKY_IDENTITIES)
+    submissions = tmp_path / "submissions"
+    for identity in identities:
         for name in NOTEBOOKS:
             _write(submissions / identity, name, _master(name, identity))
     grades = _grades(submissions)
@@ -64,7 +195,8 @@ def test_every_master_earns_full_marks_on_every_variant_in_grade(tmp_path):
              if key[1] in EXERCISES and (grade.status != GRADE_PASSED
                                          or grade.score != grade.max_score)}
     assert wrong == {}
-    assert {student for student, _ in grades} == set(IDENTITIES)
+    assert {student for student, _ in grades} == set(identities)
+    assert {exercise for _, exercise in grades} >= set(EXERCISES)
 
 
 def test_a_classmates_typed_answer_and_the_variant_line_earn_nothing_on_your_own_variant(tmp_path):

@@ -65,6 +65,14 @@ def test_exit_code_verdict_sees_failures_and_timeouts():
     assert exit_code_verdict("while True: pass", timeout=0.3) == "timeout"
 
 
+def _wait_for_exit_without_reaping(child):
+    """Return once *child* has died, leaving it a zombie (waitid's WNOWAIT; else a pause)."""
+    if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
+    else:
+        time.sleep(0.2)
+
+
 @posix_only
 def test_process_is_running_tells_live_from_finished_processes():
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
@@ -72,7 +80,7 @@ def test_process_is_running_tells_live_from_finished_processes():
         assert process_is_running(child.pid) is True
     finally:
         child.kill()
-    time.sleep(0.2)  # killed but not reaped: a zombie runs nothing
+    _wait_for_exit_without_reaping(child)  # killed but not reaped: a zombie runs nothing
     assert process_is_running(child.pid) is False
     child.wait()
     assert process_is_running(child.pid) is False

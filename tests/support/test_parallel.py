@@ -2,7 +2,6 @@
 
 import _thread
 import threading
-import time
 
 import pytest
 
@@ -10,30 +9,40 @@ from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.parallel import Done, Interrupted, run_parallel
 
 
+def _finishing_last_to_first(count):
+    """``(work, on_done, order)``: item i returns only once item i + 1 is done, so the last
+    item finishes first; *order* is the finishing order on_done saw."""
+    done_events = [threading.Event() for _ in range(count)]
+    order = []
+
+    def work(index):
+        if index + 1 < count:
+            assert done_events[index + 1].wait(timeout=30), "item %d never finished" % (index + 1)
+        return index * 10
+
+    def on_done(done):
+        order.append((done.index, threading.current_thread()))
+        done_events[done.index].set()
+
+    return work, on_done, order
+
+
 def test_results_come_back_in_item_order_whatever_the_finishing_order():
-    # The first item sleeps longest, so it finishes last.
-    delays = [0.3, 0.2, 0.1, 0.0]
-
-    def work(delay):
-        time.sleep(delay)
-        return delay * 10
-
-    results = run_parallel(work, delays, threads=4)
-    assert [done.value for done in results] == [3.0, 2.0, 1.0, 0.0]
+    work, on_done, order = _finishing_last_to_first(4)
+    results = run_parallel(work, range(4), threads=4, on_done=on_done)
+    assert [index for index, _ in order] == [3, 2, 1, 0]  # finished last to first
+    assert [done.value for done in results] == [0, 10, 20, 30]
     assert [done.index for done in results] == [0, 1, 2, 3]
 
 
 def test_on_done_sees_each_result_in_the_calling_thread_as_it_finishes():
-    seen = []
-
-    def work(delay):
-        time.sleep(delay)
-        return delay
-
-    run_parallel(work, [0.3, 0.0], threads=2,
-                 on_done=lambda done: seen.append((done.value, threading.current_thread())))
-    assert [value for value, _ in seen] == [0.0, 0.3]
-    assert all(thread is threading.main_thread() for _, thread in seen)
+    # Item 0 waits until on_done has seen item 1: run_parallel must report each result as it
+    # finishes, not after all of them (waiting for all here would never end: item 0 times out).
+    work, on_done, order = _finishing_last_to_first(2)
+    results = run_parallel(work, range(2), threads=2, on_done=on_done)
+    assert [index for index, _ in order] == [1, 0]
+    assert all(thread is threading.main_thread() for _, thread in order)
+    assert [done.error for done in results] == [None, None]
 
 
 def test_an_exception_is_kept_in_its_item_and_the_others_go_on():
@@ -44,17 +53,21 @@ def test_an_exception_is_kept_in_its_item_and_the_others_go_on():
 
 
 def test_never_more_than_threads_items_run_at_once():
+    # Each item waits at a barrier for two others: three run at once, in three rounds. A
+    # fourth thread would raise the peak before its barrier; fewer than three break it.
     running, peak, lock = [0], [0], threading.Lock()
+    barrier = threading.Barrier(3, timeout=30)
 
     def work(_):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.05)
+        barrier.wait()
         with lock:
             running[0] -= 1
 
-    run_parallel(work, range(8), threads=3)
+    results = run_parallel(work, range(9), threads=3)
+    assert [done.error for done in results] == [None] * 9
     assert peak[0] == 3
 
 
