@@ -52,7 +52,8 @@ from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, WRITTEN_TASKS, exercise_state,
     get_exercise, run_checks)
 from reasoneval_mini.exercises.variants import current_variant, use_variant
-from reasoneval_mini.support.text import cut, plural
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language, ngettext
+from reasoneval_mini.support.text import cut, pad
 from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time_limit
 
 #: Longest expected/actual text printed, in characters.
@@ -64,7 +65,7 @@ REASON_WIDTH = 100
 #: A reason is teaching text, wrapped over lines: cut later than a value (which may be huge).
 MAX_REASON_CHARS = 800
 #: Shown by :func:`progress` for an exercise not checked in this session.
-NOT_CHECKED = "not checked yet"
+NOT_CHECKED = N_("not checked yet")
 
 #: Seconds ``check`` lets all the tests of one exercise run: the slowest solution needs
 #: well under one second, so a few seconds mean a loop that does not end.
@@ -103,6 +104,21 @@ def _shown(text):
     return cut(text, MAX_SHOWN_CHARS)
 
 
+def _points(count):
+    """``"1 point"``, ``"3 points"``, in the current language."""
+    return ngettext("{count} point", "{count} points", count).format(count=count)
+
+
+def text_of(text):
+    """An exercise's own text (title, hint) in the current language, if the catalogue has it."""
+    return _(text) if isinstance(text, str) and text else text
+
+
+def _heading(exercise):
+    return _("{exercise_id}: {title} ({points})").format(
+        exercise_id=exercise.id, title=text_of(exercise.title), points=_points(exercise.points))
+
+
 def _reason_lines(reason, prefix):
     """*reason* after *prefix*, wrapped at word boundaries; a wrapped part is indented 2 more."""
     if "\n" in reason:  # a reason with its own layout keeps it
@@ -118,8 +134,12 @@ def _parameters_text(answer):
         names = list(inspect.signature(answer).parameters)
     except (TypeError, ValueError):  # builtins and odd callables may have none
         return ""
-    listed = f" ({', '.join(names)})" if names else ""
-    return f"takes {plural(len(names), 'parameter')}{listed}"
+    count = len(names)
+    if not names:
+        return ngettext("takes {count} parameter", "takes {count} parameters", count).format(
+            count=count)
+    return ngettext("takes {count} parameter ({names})", "takes {count} parameters ({names})",
+                    count).format(count=count, names=", ".join(names))
 
 
 def _same_type_error_lines(group, answer):
@@ -127,12 +147,12 @@ def _same_type_error_lines(group, answer):
     takes = _parameters_text(answer) if answer is not None else ""
     # Python's wording when a call does not fit the parameters.
     about_arguments = re.search(r"argument|takes \d+|missing \d+", group[0].actual)
-    why = (f"your function {takes}; the checks call it as {group[0].call}"
-           if takes and about_arguments else group[0].message)
-    return [f"  FAIL  {len(group)} tests raised the same TypeError, "
-            f"the first: {_shown(group[0].call)}",
-            f"          actual:   {_shown(group[0].actual)}",
-            f"          why:      {_shown(why)}"]
+    why = (_("your function {takes}; the checks call it as {call}").format(
+        takes=takes, call=group[0].call) if takes and about_arguments else group[0].message)
+    return [_("  FAIL  {count} tests raised the same TypeError, the first: {call}").format(
+                count=len(group), call=_shown(group[0].call)),
+            _("          actual:   {value}").format(value=_shown(group[0].actual)),
+            _("          why:      {reason}").format(reason=_shown(why))]
 
 
 def _repeated_type_errors(results):
@@ -145,10 +165,11 @@ def _repeated_type_errors(results):
 def format_report(exercise, results, answer=None):
     """The lines :func:`check` prints, as one string (*answer* names its parameters)."""
     state = exercise_state(results)
-    lines = [f"{exercise.id}: {exercise.title} ({plural(exercise.points, 'point')})"]
+    lines = [_heading(exercise)]
     if state == STATE_NOT_ATTEMPTED:
-        lines.append(f"  not attempted yet: replace `raise NotImplementedError()` in "
-                     f"{exercise.answer_name} with your code, then run this cell again.")
+        lines.append(_("  not attempted yet: replace `raise NotImplementedError()` in "
+                       "{function} with your code, then run this cell again.").format(
+                           function=exercise.answer_name))
         return "\n".join(lines)
     repeated = _repeated_type_errors(results)
     for result in results:
@@ -158,15 +179,17 @@ def format_report(exercise, results, answer=None):
                 lines += _same_type_error_lines(group, answer)
             continue
         if result.passed:
-            lines.append(f"  PASS  {_shown(result.call)}  ->  {_shown(result.actual)}")
+            lines.append(_("  PASS  {call}  ->  {value}").format(
+                call=_shown(result.call), value=_shown(result.actual)))
             continue
         # A bundle of checks gives one reason per failed part, " | "-separated: one line each.
         reasons = [cut(reason, MAX_REASON_CHARS) for reason in result.message.split(" | ")]
-        lines += [f"  FAIL  {_shown(result.call)}",
-                  f"          expected: {_shown(result.expected)}",
-                  f"          actual:   {_shown(result.actual)}"]
+        lines += [_("  FAIL  {call}").format(call=_shown(result.call)),
+                  _("          expected: {value}").format(value=_shown(result.expected)),
+                  _("          actual:   {value}").format(value=_shown(result.actual))]
+        why = _("          why:      ")
         for number, reason in enumerate(reasons):
-            lines += _reason_lines(reason, "          why:      " if number == 0 else " " * 20)
+            lines += _reason_lines(reason, why if number == 0 else " " * 20)
     lines += _distinction_lines(results)
     return "\n".join(lines + _summary_lines(exercise, results, state))
 
@@ -178,8 +201,9 @@ def _distinction_lines(results):
         if result.distinction and not result.passed and result.distinction not in named:
             named.append(result.distinction)
     return [line for distinction in named for line in _reason_lines(
-        f"A failed test checks the distinction {distinction}, which this exercise is about: "
-        f"while it fails, the exercise earns at most a third of its points.", "  note: ")]
+        _("A failed test checks the distinction {distinction}, which this exercise is about: "
+          "while it fails, the exercise earns at most a third of its points.").format(
+              distinction=_(distinction)), _("  note: "))]
 
 
 def _summary_lines(exercise, results, state):
@@ -187,20 +211,24 @@ def _summary_lines(exercise, results, state):
     passed = sum(result.passed for result in results)
     if not exercise.reveal_expected:
         if state != STATE_PASSED:
-            return [f"Not yet. For a hint, run hint({exercise.id!r})."]
-        lines = ["Right."]
+            return [_("Not yet. For a hint, run hint({exercise_id!r}).").format(
+                exercise_id=exercise.id)]
+        lines = [_("Right.")]
         why = exercise.explain(exercise.data(current_variant())) if exercise.explain else ""
         if why:
-            lines += ["Why:"] + [f"  {line}" for line in why.splitlines()]
+            lines += [_("Why:")] + [f"  {line}" for line in why.splitlines()]
         return lines
-    public = (f"{passed} of {len(results)} public "
-              f"{'check passes' if len(results) == 1 else 'checks pass'}")
+    public = ngettext("{passed} of {count} public check passes",
+                      "{passed} of {count} public checks pass", len(results)).format(
+                          passed=passed, count=len(results))
     if state == STATE_PASSED:
-        more = (" The grader adds hidden checks on inputs you have not seen: make sure your "
-                "function follows the statement, not only these examples."
-                if exercise.hidden is not None else "")
-        return _reason_lines(f"{public}.{more}", "")
-    return [f"{public}. For a hint, run hint({exercise.id!r})."]
+        if exercise.hidden is None:
+            return _reason_lines(_("{public}.").format(public=public), "")
+        return _reason_lines(_("{public}. The grader adds hidden checks on inputs you have not "
+                               "seen: make sure your function follows the statement, not only "
+                               "these examples.").format(public=public), "")
+    return [_("{public}. For a hint, run hint({exercise_id!r}).").format(
+        public=public, exercise_id=exercise.id)]
 
 
 def task_data(exercise_id):
@@ -220,15 +248,16 @@ def unknown_id_message(exercise_id):
     There is no exercise 'kp2_two_subset'. Did you mean 'kp2_two_subsets' or ...?
     """
     if not isinstance(exercise_id, str):
-        return (f"An exercise id is a text in quotes, like \"kp2_two_subsets\"; "
-                f"got {exercise_id!r} ({type(exercise_id).__name__}).")
+        return _("An exercise id is a text in quotes, like \"kp2_two_subsets\"; "
+                 "got {value!r} ({type_name}).").format(
+                     value=exercise_id, type_name=type(exercise_id).__name__)
     close = difflib.get_close_matches(exercise_id, list(EXERCISES) + list(WRITTEN_TASKS),
                                       n=3, cutoff=0.6)
     if close:
-        return (f"There is no exercise {exercise_id!r}. Did you mean "
-                f"{' or '.join(map(repr, close))}?")
-    return (f"There is no exercise {exercise_id!r}. The ids are shown in each task cell "
-            f"(\"Exercise id: ...\"); progress() lists them all.")
+        return _("There is no exercise {exercise_id!r}. Did you mean {choices}?").format(
+            exercise_id=exercise_id, choices=_(" or ").join(map(repr, close)))
+    return _("There is no exercise {exercise_id!r}. The ids are shown in each task cell "
+             "(\"Exercise id: ...\"); progress() lists them all.").format(exercise_id=exercise_id)
 
 
 def _known(exercise_id):
@@ -237,21 +266,23 @@ def _known(exercise_id):
         return True
     if isinstance(exercise_id, str) and exercise_id in WRITTEN_TASKS:
         # Not "no exercise ...; did you mean <the same id>?": it exists, it is just not checked.
-        print(f"{exercise_id} is a written task: there is nothing to check. Write your answer in "
-              f"its markdown cell, in place of YOUR ANSWER HERE; your instructor grades it by hand.")
+        print(_("{exercise_id} is a written task: there is nothing to check. Write your answer in "
+                "its markdown cell, in place of YOUR ANSWER HERE; your instructor grades it by "
+                "hand.").format(exercise_id=exercise_id))
         return False
     print(unknown_id_message(exercise_id))
     return False
 
 
 def _stopped_report(exercise, seconds):
-    return (f"{exercise.id}: {exercise.title} ({plural(exercise.points, 'point')})\n"
-            f"  STOPPED  {exercise.answer_name} was still running after {seconds:g} s, so the "
-            f"check stopped it.\n"
+    return (_heading(exercise) + "\n"
+            + _("  STOPPED  {function} was still running after {seconds} s, so the "
+                "check stopped it.").format(function=exercise.answer_name, seconds=f"{seconds:g}")
+            + "\n"
             # Short lines: JupyterLab wraps a long output line mid-word.
-            f"  Look for a loop that never ends (a `while` whose condition never changes,\n"
-            f"  a counter that is never increased) or a call that waits forever; try your\n"
-            f"  function on one small input in a new cell first.")
+            + _("  Look for a loop that never ends (a `while` whose condition never changes,\n"
+                "  a counter that is never increased) or a call that waits forever; try your\n"
+                "  function on one small input in a new cell first."))
 
 
 def check(exercise_id, answer, *, time_limit_s=CHECK_TIME_LIMIT_S):
@@ -289,12 +320,13 @@ def hint(exercise_id):
     There is no exercise 'kp3_rate'. Did you mean 'kp3_rates'?
     """
     if isinstance(exercise_id, str) and exercise_id in WRITTEN_TASKS:
-        print(f"{exercise_id} is a written task: there is no hint; reread its statement and "
-              f"the lesson it follows.")
+        print(_("{exercise_id} is a written task: there is no hint; reread its statement and "
+                "the lesson it follows.").format(exercise_id=exercise_id))
         return
     if _known(exercise_id):
         exercise = get_exercise(exercise_id)
-        print(f"Hint for {exercise.id}: {exercise.hint}")
+        print(_("Hint for {exercise_id}: {hint}").format(exercise_id=exercise.id,
+                                                          hint=text_of(exercise.hint)))
 
 
 def format_progress(states):
@@ -304,25 +336,33 @@ def format_progress(states):
     their own, after the exercises, so that their points are not forgotten.
     """
     width = max(len(exercise_id) for exercise_id in EXERCISES)
-    lines = [f"{'exercise':<{width}}  points  state"]
+    # The column words are looked up outside the f-strings: the extractor reads no f-string.
+    exercise_word, points_word, state_word = _("exercise"), _("points"), _("state")
+    lines = [f"{pad(exercise_word, width)}  {pad(points_word, 6, '>')}  {state_word}"]
     earned = done = 0
     for exercise in EXERCISES.values():
         state = states.get(exercise.id, NOT_CHECKED)
-        lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {state}")
+        shown = _(state)
+        lines.append(f"{exercise.id:<{width}}  {exercise.points:>6}  {shown}")
         if state == STATE_PASSED:
             done, earned = done + 1, earned + exercise.points
     if WRITTEN_TASKS:
         written = sum(task.points for task in WRITTEN_TASKS.values())
-        lines.append(f"{'written':<{width}}  {written:>6}  {plural(len(WRITTEN_TASKS), 'written answer')}, "
-                     f"{plural(written, 'point')}, graded by your instructor")
+        answers = ngettext("{count} written answer", "{count} written answers",
+                           len(WRITTEN_TASKS)).format(count=len(WRITTEN_TASKS))
+        written_word = _("written")
+        lines.append(f"{pad(written_word, width)}  {written:>6}  " + _(
+            "{answers}, {points}, graded by your instructor").format(
+                answers=answers, points=_points(written)))
     total = sum(exercise.points for exercise in EXERCISES.values())
-    lines.append(f"{done} of {len(EXERCISES)} exercises passed ({earned} of {total} points).")
+    lines.append(_("{done} of {count} exercises passed ({earned} of {total} points).").format(
+        done=done, count=len(EXERCISES), earned=earned, total=total))
     return "\n".join(lines)
 
 
 #: The last line of a folder's progress report when some exercise failed a check.
-FAILED_CHECK_ADVICE = ("Each test's call, expected and actual value: run the exercise's check "
-                       "cell in its notebook.")
+FAILED_CHECK_ADVICE = N_("Each test's call, expected and actual value: run the exercise's check "
+                         "cell in its notebook.")
 
 
 def format_folder_progress(rows):
@@ -333,8 +373,14 @@ def format_folder_progress(rows):
     neither passed nor untouched gets its reason, one line per notebook and
     reason (a missing notebook is one problem, not six); a passed or untouched
     one only its note, if its message has one (a copy holds the work, a cell
-    stops *Run All*).
+    stops *Run All*). It speaks the notebooks' language (the rows').
     """
+    spoken = next((getattr(row, "language", DEFAULT_LANGUAGE) for row in rows), DEFAULT_LANGUAGE)
+    with language(spoken):
+        return _format_folder_progress(rows)
+
+
+def _format_folder_progress(rows):
     lines = [format_progress({row.exercise_id: row.state for row in rows})]
     grouped = {}
     for row in rows:
@@ -345,10 +391,11 @@ def format_folder_progress(rows):
             # copy of the notebook, or a cell that stops Run All. Only the note is news.
             note = row.message.split("; ", 1)[1]
             grouped.setdefault((row.notebook, note), []).append(row.exercise_id)
-    lines += [f"  {', '.join(ids)} ({notebook}): {message}"
-              for (notebook, message), ids in grouped.items()]
+    lines += [_("  {exercise_ids} ({notebook}): {message}").format(
+        exercise_ids=", ".join(ids), notebook=notebook, message=message)
+        for (notebook, message), ids in grouped.items()]
     if any(row.state == STATE_FAILED for row in rows):
-        lines.append(FAILED_CHECK_ADVICE)
+        lines.append(_(FAILED_CHECK_ADVICE))
     return "\n".join(lines)
 
 

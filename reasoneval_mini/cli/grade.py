@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from reasoneval_mini.cli import UsageError, planned_sandbox
-from reasoneval_mini.grading.grader import OTHER_VARIANT, GradingInterrupted, grade_class
+from reasoneval_mini.grading.grader import GradingInterrupted, grade_class, other_variant_prefixes
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_registry
 from reasoneval_mini.grading.gradebook import default_export_path, exported_hand_scores
 from reasoneval_mini.grading.manual import review_folder
@@ -292,7 +292,8 @@ def run(args):
     if not_graded and not interrupted:
         print(f"not graded (see their rows; grade them again): {_names(not_graded)}",
               file=sys.stderr)
-    other_variant = sorted({g.student for g in grades if g.message.startswith(OTHER_VARIANT)})
+    other_variant = sorted({g.student for g in grades
+                            if g.message.startswith(other_variant_prefixes())})
     if other_variant:
         print(f"notebooks built for another variant than the one graded (their typed answers "
               f"were not judged): {_names(other_variant)}; grade with --variant NAME if everyone got "

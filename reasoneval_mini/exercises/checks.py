@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, replace
 
 from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
 from reasoneval_mini.support.call_watch import DelegationRefused
-from reasoneval_mini.support.text import plural
+from reasoneval_mini.support.i18n import N_, _, ngettext
 
 __all__ = [
     "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "NOT_YET", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
@@ -53,13 +53,21 @@ __all__ = [
     "show", "with_distinction", "withheld_choice", "withheld_predictions", "withheld_subset",
 ]
 
-NOT_ATTEMPTED = "not attempted yet"
+# These are catalogue ids (N_): each is shown through _() in the learner's language.
+NOT_ATTEMPTED = N_("not attempted yet")
 #: Shown instead of an expected value that would give the answer away.
-WITHHELD = "withheld: the answer itself"
+WITHHELD = N_("withheld: the answer itself")
 #: The reason given when a withheld value differs and no safer reason is known.
-WITHHELD_REASON = "not the right answer for this item"
+WITHHELD_REASON = N_("not the right answer for this item")
 #: The one thing a withheld answer that is not right hears: never how many items, never which.
-NOT_YET = "not yet: some item is not right (the check never says which, nor how many)"
+NOT_YET = N_("not yet: some item is not right (the check never says which, nor how many)")
+#: How the reason of a check whose call raised begins (see :func:`_failure`).
+RAISED = N_("the call raised {error_type} ({error})")
+
+
+def raised_prefix():
+    """The words before the error in :data:`RAISED`, in the current language: ``"the call raised "``."""
+    return _(RAISED).split("{", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -229,7 +237,7 @@ class Withheld:
         self.value, self.text, self.mistakes, self.why = value, text, tuple(mistakes), why
 
     def __repr__(self):
-        return self.text
+        return _(self.text)
 
 
 @dataclass(frozen=True)
@@ -276,11 +284,11 @@ def conceal(result):
     """
     if result.withheld:
         return result
-    message = result.message if result.passed or not result.attempted else NOT_YET
+    message = result.message if result.passed or not result.attempted else _(NOT_YET)
     if result.actual.startswith(("NotImplementedError", "TypeError", "ValueError")) or (
-            result.message.startswith("the call raised")):
+            result.message.startswith(raised_prefix())):
         message = result.message  # the learner's own error shows nothing of the answer
-    return replace(result, expected=WITHHELD, message=message, withheld=True)
+    return replace(result, expected=_(WITHHELD), message=message, withheld=True)
 
 
 def _call_answer(run, answer):
@@ -294,32 +302,35 @@ def _call_answer(run, answer):
 def _failure(name, call, expected, error):
     if isinstance(error, NotImplementedError):
         return CheckResult(name, False, call, expected, "NotImplementedError",
-                           NOT_ATTEMPTED + ": the function still raises NotImplementedError",
+                           _("not attempted yet: the function still raises NotImplementedError"),
                            attempted=False)
     if isinstance(error, DelegationRefused):
-        return CheckResult(name, False, call, expected, f"calls {error.function}",
-                           f"{error}: this exercise earns nothing while it does",
+        return CheckResult(name, False, call, expected,
+                           _("calls {function}").format(function=error.function),
+                           _("{error}: this exercise earns nothing while it does").format(
+                               error=error),
                            delegated=error.function)
     actual = f"{type(error).__name__}: {error}"
     return CheckResult(name, False, call, expected, actual,
-                       f"the call raised {type(error).__name__} ({error})")
+                       _(RAISED).format(error_type=type(error).__name__, error=error))
 
 
 #: The source page's distinctions an exercise can mark a check with (issue 23): the one home
 #: of their names, so that a misspelt mark fails when its check is built, not silently uncapped.
+#: A mark is an id (the grader caps on it); feedback shows it through _().
 DISTINCTIONS = (
-    "None vs 0",
-    "None vs False",
-    "ValueError for a broken reference vs False",
-    "k > n refused vs clipped",
-    "per problem, then the mean",
+    N_("None vs 0"),
+    N_("None vs False"),
+    N_("ValueError for a broken reference vs False"),
+    N_("k > n refused vs clipped"),
+    N_("per problem, then the mean"),
 )
 
 #: The page's denominators (coverage and success over the *planned* samples) give one more
 #: mistake the execution-state exercises cap: a not_run sample dropped from the count. The
 #: page states the rule, not a distinction of its own, so it is kept apart from the five.
 DENOMINATOR_MISCONCEPTIONS = (
-    "not_run in the denominator vs dropped",
+    N_("not_run in the denominator vs dropped"),
 )
 
 #: The statistics misconceptions of lesson 04 (issue 25) that cap an exercise like the page's
@@ -328,9 +339,9 @@ DENOMINATOR_MISCONCEPTIONS = (
 #: mark is checked against one closed set. Pooling samples across problems needs no name of
 #: its own: it is the page's "per problem, then the mean".
 STATISTICS_MISCONCEPTIONS = (
-    "t with m - 1 degrees of freedom, not z, for few problems",
-    "the paired difference, not two separate intervals",
-    "a corrected level for many comparisons",
+    N_("t with m - 1 degrees of freedom, not z, for few problems"),
+    N_("the paired difference, not two separate intervals"),
+    N_("a corrected level for many comparisons"),
 )
 
 #: Every name a check may be marked with (see :func:`with_distinction`).
@@ -389,7 +400,8 @@ def _case(call, run, expected, compare, name):
             else:
                 why = compare(value, want)
         except Exception as problem:  # an odd value must not crash the check
-            why = f"could not compare ({type(problem).__name__}: {problem})"
+            why = _("could not compare ({error_type}: {error})").format(
+                error_type=type(problem).__name__, error=problem)
         message = "ok" if not why else why
         return CheckResult(name or call, not why, call, show(want), show(value), message,
                            withheld=hidden)
@@ -419,15 +431,19 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
     """
     mentions = (mentions,) if isinstance(mentions, str) else tuple(mentions)
     avoids = (avoids,) if isinstance(avoids, str) else tuple(avoids)
-    expected = f"raises {error_type.__name__}" + "".join(
-        f", message mentions {text!r}" for text in mentions) + (
-        f", and not {', '.join(map(repr, avoids))}" if avoids else "")
+
+    def expected_text():
+        # Built when the check runs, not when it is made: in the language of that moment.
+        return _("raises {error_type}").format(error_type=error_type.__name__) + "".join(
+            _(", message mentions {text!r}").format(text=text) for text in mentions) + (
+            _(", and not {texts}").format(texts=", ".join(map(repr, avoids))) if avoids else "")
 
     def check(answer):
         return replace(_rejects_result(answer), withheld=True)
     check = with_distinction(check, distinction)
 
     def _rejects_result(answer):
+        expected = expected_text()
         value, error = _call_answer(run, answer)
         if isinstance(error, NotImplementedError) and error_type is not NotImplementedError:
             return _failure(name or call, call, expected, error)
@@ -435,16 +451,20 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
             actual = f"{type(error).__name__}: {error}"
             absent = [text for text in mentions if not _mentions(str(error), text)]
             named = [text for text in avoids if _mentions(str(error), text)]
-            message = (f"the message does not mention {absent[0]!r}" if absent else
-                       f"the message also names {', '.join(map(repr, named))}, which "
-                       f"{'was' if len(named) == 1 else 'were'} fine: name only what is wrong"
+            message = (_("the message does not mention {text!r}").format(text=absent[0])
+                       if absent else
+                       ngettext("the message also names {texts}, which was fine: name only what "
+                                "is wrong",
+                                "the message also names {texts}, which were fine: name only what "
+                                "is wrong", len(named)).format(texts=", ".join(map(repr, named)))
                        if named else "ok")
             return CheckResult(name or call, not (absent or named), call, expected, actual,
                                message)
         if error is not None:
             return _failure(name or call, call, expected, error)
         return CheckResult(name or call, False, call, expected, show(value),
-                           f"returned a value instead of raising {error_type.__name__}")
+                           _("returned a value instead of raising {error_type}").format(
+                               error_type=error_type.__name__))
     return check
 
 
@@ -491,7 +511,7 @@ def bundle(call, parts, *, name=None, distinction=""):
         for result in failed:
             sentences = [s for s in result.message.split("; ") if s not in given]
             given.update(sentences)
-            reasons.append(f"{result.call}: {'; '.join(sentences) or 'as above'}")
+            reasons.append(f"{result.call}: " + ("; ".join(sentences) or _("as above")))
         return CheckResult(name or call, False, call,
                            " | ".join(_unique(r.expected for r in failed)),
                            " | ".join(_unique(r.actual for r in failed)), " | ".join(reasons),
@@ -512,8 +532,9 @@ def withheld_choice(choices, why=WITHHELD_REASON):
     def compare(actual, expected):
         if not any(same_value(actual, choice) == "" for choice in choices):
             listed = ", ".join(show(choice) for choice in choices)
-            return f"not one of the choices {listed} (got {show(actual)})"
-        return "" if same_value(actual, expected.value) == "" else why
+            return _("not one of the choices {choices} (got {value})").format(
+                choices=listed, value=show(actual))
+        return "" if same_value(actual, expected.value) == "" else _(why)
     return compare
 
 
@@ -546,22 +567,25 @@ def withheld_predictions(choices, *, noun):
     def compare(actual, expected):
         wanted = expected.value
         if not isinstance(actual, dict):
-            return f"expected a dict mapping each item to its {noun}, got {type(actual).__name__}"
+            return _("expected a dict mapping each item to its {noun}, got {type_name}").format(
+                noun=_(noun), type_name=type(actual).__name__)
         if set(actual) != set(wanted):
-            return f"expected exactly the keys {show(set(wanted))}, got {show(set(actual))}"
+            return _("expected exactly the keys {keys}, got {value}").format(
+                keys=show(set(wanted)), value=show(set(actual)))
         odd = [value for value in actual.values()
                if choices is not None and not _is_one_of(value, choices)]
         if odd:
             listed = ", ".join(show(choice) for choice in choices)
             # The value first: a long list of choices may be cut off when printed.
-            return f"{show(odd[0])} is not a {noun} here: every {noun} must be one of {listed}"
+            return _("{value} is not a {noun} here: every {noun} must be one of {choices}").format(
+                value=show(odd[0]), noun=_(noun), choices=listed)
         if any(same_value(actual[item], wanted[item]) for item in wanted):
-            return NOT_YET
+            return _(NOT_YET)
         return ""
     return compare
 
 
-def withheld_subset(universe, *, noun, items="items", unknown="not {}: {}"):
+def withheld_subset(universe, *, noun, items="items", unknown=N_("not {}: {}")):
     """A comparison for a :class:`Withheld` set, drawn from *universe* (``None``: any items).
 
     It checks that the value is a set of items from *universe* (*unknown* is
@@ -577,16 +601,18 @@ def withheld_subset(universe, *, noun, items="items", unknown="not {}: {}"):
     """
     def compare(actual, expected):
         if isinstance(actual, (str, bytes, dict)):
-            return f"expected a set of {noun}s, got {type(actual).__name__}"
+            return _("expected a set of {noun}s, got {type_name}").format(
+                noun=_(noun), type_name=type(actual).__name__)
         try:
             chosen = set(actual)
         except TypeError:
-            return f"expected a set of {noun}s, got {type(actual).__name__}"
+            return _("expected a set of {noun}s, got {type_name}").format(
+                noun=_(noun), type_name=type(actual).__name__)
         if universe is not None:
             outside = sorted(str(item) for item in chosen if item not in universe)
             if outside:
-                return unknown.format(items, show(outside))
-        return "" if chosen == set(expected.value) else NOT_YET
+                return _(unknown).format(_(items), show(outside))
+        return "" if chosen == set(expected.value) else _(NOT_YET)
     return compare
 
 

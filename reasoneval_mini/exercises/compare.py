@@ -25,6 +25,8 @@ import math
 import numbers
 from fractions import Fraction
 
+from reasoneval_mini.support.i18n import _
+
 #: Floats are equal when ``math.isclose(a, b, rel_tol=..., abs_tol=...)``.
 FLOAT_REL_TOL = 1e-9
 FLOAT_ABS_TOL = 1e-12
@@ -86,40 +88,44 @@ def same_value(actual, expected):
     if isinstance(expected, bool) or expected is None:
         if actual is expected:
             return ""
-        return f"expected exactly {expected!r}, not {show(actual)}"
+        return _("expected exactly {expected!r}, not {actual}").format(
+            expected=expected, actual=show(actual))
     if isinstance(actual, bool):
-        return f"expected a number or value, got the bool {actual!r}"
+        return _("expected a number or value, got the bool {actual!r}").format(actual=actual)
     if isinstance(expected, Fraction) or isinstance(expected, int):
         if isinstance(actual, (Fraction, int)) and actual == expected:
             return ""
         if isinstance(actual, float):
-            return "expected an exact int or Fraction, got a float"
+            return _("expected an exact int or Fraction, got a float")
         if isinstance(actual, (Fraction, int)) and _is_long(actual, expected):
             # Both may display as the same approximation: say how far apart they are.
-            return f"different value (actual - expected {_approximately(actual - expected)})"
-        return "different value"
+            return _("different value (actual - expected {difference})").format(
+                difference=_approximately(actual - expected))
+        return _("different value")
     if isinstance(expected, float):
         if not isinstance(actual, numbers.Real):
-            return f"expected a number, got {type(actual).__name__}"
+            return _("expected a number, got {type_name}").format(type_name=type(actual).__name__)
         if math.isclose(float(actual), expected, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL):
             return ""
-        return f"differs by more than rel_tol={FLOAT_REL_TOL}, abs_tol={FLOAT_ABS_TOL}"
+        return _("differs by more than rel_tol={rel_tol}, abs_tol={abs_tol}").format(
+            rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL)
     if isinstance(expected, dict):
         return _same_mapping(actual, expected)
     if isinstance(expected, (list, tuple)):
         if not isinstance(actual, (list, tuple)):
-            return f"expected a sequence of length {len(expected)}, got {type(actual).__name__}"
+            return _("expected a sequence of length {length}, got {type_name}").format(
+                length=len(expected), type_name=type(actual).__name__)
         if len(actual) != len(expected):
-            return (f"expected a sequence of length {len(expected)}, got length {len(actual)}; "
-                    + _which_items_differ(actual, expected))
+            return (_("expected a sequence of length {length}, got length {actual}; ").format(
+                length=len(expected), actual=len(actual)) + _which_items_differ(actual, expected))
         for index, (a, e) in enumerate(zip(actual, expected)):
             why = same_value(a, e)
             if why:
-                return f"item {index}: {why}"
+                return _("item {index}: {why}").format(index=index, why=why)
         return ""
     if isinstance(expected, (set, frozenset)):
         return same_set(actual, expected)
-    return "" if type(actual) is type(expected) and actual == expected else "different value"
+    return "" if type(actual) is type(expected) and actual == expected else _("different value")
 
 
 def _is_long(*numbers_):
@@ -149,31 +155,36 @@ def _which_items_differ(actual, expected):
     key = _identifying_key(actual, expected)
     if key is not None:
         wanted, got = [item[key] for item in expected], [item[key] for item in actual]
-        parts = [f"{key} {show(value)} missing" for value in wanted if value not in got]
-        parts += [f"{key} {show(value)} not expected" for value in got if value not in wanted]
-        parts += [f"{key} {show(value)} repeated" for value in dict.fromkeys(got)
-                  if value in wanted and got.count(value) > 1]
+        parts = [_("{key} {value} missing").format(key=key, value=show(value))
+                 for value in wanted if value not in got]
+        parts += [_("{key} {value} not expected").format(key=key, value=show(value))
+                  for value in got if value not in wanted]
+        parts += [_("{key} {value} repeated").format(key=key, value=show(value))
+                  for value in dict.fromkeys(got) if value in wanted and got.count(value) > 1]
         return ", ".join(parts)
     for index in range(min(len(actual), len(expected))):
         why = same_value(actual[index], expected[index])
         if why:
-            return f"first difference: item {index}: {why}"
+            return _("first difference: item {index}: {why}").format(index=index, why=why)
     index = min(len(actual), len(expected))
-    return f"first difference: item {index} is " + ("missing" if len(actual) < len(expected)
-                                                     else f"not expected ({show(actual[index])})")
+    if len(actual) < len(expected):
+        return _("first difference: item {index} is missing").format(index=index)
+    return _("first difference: item {index} is not expected ({value})").format(
+        index=index, value=show(actual[index]))
 
 
 def _same_mapping(actual, expected):
     if not isinstance(actual, dict):
-        return f"expected a dict, got {type(actual).__name__}"
+        return _("expected a dict, got {type_name}").format(type_name=type(actual).__name__)
     missing = [key for key in expected if key not in actual]
     extra = [key for key in actual if key not in expected]
     if missing or extra:
-        return f"missing keys {show(missing)}, unexpected keys {show(extra)}"
+        return _("missing keys {missing}, unexpected keys {extra}").format(
+            missing=show(missing), extra=show(extra))
     for key, value in expected.items():
         why = same_value(actual[key], value)
         if why:
-            return f"key {key!r}: {why}"
+            return _("key {key!r}: {why}").format(key=key, why=why)
     return ""
 
 
@@ -182,10 +193,11 @@ def same_set(actual, expected):
     try:
         actual = set(actual)
     except TypeError:
-        return f"expected a collection of hashable items, got {type(actual).__name__}"
+        return _("expected a collection of hashable items, got {type_name}").format(
+            type_name=type(actual).__name__)
     missing, extra = set(expected) - actual, actual - set(expected)
     if not (missing or extra):
         return ""
-    parts = [f"missing {show(missing)}"] if missing else []
-    parts += [f"not expected {show(extra)}"] if extra else []
+    parts = [_("missing {items}").format(items=show(missing))] if missing else []
+    parts += [_("not expected {items}").format(items=show(extra))] if extra else []
     return "; ".join(parts)

@@ -49,7 +49,8 @@ from reasoneval_mini.exercises.typed import typed_value
 from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant, current_variant
 from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.call_watch import resolve_refused, watched
-from reasoneval_mini.support.text import cut, plural
+from reasoneval_mini.support.i18n import N_, _, ngettext
+from reasoneval_mini.support.text import cut
 
 __all__ = [
     "CheckResult", "EXERCISES", "NOT_ATTEMPTED", "EXERCISE_STATES", "Exercise", "NOTEBOOKS",
@@ -58,9 +59,10 @@ __all__ = [
     "render_task_markdown", "run_checks",
 ]
 
-STATE_PASSED = "passed"
-STATE_FAILED = "failed"
-STATE_NOT_ATTEMPTED = "not attempted"
+# Ids (the grader and the progress table compare them); N_: shown through _().
+STATE_PASSED = N_("passed")
+STATE_FAILED = N_("failed")
+STATE_NOT_ATTEMPTED = N_("not attempted")
 #: What one exercise can be, judged from its check results.
 EXERCISE_STATES = (STATE_PASSED, STATE_FAILED, STATE_NOT_ATTEMPTED)
 
@@ -106,6 +108,15 @@ def _collect_written_tasks():
 WRITTEN_TASKS = _collect_written_tasks()
 
 
+def _points(count):
+    return ngettext("{count} point", "{count} points", count).format(count=count)
+
+
+def _text(text):
+    """An exercise's own text (title, statement, rubric) in the current language, if catalogued."""
+    return _(text) if isinstance(text, str) and text else text
+
+
 def render_rubric_markdown(task_id):
     """The rubric of written task *task_id*, as the solutions notebook shows it.
 
@@ -117,16 +128,19 @@ def render_rubric_markdown(task_id):
     """
     task = WRITTEN_TASKS[task_id]
     rows = rubric_criteria(task.rubric)
-    levels = ", ".join(map(str, RUBRIC_LEVELS[:-1])) + f" or {RUBRIC_LEVELS[-1]}"
-    with_levels = all(criterion is not None for _, _, criterion in rows)
-    lines = [f"**Rubric ({plural(task.points, 'point')}"
-             + (f"; each criterion {levels})**" if with_levels else ")**"), ""]
+    levels = _("{levels} or {top}").format(
+        levels=", ".join(map(str, RUBRIC_LEVELS[:-1])), top=RUBRIC_LEVELS[-1])
+    with_levels = all(criterion is not None for __, __, criterion in rows)
+    lines = [(_("**Rubric ({points}; each criterion {levels})**") if with_levels else
+              _("**Rubric ({points})**")).format(points=_points(task.points), levels=levels), ""]
     for name, points, criterion in rows:
         if criterion is None:
-            lines.append(f"- {name} ({plural(points, 'point')})")
+            lines.append(_("- {criterion} ({points})").format(criterion=_text(name),
+                                                              points=_points(points)))
             continue
-        lines.append(f"- **{name}** ({plural(points, 'point')}): {criterion.looks_for}")
-        lines += [f"    - {level}: {anchor}"
+        lines.append(_("- **{criterion}** ({points}): {looks_for}").format(
+            criterion=_text(name), points=_points(points), looks_for=_text(criterion.looks_for)))
+        lines += [f"    - {level}: {_text(anchor)}"
                   for level, anchor in reversed(list(zip(RUBRIC_LEVELS, criterion.anchors)))]
     return "\n".join(lines)
 
@@ -151,12 +165,14 @@ def render_task_markdown(exercise_id, variant=None):
     variant = Variant(DEFAULT_IDENTITY) if variant is None else variant
     siblings = [e.id for e in EXERCISES.values() if e.notebook == exercise.notebook]
     number = f"{NOTEBOOKS.index(exercise.notebook) + 1}.{siblings.index(exercise.id) + 1}"
-    points = plural(exercise.points, "point")
-    return (f"## {number} {exercise.title} ({points})\n\n"
-            f"Exercise id: `{exercise.id}`\n\n"
-            f"{exercise.statement_for(variant)}\n\n"
-            f"**What the check tests:** {exercise.checks_what}\n\n"
-            f"Stuck? Run `hint(\"{exercise.id}\")`.")
+    # "Exercise id: `...`" stays in English in every edition: the grader looks for it.
+    return (_("## {number} {title} ({points})").format(
+                number=number, title=_text(exercise.title), points=_points(exercise.points))
+            + f"\n\nExercise id: `{exercise.id}`\n\n"
+            f"{_text(exercise.statement_for(variant))}\n\n"
+            + _("**What the check tests:** {checks_what}").format(
+                checks_what=_text(exercise.checks_what)) + "\n\n"
+            + _("Stuck? Run `hint(\"{exercise_id}\")`.").format(exercise_id=exercise.id))
 
 
 def _render_written_task(task):
@@ -165,16 +181,18 @@ def _render_written_task(task):
     number = (f"{NOTEBOOKS.index(task.notebook) + 1}."
               f"{len(exercises) + written.index(task.id) + 1}")
     rows = rubric_criteria(task.rubric)
-    criteria = ", ".join(name if criterion else name.split(":")[0] for name, _, criterion in rows)
-    if all(criterion is not None for _, _, criterion in rows):
-        criteria += "; each criterion 0, 1 or 2 points"
-    return (f"## {number} Written: {task.title} ({plural(task.points, 'point')})\n\n"
-            f"Written task id: `{task.id}`\n\n"
-            f"{task.statement}\n\n"
-            f"**How it is graded:** by your instructor, by hand, with a rubric "
-            f"({criteria}). "
-            f"No check runs here: write your answer in the cell below, in place of "
-            f"*YOUR ANSWER HERE*.")
+    criteria = ", ".join(_text(name) if criterion else _text(name).split(":")[0]
+                         for name, __, criterion in rows)
+    if all(criterion is not None for __, __, criterion in rows):
+        criteria += _("; each criterion 0, 1 or 2 points")
+    # "Written task id: `...`" stays in English in every edition: the grader looks for it.
+    return (_("## {number} Written: {title} ({points})").format(
+                number=number, title=_text(task.title), points=_points(task.points))
+            + f"\n\nWritten task id: `{task.id}`\n\n"
+            f"{_text(task.statement)}\n\n"
+            + _("**How it is graded:** by your instructor, by hand, with a rubric "
+                "({criteria}). No check runs here: write your answer in the cell below, in "
+                "place of *YOUR ANSWER HERE*.").format(criteria=criteria))
 
 
 def get_exercise(exercise_id):
@@ -198,10 +216,11 @@ def _run_one(check, answer):
         result = check(answer)
     except Exception as error:  # a broken check must not hide the others
         return CheckResult(getattr(check, "__name__", "check"), False, "", "", "",
-                           f"the check itself failed: {type(error).__name__}: {error}")
+                           _("the check itself failed: {error_type}: {error}").format(
+                               error_type=type(error).__name__, error=error))
     if not isinstance(result, CheckResult):
         return CheckResult("check", False, "", "", repr(result),
-                           "the check did not return a CheckResult")
+                           _("the check did not return a CheckResult"))
     return result
 
 
@@ -236,9 +255,10 @@ def run_checks(exercise_id, answer, extra_checks=(), *, variant=None, hidden=Fal
     if not callable(answer):
         return [CheckResult(
             f"{exercise.answer_name} is a function", False, exercise.answer_name,
-            "a function", cut(f"{type(answer).__name__}: {answer!r}", SHOWN_VALUE_CHARS),
-            f"expected the function {exercise.answer_name} itself (from {exercise.notebook}); "
-            f"pass it without calling it: {exercise.answer_name}, not {exercise.answer_name}()")]
+            _("a function"), cut(f"{type(answer).__name__}: {answer!r}", SHOWN_VALUE_CHARS),
+            _("expected the function {function} itself (from {notebook}); pass it without "
+              "calling it: {function}, not {function}()").format(
+                  function=exercise.answer_name, notebook=exercise.notebook))]
     if in_process and exercise.typed:
         answer = _typed(answer)
     elif in_process:

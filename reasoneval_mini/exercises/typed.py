@@ -34,6 +34,8 @@ import ast
 import inspect
 import textwrap
 
+from reasoneval_mini.support.i18n import _
+
 __all__ = ["MAX_TYPED_SOURCE_CHARS", "NotTyped", "typed_value", "typed_value_from_source"]
 
 #: Longest cell read for a typed answer: a student controls it, and the grader parses it and
@@ -46,23 +48,25 @@ class NotTyped(ValueError):
 
 
 def _rule(name):
-    return (f"{name}() must return its predictions typed in as a literal (a dict, set or list "
-            f"of texts, numbers, True, False, None), not compute them")
+    return _("{name}() must return its predictions typed in as a literal (a dict, set or list "
+             "of texts, numbers, True, False, None), not compute them").format(name=name)
 
 
 def _what_it_computes(node):
     """A short phrase for the first thing in *node* that is not a literal."""
     for child in ast.walk(node):
         if isinstance(child, ast.Name):
-            return f"uses the name {child.id}" + (
-                f" (type the text {child.id.lower()!r} itself)" if child.id.isupper() else "")
+            if child.id.isupper():
+                return _("uses the name {name} (type the text {text!r} itself)").format(
+                    name=child.id, text=child.id.lower())
+            return _("uses the name {name}").format(name=child.id)
         if isinstance(child, ast.Call):
-            return "calls a function"
+            return _("calls a function")
         if isinstance(child, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            return "builds them with a comprehension"
+            return _("builds them with a comprehension")
         if isinstance(child, ast.Attribute):
-            return "reads an attribute"
-    return "computes them"
+            return _("reads an attribute")
+    return _("computes them")
 
 
 def typed_value_from_source(source, name):
@@ -74,31 +78,34 @@ def typed_value_from_source(source, name):
     only raises it), which is "not attempted", not wrong.
     """
     if not isinstance(source, str) or len(source) > MAX_TYPED_SOURCE_CHARS:
-        raise NotTyped(f"{_rule(name)}: its cell is over {MAX_TYPED_SOURCE_CHARS} characters")
+        raise NotTyped(_("{rule}: its cell is over {limit} characters").format(
+            rule=_rule(name), limit=MAX_TYPED_SOURCE_CHARS))
     try:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
-        raise NotTyped(f"{_rule(name)}: its cell does not parse ({type(error).__name__})") from None
+        raise NotTyped(_("{rule}: its cell does not parse ({error_type})").format(
+            rule=_rule(name), error_type=type(error).__name__)) from None
     defs = [node for node in tree.body
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name]
     if not defs:
-        raise NotTyped(f"{_rule(name)}: no 'def {name}' found in its cell")
+        raise NotTyped(_("{rule}: no 'def {name}' found in its cell").format(
+            rule=_rule(name), name=name))
     body = list(defs[-1].body)
     if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
             and isinstance(body[0].value.value, str)):
         body = body[1:]  # the docstring
     if (len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].exc is not None
             and "NotImplementedError" in ast.unparse(body[0].exc)):
-        raise NotImplementedError("the function still raises NotImplementedError")  # the stub
+        raise NotImplementedError(_("the function still raises NotImplementedError"))  # the stub
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         line = body[0].lineno if body else defs[-1].lineno
-        raise NotTyped(f"{_rule(name)}: its body must be a single return statement "
-                       f"(line {line} is not)")
+        raise NotTyped(_("{rule}: its body must be a single return statement "
+                         "(line {line} is not)").format(rule=_rule(name), line=line))
     try:
         return ast.literal_eval(body[0].value)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        raise NotTyped(f"{_rule(name)}: line {body[0].lineno} "
-                       f"{_what_it_computes(body[0].value)}") from None
+        raise NotTyped(_("{rule}: line {line} {what}").format(
+            rule=_rule(name), line=body[0].lineno, what=_what_it_computes(body[0].value))) from None
 
 
 def typed_value(function):
@@ -107,6 +114,6 @@ def typed_value(function):
     try:
         source = inspect.getsource(function)
     except (OSError, TypeError):
-        raise NotTyped(f"{_rule(name)}: its source cannot be read (define it with 'def' in a "
-                       f"notebook cell)") from None
+        raise NotTyped(_("{rule}: its source cannot be read (define it with 'def' in a "
+                         "notebook cell)").format(rule=_rule(name))) from None
     return typed_value_from_source(source, name)

@@ -35,11 +35,12 @@ import re
 import signal
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language
 from reasoneval_mini.support.interrupts import on_first_interrupt
 from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
@@ -61,9 +62,21 @@ from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.keys import load_grading_key
 
 DEFAULT_TIMEOUT = 10.0
-INTERRUPTED_MESSAGE = "not graded: grading was interrupted (Ctrl-C) before this was finished"
-#: How the message of an answer not judged because of its notebook's variant begins.
-OTHER_VARIANT = "not graded: built for another variant"
+INTERRUPTED_MESSAGE = N_("not graded: grading was interrupted (Ctrl-C) before this was finished")
+#: How the message of an answer not judged because of its notebook's variant begins
+#: (in English; :func:`other_variant_prefixes` gives it in every language).
+OTHER_VARIANT = N_("not graded: built for another variant")
+
+
+def other_variant_prefixes():
+    """:data:`OTHER_VARIANT` in every language, for finding such a grade by its message."""
+    from reasoneval_mini.support.i18n import LANGUAGES
+
+    prefixes = []
+    for name in LANGUAGES:
+        with language(name):
+            prefixes.append(_(OTHER_VARIANT))
+    return tuple(dict.fromkeys(prefixes))
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,8 @@ class Grade:
     """One row of grades.csv; ``checks`` are the check dicts for feedback.
 
     ``score`` is ``None`` for a written answer that awaits the instructor.
+    ``language``: the student's notebooks' (:attr:`~reasoneval_mini.grading.submissions.Submission.language`),
+    in which ``message`` and the checks' texts are written, and the feedback file.
     """
 
     student: str
@@ -80,6 +95,7 @@ class Grade:
     status: str
     message: str
     checks: tuple = field(default=(), compare=False)
+    language: str = field(default=DEFAULT_LANGUAGE, compare=False)
 
 
 def unscored(student, exercise, status, message):
@@ -101,22 +117,25 @@ def written_grade(student, task, submission):
     notebook = submission.notebook(name)
     if notebook is None:
         message = next((m for m in submission.missing.values() if name in m),
-                       f"no notebook {name}")
+                       _("no notebook {notebook}").format(notebook=name))
         return unscored(student, task, GRADE_MISSING, shorten(message))
     if notebook.error:
         return unscored(student, task, GRADE_ERROR, notebook.error)
     found = written_answer(notebook, task.id)
     if found is not None and is_unanswered(found[1]):
-        grade = unscored(student, task, GRADE_FAILED, shorten(
-            f"not answered: the answer cell of {task.title!r} (cell {found[0]} of {name}) "
-            f"still reads {UNANSWERED_TEXT!r}"))
+        grade = unscored(student, task, GRADE_FAILED, shorten(_(
+            "not answered: the answer cell of {title!r} (cell {cell} of {notebook}) "
+            "still reads {stub!r}").format(title=_(task.title), cell=found[0], notebook=name,
+                                            stub=UNANSWERED_TEXT)))
         return with_copy_note(grade, submission, name, untouched=True)
-    where = (f"cell {found[0]} of {name}" if found is not None else
-             f"its answer cell was not found in {name} (deleted or moved?), so your "
-             "instructor reads the whole notebook")
-    return Grade(student, task.id, None, task.points, GRADE_AWAITING_INSTRUCTOR, shorten(
-        f"written answer ({task.title}; {where}): awaits your instructor, who grades it "
-        f"by hand with the rubric ({task.points} points)"))
+    where = (_("cell {cell} of {notebook}").format(cell=found[0], notebook=name)
+             if found is not None else
+             _("its answer cell was not found in {notebook} (deleted or moved?), so your "
+               "instructor reads the whole notebook").format(notebook=name))
+    return Grade(student, task.id, None, task.points, GRADE_AWAITING_INSTRUCTOR, shorten(_(
+        "written answer ({title}; {where}): awaits your instructor, who grades it "
+        "by hand with the rubric ({points} points)").format(
+            title=_(task.title), where=where, points=task.points)))
 
 
 def _graded(student, exercise, expected_checks, result):
@@ -130,27 +149,30 @@ def _graded(student, exercise, expected_checks, result):
     status, message = result.get("status"), shorten(result.get("message", ""))
     points, checks = exercise.points, result.get("checks")
     if status not in GRADE_STATUSES or not isinstance(checks, list):
-        status, message, checks = GRADE_ERROR, f"malformed result {status!r} from the grader", []
+        status, message, checks = GRADE_ERROR, _("malformed result {status!r} from the grader").format(
+            status=status), []
     if status != GRADE_FAILED:  # timeout, error, missing: no check ran to the end
         return unscored(student, exercise, status, message)
     if len(checks) != expected_checks or not all(
             isinstance(c, dict) and isinstance(c.get("passed"), bool) for c in checks):
         return unscored(student, exercise, GRADE_ERROR,
-                        f"the grader got {len(checks)} check results, expected {expected_checks}")
+                        _("the grader got {count} check results, expected {expected}").format(
+                            count=len(checks), expected=expected_checks))
     public = [c for c in checks if not c.get("hidden")]
     hidden = [c for c in checks if c.get("hidden")]
     score = exercise_score(points, public, hidden)
-    counted = (f"{sum(c['passed'] for c in public)} of {len(public)} "
-               f"{'public ' if hidden else ''}checks passed"
-               + (f"; hidden checks: {sum(c['passed'] for c in hidden)} of {len(hidden)} "
-                  f"passed" if hidden else ""))
+    counted = (_("{passed} of {count} public checks passed") if hidden else
+               _("{passed} of {count} checks passed")).format(
+                   passed=sum(c['passed'] for c in public), count=len(public)) + (
+        "; " + _("hidden checks: {passed} of {count} passed").format(
+            passed=sum(c['passed'] for c in hidden), count=len(hidden)) if hidden else "")
     note = result.get("note") if isinstance(result.get("note"), str) else ""
     if all(c["passed"] for c in checks):
         return Grade(student, exercise.id, Fraction(points), points, GRADE_PASSED,
                      shorten("; ".join(filter(None, [counted, note]))), tuple(checks))
     if not any(c.get("attempted", True) for c in checks):
         message = shorten("; ".join(filter(None, [
-            "not attempted yet: the function still raises NotImplementedError", note])))
+            _("not attempted yet: the function still raises NotImplementedError"), note])))
         return Grade(student, exercise.id, score, points, GRADE_FAILED, message, tuple(checks))
     # The note (the cell that stopped) first: it is the cause, and shorten() cuts from the end.
     parts = [counted] + ([note] if note else [])
@@ -158,14 +180,15 @@ def _graded(student, exercise, expected_checks, result):
     distinction = next((c.get("distinction") for c in checks
                         if c.get("distinction") and not c["passed"]), "")
     if delegated:
-        parts.append(f"0 points: the answer calls {delegated}, which does what the exercise "
-                     f"asks to write by hand")
+        parts.append(_("0 points: the answer calls {function}, which does what the exercise "
+                       "asks to write by hand").format(function=delegated))
     elif distinction:
-        parts.append(f"at most a third of the points: a check of the distinction "
-                     f"{distinction} fails")
+        parts.append(_("at most a third of the points: a check of the distinction "
+                       "{distinction} fails").format(distinction=_(distinction)))
     first = next((c for c in checks if not c["passed"] and not c.get("hidden")), None)
     if first is not None:
-        parts.append(f"first failure: {first.get('name', '')}: {first.get('message', '')}")
+        parts.append(_("first failure: {name}: {message}").format(
+            name=first.get('name', ''), message=first.get('message', '')))
     return Grade(student, exercise.id, score, points, GRADE_FAILED, shorten("; ".join(parts)),
                  tuple(checks))
 
@@ -193,19 +216,22 @@ def blame(run, tasks, step_timeout):
     """
     step = run.step
     if run.ending == ENDING_TIMEOUT:
-        status, how = GRADE_TIMEOUT, f"made no progress for over {step_timeout:g} s and was stopped"
+        status, how = GRADE_TIMEOUT, _("made no progress for over {seconds} s and was "
+                                       "stopped").format(seconds=f"{step_timeout:g}")
     else:
-        status, how = GRADE_ERROR, f"crashed ({run.how}; os._exit or a crash in learner code?)"
+        status, how = GRADE_ERROR, _("crashed ({how}; os._exit or a crash in learner "
+                                     "code?)").format(how=run.how)
     if step.exercise is not None:
-        return Blame(status, f"the grading process {how} while checking this exercise",
-                     (step.exercise,))
+        return Blame(status, _("the grading process {how} while checking this exercise").format(
+            how=how), (step.exercise,))
     task = next((task for task in tasks if task.notebook == step.notebook), None)
     if task is None:
-        return Blame(status, f"the grading process {how}")
+        return Blame(status, _("the grading process {how}").format(how=how))
     if step.cell is not None:
-        return Blame(status, f"not run: the grading process {how} while running it",
-                     skip_cell=(task.notebook, step.cell))
-    return Blame(status, f"the grading process {how} while running the cells of {task.notebook}",
+        return Blame(status, _("not run: the grading process {how} while running it").format(
+            how=how), skip_cell=(task.notebook, step.cell))
+    return Blame(status, _("the grading process {how} while running the cells of "
+                           "{notebook}").format(how=how, notebook=task.notebook),
                  tuple(task.answers))
 
 
@@ -230,7 +256,7 @@ def killed_from_outside(run):
 def not_graded(student, exercise, why):
     """The :class:`Grade` of an exercise the grader could not grade: ``interrupted``, says why."""
     return unscored(student, exercise, GRADE_INTERRUPTED, shorten(
-        f"not graded: {why}; grade this student again"))
+        _("not graded: {why}; grade this student again").format(why=why)))
 
 
 class Checker:
@@ -300,7 +326,8 @@ class Checker:
                 variant=variant, hidden=not self.job.public_only, in_process=False)
         except Exception as error:  # noqa: BLE001 - a broken check costs this exercise only
             return {"status": GRADE_ERROR, "checks": [], "message": shorten(
-                f"the checks crashed: {type(error).__name__}: {error}")}
+                _("the checks crashed: {error_type}: {error}").format(
+                    error_type=type(error).__name__, error=error))}
         checks = [{**{key: _plain(value) for key, value in result.to_dict().items()},
                    "hidden": index >= public} for index, result in enumerate(results)]
         return {"status": GRADE_FAILED, "message": "", "checks": checks,
@@ -345,9 +372,13 @@ def _cell_note(exercise, notebook, failures):
     if not bad:
         return ""
     last = bad[-1]
-    how = "" if last.kind == GRADE_TIMEOUT else "failed: "
-    return (f"note: cell {last.cell} of {notebook.name}, which defines "
-            f"{exercise.answer_name}(), {how}{last.message}")
+    if last.kind == GRADE_TIMEOUT:
+        return _("note: cell {cell} of {notebook}, which defines {function}(), {message}").format(
+            cell=last.cell, notebook=notebook.name, function=exercise.answer_name,
+            message=last.message)
+    return _("note: cell {cell} of {notebook}, which defines {function}(), failed: "
+             "{message}").format(cell=last.cell, notebook=notebook.name,
+                                 function=exercise.answer_name, message=last.message)
 
 
 _NAME_ERROR = re.compile(r"NameError \(name '([A-Za-z_]\w*)' is not defined\)")
@@ -367,9 +398,15 @@ def _name_error_note(checks, notebook, failures):
         bad = [f for f in failures if f.cell in defining]
         if bad:
             last = bad[-1]
-            how = "" if last.kind == GRADE_TIMEOUT else "failed: "
-            return (f"note: {match.group(1)} is not defined because cell {last.cell} of "
-                    f"{notebook.name}, which defines it, {how}{last.message}")
+            if last.kind == GRADE_TIMEOUT:
+                return _("note: {name} is not defined because cell {cell} of {notebook}, which "
+                         "defines it, {message}").format(name=match.group(1), cell=last.cell,
+                                                         notebook=notebook.name,
+                                                         message=last.message)
+            return _("note: {name} is not defined because cell {cell} of {notebook}, which "
+                     "defines it, failed: {message}").format(name=match.group(1), cell=last.cell,
+                                                             notebook=notebook.name,
+                                                             message=last.message)
     return ""
 
 
@@ -380,11 +417,14 @@ def _undefined(exercise, notebook, failures):
     if bad:
         last = bad[-1]
         timed_out = last.kind == GRADE_TIMEOUT
+        message = (_("{function}() is not defined: cell {cell} of {notebook}, which defines it, "
+                     "{message}") if timed_out else
+                   _("{function}() is not defined: cell {cell} of {notebook}, which defines it, "
+                     "failed: {message}")).format(function=name, cell=last.cell,
+                                                  notebook=notebook.name, message=last.message)
         return {"status": GRADE_TIMEOUT if timed_out else GRADE_ERROR, "checks": [],
-                "message": shorten(
-                    f"{name}() is not defined: cell {last.cell} of {notebook.name}, which "
-                    f"defines it, {'' if timed_out else 'failed: '}{last.message}")}
-    texts = [f"cell {f.cell}: {f.message}" for f in failures]
+                "message": shorten(message)}
+    texts = [_("cell {cell}: {message}").format(cell=f.cell, message=f.message) for f in failures]
     return {"status": GRADE_MISSING, "checks": [],
             "message": explain_missing_answer(name, notebook.cells, notebook.text_cells, texts)}
 
@@ -403,6 +443,13 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
     checker = checker or Checker(job)
     if submission is None:
         submission = read_student(student_dir, exercises, checker.written.values())
+    # The checks' reasons and the messages in the student's language, in this thread only.
+    with language(submission.language):
+        grades = _grade_submission(submission, exercises, job, expected_checks, checker, cancel)
+    return [replace(grade, language=submission.language) for grade in grades]
+
+
+def _grade_submission(submission, exercises, job, expected_checks, checker, cancel):
     student = submission.student
     if expected_checks is None:
         expected_checks = checker.counts(checker.identity(student))
@@ -414,7 +461,7 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
                                              checker.identity(student)))
     for exercise_id in exercises:
         grades.setdefault(exercise_id, unscored(student, exercises[exercise_id],
-                                                GRADE_INTERRUPTED, INTERRUPTED_MESSAGE))
+                                                GRADE_INTERRUPTED, _(INTERRUPTED_MESSAGE)))
     return note_copies([grades[i] for i in exercises], submission, exercises) + [
         written_grade(student, task, submission) for task in checker.written.values()]
 
@@ -443,12 +490,14 @@ def _built_for_another_variant(grades, notebooks, exercises, student, identity):
                 or exercise.data(Variant(built)) == exercise.data(Variant(identity))):
             continue
         unjudged[exercise_id] = unscored(student, exercise, GRADE_INTERRUPTED, shorten(
-            f"{OTHER_VARIANT}: {notebook.name} was built for the variant {built!r}, and this "
-            f"student is graded on {identity!r}, whose items differ, so the typed answer "
-            f"cannot be judged; grade with --variant {built!r} if everyone got the same "
-            f"notebooks, else grade this student under the folder name the notebooks were "
-            f"built for, or look for a classmate's notebook handed in "
-            f"(docs/instructor-guide.md)"))
+            _(OTHER_VARIANT) + _(": {notebook} was built for the variant {built!r}, and this "
+                                 "student is graded on {identity!r}, whose items differ, so the "
+                                 "typed answer cannot be judged; grade with --variant {built!r} "
+                                 "if everyone got the same notebooks, else grade this student "
+                                 "under the folder name the notebooks were built for, or look "
+                                 "for a classmate's notebook handed in "
+                                 "(docs/instructor-guide.md)").format(
+                                     notebook=notebook.name, built=built, identity=identity)))
     return unjudged
 
 
@@ -520,15 +569,17 @@ class _StudentRun:
         if run.ending == ENDING_INTERRUPTED:
             return False
         if run.fatal is not None:
-            return self._give_up(f"the grader failed: {run.fatal}", not_graded)
+            return self._give_up(_("the grader failed: {error}").format(error=run.fatal),
+                                 not_graded)
         if run.ending == ENDING_DONE:
-            return self._give_up("the grading process ended early", not_graded)
+            return self._give_up(_("the grading process ended early"), not_graded)
         if killed_from_outside(run):
             self.outside_kills += 1
             if self.outside_kills <= OUTSIDE_KILLS_TOLERATED:
                 return True
-            return self._give_up(f"its grading process was killed from outside "
-                                 f"{self.outside_kills} times ({run.how})", not_graded)
+            return self._give_up(_("its grading process was killed from outside {count} times "
+                                   "({how})").format(count=self.outside_kills, how=run.how),
+                                 not_graded)
         verdict = blame(run, tasks, self.job.step_timeout)
         for exercise_id in verdict.exercises:
             self.grades.setdefault(exercise_id, unscored(
@@ -538,8 +589,8 @@ class _StudentRun:
             kind = GRADE_TIMEOUT if verdict.status == GRADE_TIMEOUT else GRADE_ERROR
             self.skipped.setdefault(name, []).append(CellFailure(cell, kind, verdict.message))
         elif not verdict.exercises:  # it stopped before any notebook: the grader's own trouble
-            return self._give_up(f"its grading process stopped before the first notebook "
-                                 f"({run.how or run.ending})", not_graded)
+            return self._give_up(_("its grading process stopped before the first notebook "
+                                   "({how})").format(how=run.how or run.ending), not_graded)
         return True
 
     def _give_up(self, why, grade):

@@ -33,11 +33,12 @@ import re
 
 from reasoneval_mini.exercises.build import METADATA_KEY
 from reasoneval_mini.exercises.variants import MAX_IDENTITY_CHARS
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, _, language_of_notebook
 from reasoneval_mini.support.notebook_json import NotebookError, load_notebook_json
 from reasoneval_mini.support.text import shorten
 
 __all__ = ["NotebookError", "cells_defining", "explain_missing_answer", "is_feedback_cell",
-           "parse_cells", "parse_notebook", "prepare_cells", "python_source"]
+           "parse_cells", "parse_notebook", "prepare_cells", "python_source", "recorded_language"]
 
 #: Feedback helpers whose calls are skipped: the grader runs its own checks.
 FEEDBACK_CALLS = frozenset({"check", "hint", "progress"})
@@ -62,13 +63,14 @@ def parse_cells(data, name):
     the file. Raises :class:`NotebookError` naming *name* for anything that
     is not notebook JSON, however the parser fails.
     """
-    code_cells, text_cells, _, _ = parse_notebook(data, name)
+    code_cells, text_cells = parse_notebook(data, name)[:2]
     return code_cells, text_cells
 
 
 def parse_notebook(data, name):
     """:func:`parse_cells`, ``{cell_number: grade_id}`` of the text cells that carry one,
-    and the variant the build recorded (:func:`built_variant`).
+    the variant the build recorded (:func:`built_variant`) and the notebook's language
+    (:func:`recorded_language`).
 
     The grade ids (nbgrader metadata) only help find a written answer's
     cell, which holds text the instructor reads; no code cell is chosen by them.
@@ -91,7 +93,24 @@ def parse_notebook(data, name):
         grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
         if kind is text_cells and isinstance(grade_id, str):
             grade_ids[number] = grade_id
-    return code_cells, text_cells, grade_ids, built_variant(notebook)
+    return code_cells, text_cells, grade_ids, built_variant(notebook), recorded_language(notebook)
+
+
+def recorded_language(notebook):
+    """The language *notebook* (its JSON) records, for its feedback; English when none or odd.
+
+    A student can edit the metadata: an unknown or malformed value is not an
+    error here (the notebook is still graded, the same way), only English.
+
+    >>> recorded_language({"metadata": {"reasoneval": {"language": "zh-CN"}}})
+    'zh-CN'
+    >>> recorded_language({"metadata": {"reasoneval": {"language": ["zh-CN"]}}})
+    'en'
+    """
+    try:
+        return language_of_notebook(notebook if isinstance(notebook, dict) else {})
+    except (ValueError, TypeError, AttributeError):
+        return DEFAULT_LANGUAGE
 
 
 def built_variant(notebook):
@@ -365,13 +384,15 @@ def cells_defining(prepared, name):
 
 def explain_missing_answer(answer_name, prepared, text_cells, failures):
     """A message saying why *answer_name* is not defined, with clues."""
-    parts = [f"no function {answer_name}() is defined after running the notebook"]
+    parts = [_("no function {function}() is defined after running the notebook").format(
+        function=answer_name)]
     pattern = re.compile(rf"\bdef\s+{re.escape(answer_name)}\s*\(")
     retyped = [number for number, source in text_cells if pattern.search(source)]
     if retyped:
-        parts.append(f"it is written in non-code cell {retyped[0]}; make it a code cell again")
+        parts.append(_("it is written in non-code cell {cell}; make it a code cell again").format(
+            cell=retyped[0]))
     elif not cells_defining(prepared, answer_name):
-        parts.append("no code cell defines it (cell deleted?)")
+        parts.append(_("no code cell defines it (cell deleted?)"))
     if failures:
-        parts.append("failed cells: " + "; ".join(failures[:3]))
+        parts.append(_("failed cells: {cells}").format(cells="; ".join(failures[:3])))
     return shorten("; ".join(parts))

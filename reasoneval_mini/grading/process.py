@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reasoneval_mini.support.i18n import _
 from reasoneval_mini.runner import (
     child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
     remove_tree)
@@ -225,11 +226,13 @@ def describe_exit(returncode):
     'it was killed by signal SIGSEGV'
     """
     if returncode is None:
-        return "it closed its result channel and was killed"
+        return _("it closed its result channel and was killed")
     if returncode < 0:
         name = signal_name(-returncode)
-        return f"it was killed by {'signal ' if name.startswith('SIG') else ''}{name}"
-    return f"it exited with code {returncode}"
+        if name.startswith("SIG"):
+            return _("it was killed by signal {signal}").format(signal=name)
+        return _("it was killed by {signal}").format(signal=name)
+    return _("it exited with code {code}").format(code=returncode)
 
 
 class _Stop(BaseException):

@@ -38,10 +38,11 @@ Surprising: a grader's ``failed`` whose every check met an untouched stub is
 ProgressRow(exercise_id='kp1_x', notebook='', state='not attempted', message='...')
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_seconds
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _
 from reasoneval_mini.exercises.registry import (
     EXERCISE_STATES, EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED)
 from reasoneval_mini.exercises.build import METADATA_KEY
@@ -54,11 +55,12 @@ from reasoneval_mini.grading.process import GradingJob
 from reasoneval_mini.grading.grader import DEFAULT_TIMEOUT, Grade, grade_student
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY
 
-MISSING_NOTEBOOK = "missing notebook"
-INVALID_NOTEBOOK = "invalid notebook"
-MISSING_ANSWER = "missing answer"
-TIMEOUT = "timeout"
-ERROR = "error"
+# Ids, shown through _() in the table.
+MISSING_NOTEBOOK = N_("missing notebook")
+INVALID_NOTEBOOK = N_("invalid notebook")
+MISSING_ANSWER = N_("missing answer")
+TIMEOUT = N_("timeout")
+ERROR = N_("error")
 #: Every state of the progress table, defined once: the registry's three
 #: (passed, failed, not attempted), then the ones only a saved notebook can have.
 PROGRESS_STATES = EXERCISE_STATES + (MISSING_NOTEBOOK, INVALID_NOTEBOOK, MISSING_ANSWER,
@@ -71,12 +73,17 @@ _STATES = {GRADE_PASSED: STATE_PASSED, GRADE_FAILED: STATE_FAILED, GRADE_MISSING
 
 @dataclass(frozen=True)
 class ProgressRow:
-    """One exercise's line of the progress table; *state* is one of :data:`PROGRESS_STATES`."""
+    """One exercise's line of the progress table; *state* is one of :data:`PROGRESS_STATES`.
+
+    *language*: the notebooks' (their metadata), in which *message* is written
+    and the report is printed.
+    """
 
     exercise_id: str
     notebook: str
     state: str
     message: str
+    language: str = field(default=DEFAULT_LANGUAGE, repr=False, compare=False)
 
 
 def row_from_grade(grade, notebook="", missing_notebooks=()):
@@ -92,7 +99,8 @@ def row_from_grade(grade, notebook="", missing_notebooks=()):
     if (grade.status == GRADE_FAILED and grade.checks
             and not any(check.get("attempted", True) for check in grade.checks)):
         state = STATE_NOT_ATTEMPTED
-    return ProgressRow(grade.exercise, notebook, state, grade.message)
+    return ProgressRow(grade.exercise, notebook, state, grade.message,
+                       getattr(grade, "language", DEFAULT_LANGUAGE))
 
 
 def notebooks_variant(directory):
@@ -124,7 +132,8 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     """
     directory = Path(directory)
     if not directory.is_dir():
-        raise ValueError(f"{str(directory)!r} is not a folder of exercise notebooks")
+        raise ValueError(_("{folder!r} is not a folder of exercise notebooks").format(
+            folder=str(directory)))
     timeout = positive_seconds(timeout, "timeout")
     # Read once, as the grader reads a student's folder; an unreadable notebook is
     # reported here, so that the grader's "error" means a crash only.
@@ -140,7 +149,7 @@ def evaluate_folder(directory, timeout=DEFAULT_TIMEOUT, *, isolation=None):
     for exercise_id, exercise in EXERCISES.items():
         if exercise_id in invalid:
             rows.append(ProgressRow(exercise_id, exercise.notebook, INVALID_NOTEBOOK,
-                                    invalid[exercise_id]))
+                                    invalid[exercise_id], submission.language))
         else:
             rows.append(row_from_grade(grades[exercise_id], exercise.notebook, missing))
     return rows

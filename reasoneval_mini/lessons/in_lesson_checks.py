@@ -42,14 +42,15 @@ import textwrap
 from fractions import Fraction
 
 from reasoneval_mini.records import NOT_RUN, PASSED, STATUSES
+from reasoneval_mini.support.i18n import N_, _, ngettext
 from reasoneval_mini.support.text import cut
 
 #: First word(s) of each check's line: the value equals the independent computation.
-RIGHT = "Right."
+RIGHT = N_("Right.")
 #: The value is there but differs; the rest of the line says what to look at.
-NOT_YET = "Not yet."
+NOT_YET = N_("Not yet.")
 #: The placeholder ``...`` is still in the cell.
-NOT_WRITTEN = "Not written yet."
+NOT_WRITTEN = N_("Not written yet.")
 
 #: Lines are wrapped at this width (JupyterLab wraps longer lines mid-word).
 WIDTH = 120
@@ -58,12 +59,15 @@ REL_TOL = 1e-9
 
 
 def _say(state, text):
-    print(textwrap.fill(f"{state} {text}", width=WIDTH, break_long_words=False))
+    # The line's first words (RIGHT, NOT_YET, NOT_WRITTEN) in the learner's language too.
+    print(textwrap.fill(_("{state} {text}").format(state=_(state), text=text), width=WIDTH,
+                        break_long_words=False))
 
 
 def _not_written(*names):
-    after = " and ".join(f"`{name} =`" for name in names)
-    _say(NOT_WRITTEN, f"Replace the ... after {after} with your computation, then run the cell again.")
+    after = _(" and ").join(f"`{name} =`" for name in names)
+    _say(NOT_WRITTEN, _("Replace the ... after {names} with your computation, then run the cell "
+                        "again.").format(names=after))
 
 
 def _shown(value):
@@ -111,7 +115,8 @@ def _close(value, reference):
 
 
 def _wrong_type(name, value, expected):
-    _say(NOT_YET, f"{name} = {_shown(value)} is a {type(value).__name__}; expected {expected}.")
+    _say(NOT_YET, _("{name} = {value} is a {type_name}; expected {expected}.").format(
+        name=name, value=_shown(value), type_name=type(value).__name__, expected=_(expected)))
 
 
 def _given_int(value, name, low=0):
@@ -144,24 +149,26 @@ def check_exact_comparison(verdicts, pairs):
     if verdicts is ...:
         return _not_written("verdicts")
     if not isinstance(verdicts, (list, tuple)) or len(verdicts) != len(pairs):
-        return _say(NOT_YET, f"verdicts = {_shown(verdicts)}: expected a list of {len(pairs)} "
-                             f"True/False, one per pair.")
+        return _say(NOT_YET, _("verdicts = {value}: expected a list of {count} True/False, one "
+                               "per pair.").format(value=_shown(verdicts), count=len(pairs)))
     if not all(_is_truth(v) for v in verdicts):
-        return _say(NOT_YET, "each verdict is True or False (a comparison), got "
-                             f"{_shown(list(verdicts))}.")
+        return _say(NOT_YET, _("each verdict is True or False (a comparison), got {value}.").format(
+            value=_shown(list(verdicts))))
     verdicts = [bool(v) for v in verdicts]
     exact = [Fraction(a, b) == Fraction(c, d) for (a, b), (c, d) in pairs]
     if list(verdicts) == exact:
-        return _say(RIGHT, f"All {len(pairs)} verdicts match the exact comparison of fractions.")
+        return _say(RIGHT, _("All {count} verdicts match the exact comparison of fractions.").format(
+            count=len(pairs)))
     floats = [a / b == c / d for (a, b), (c, d) in pairs]
     if list(verdicts) == floats:
-        return _say(NOT_YET, "these verdicts compare through floats, a / b == c / d: a / b is rounded "
-                             "to the nearest binary float, so two different fractions can round to the "
-                             "same float. Use integers only.")
+        return _say(NOT_YET, _("these verdicts compare through floats, a / b == c / d: a / b is "
+                               "rounded to the nearest binary float, so two different fractions "
+                               "can round to the same float. Use integers only."))
     # Neither which pair nor how many: a verdict is True or False, so naming the pair that
     # differs would hand out its answer (flip it), and a count lets a blind search finish.
-    return _say(NOT_YET, "some verdicts differ from the exact comparison. Two fractions with positive "
-                         "denominators are equal when one integer product equals another.")
+    return _say(NOT_YET, _("some verdicts differ from the exact comparison. Two fractions with "
+                           "positive denominators are equal when one integer product equals "
+                           "another."))
 
 
 # --- lesson 02 --------------------------------------------------------------------------------
@@ -187,23 +194,28 @@ def check_subset_count(subsets, all_fail, *, n, c, k):
                               if value is ...])
     for name, value, pool in (("subsets", subsets, n), ("all_fail", all_fail, n - c)):
         if type(value) is not int:
-            what = "an int: a count is a whole number (// divides whole numbers)" if _is_number(value) else "an int"
+            what = (N_("an int: a count is a whole number (// divides whole numbers)")
+                    if _is_number(value) else N_("an int"))
             return _wrong_type(name, value, what)
         if value == math.comb(pool, k):
             continue
         if k > 1 and value == math.perm(pool, k):
-            return _say(NOT_YET, f"{name} = {value} counts each pick "
-                                 + ("twice, once in each order" if k == 2 else
-                                    f"{math.factorial(k)} times, once in each order")
-                                 + ": a subset has no order.")
+            return _say(NOT_YET, (_("{name} = {value} counts each pick twice, once in each order: "
+                                    "a subset has no order.") if k == 2 else
+                                  _("{name} = {value} counts each pick {times} times, once in each "
+                                    "order: a subset has no order.")).format(
+                                      name=name, value=value, times=math.factorial(k)))
         if k > 1 and value == pool ** k:
-            return _say(NOT_YET, f"{name} = {value} lets a sample be picked twice (with replacement); "
-                                 "a subset holds k different samples.")
-        source = "all n samples" if name == "subsets" else "the n - c failing samples"
-        return _say(NOT_YET, f"{name} = {value} is not the number of ways to pick k of {source}. "
-                             "Count the ordered picks first, then how often each subset was counted.")
-    return _say(RIGHT, f"subsets = {subsets} and all_fail = {all_fail}, as math.comb counts them: "
-                       f"pass@{k} = 1 - {all_fail}/{subsets}.")
+            return _say(NOT_YET, _("{name} = {value} lets a sample be picked twice (with "
+                                   "replacement); a subset holds k different samples.").format(
+                                       name=name, value=value))
+        source = _("all n samples") if name == "subsets" else _("the n - c failing samples")
+        return _say(NOT_YET, _("{name} = {value} is not the number of ways to pick k of {source}. "
+                               "Count the ordered picks first, then how often each subset was "
+                               "counted.").format(name=name, value=value, source=source))
+    return _say(RIGHT, _("subsets = {subsets} and all_fail = {all_fail}, as math.comb counts them: "
+                         "pass@{k} = 1 - {all_fail}/{subsets}.").format(
+                             subsets=subsets, all_fail=all_fail, k=k))
 
 
 def check_draw_factor(factor, *, n, c, i):
@@ -228,22 +240,28 @@ def check_draw_factor(factor, *, n, c, i):
     if factor is ...:
         return _not_written("factor")
     if not _is_number(factor):
-        return _wrong_type("factor", factor, "a number, best a Fraction")
+        return _wrong_type("factor", factor, N_("a number, best a Fraction"))
     first_fail = [Fraction(math.comb(n - c, j), math.comb(n, j)) for j in (i, i + 1)]
     reference = first_fail[1] / first_fail[0]   # P(first i + 1 fail) / P(first i fail)
-    draws = "draw" if i == 1 else "draws"
     if factor == reference:
-        return _say(RIGHT, f"factor = {factor!r} is the chance that draw {i + 1} fails after {i} "
-                           f"failed {draws}, as the ratio of math.comb counts gives it.")
+        return _say(RIGHT, ngettext(
+            "factor = {factor!r} is the chance that draw {draw} fails after {i} failed draw, as "
+            "the ratio of math.comb counts gives it.",
+            "factor = {factor!r} is the chance that draw {draw} fails after {i} failed draws, as "
+            "the ratio of math.comb counts gives it.", i).format(factor=factor, draw=i + 1, i=i))
     if isinstance(factor, float) and math.isclose(factor, reference, rel_tol=1e-9):
-        return _say(NOT_YET, f"factor = {factor!r} is the right number rounded to a float; write it "
-                             "as a Fraction so that the product stays exact.")
+        return _say(NOT_YET, _("factor = {factor!r} is the right number rounded to a float; write "
+                               "it as a Fraction so that the product stays exact.").format(
+                                   factor=factor))
     if i and factor == Fraction(n - c, n):
-        return _say(NOT_YET, f"factor = {factor!r} is the first draw's chance. After {i} failed "
-                             f"{draws}, {i} failing {'sample is' if i == 1 else 'samples are'} gone "
-                             "from the pool: from the failures and from the total.")
-    return _say(NOT_YET, f"factor = {factor!r}: count the samples left before draw {i + 1}, and how "
-                         "many of them fail.")
+        return _say(NOT_YET, ngettext(
+            "factor = {factor!r} is the first draw's chance. After {i} failed draw, {i} failing "
+            "sample is gone from the pool: from the failures and from the total.",
+            "factor = {factor!r} is the first draw's chance. After {i} failed draws, {i} failing "
+            "samples are gone from the pool: from the failures and from the total.", i).format(
+                factor=factor, i=i))
+    return _say(NOT_YET, _("factor = {factor!r}: count the samples left before draw {draw}, and "
+                           "how many of them fail.").format(factor=factor, draw=i + 1))
 
 
 # --- lesson 03 --------------------------------------------------------------------------------
@@ -282,40 +300,47 @@ def _rate_slip(where, rate, value, planned, attempted, passed):
         if value is None:
             return None
         if _is_number(value) and value == 0:
-            return (f"{shown}. Zero says that everything ran and nothing passed; here nothing ran, so "
-                    "there is nothing to divide by: the rate is undefined, and the course writes None.")
+            return _("{shown}. Zero says that everything ran and nothing passed; here nothing ran, "
+                     "so there is nothing to divide by: the rate is undefined, and the course "
+                     "writes None.").format(shown=shown)
         if isinstance(value, float) and math.isnan(value):
-            return f"{shown}. nan is a float, not the course's mark for an undefined rate: write None."
-        return f"{shown}. How many samples of this log ran? Divide by that number, if you can."
+            return _("{shown}. nan is a float, not the course's mark for an undefined rate: write "
+                     "None.").format(shown=shown)
+        return _("{shown}. How many samples of this log ran? Divide by that number, if you "
+                 "can.").format(shown=shown)
     if value is None:
-        return (f"{shown}. None is for a rate with nothing to divide by; this log has "
-                f"{'samples that ran' if rate == 'attempted_success' else 'planned samples'}.")
+        return (_("{shown}. None is for a rate with nothing to divide by; this log has samples "
+                  "that ran.") if rate == "attempted_success" else
+                _("{shown}. None is for a rate with nothing to divide by; this log has planned "
+                  "samples.")).format(shown=shown)
     if not _is_number(value):
-        return (f"{shown} is a {type(value).__name__}; expected a number: a Fraction, an int or a "
-                "float.")
+        return _("{shown} is a {type_name}; expected a number: a Fraction, an int or a "
+                 "float.").format(shown=shown, type_name=type(value).__name__)
     if _close(value, reference):
         return None
     not_run = planned - attempted
     if not_run and attempted:
         if rate == "coverage" and _close(value, 1):
-            return (f"{shown} leaves the not_run samples out of the planned count: planned counts every "
-                    "sample of the log, those that never ran included.")
+            return _("{shown} leaves the not_run samples out of the planned count: planned counts "
+                     "every sample of the log, those that never ran included.").format(shown=shown)
         if rate == "success" and _close(value, Fraction(passed, attempted)):
-            return (f"{shown} divides by the samples that ran, which is the attempted success rate; "
-                    "the success rate divides by every planned sample, not_run included.")
+            return _("{shown} divides by the samples that ran, which is the attempted success "
+                     "rate; the success rate divides by every planned sample, not_run "
+                     "included.").format(shown=shown)
     if not_run and rate == "attempted_success" and _close(value, Fraction(passed, planned)):
-        return (f"{shown} divides by every planned sample, which is the success rate; the attempted "
-                "success rate divides by the samples that ran.")
+        return _("{shown} divides by every planned sample, which is the success rate; the "
+                 "attempted success rate divides by the samples that ran.").format(shown=shown)
     if rate == "coverage" and passed != attempted and _close(value, Fraction(passed, planned)):
-        return (f"{shown} counts the passed samples; coverage counts every sample that ran, whatever "
-                "its ending (a timeout ran too).")
+        return _("{shown} counts the passed samples; coverage counts every sample that ran, "
+                 "whatever its ending (a timeout ran too).").format(shown=shown)
     if type(value) is int and value > 1:
-        return f"{shown} is a count, not a share: divide it by the number of samples the rate is over."
+        return _("{shown} is a count, not a share: divide it by the number of samples the rate is "
+                 "over.").format(shown=shown)
     if isinstance(value, float) and math.isfinite(value) and math.isclose(value, reference, abs_tol=0.006):
-        return (f"{shown} is rounded: write the ratio itself (a Fraction, or one count / another) so "
-                "that nothing is lost.")
-    return (f"{shown}: count the planned samples, those that ran (every state but not_run) and those "
-            "that passed, then divide.")
+        return _("{shown} is rounded: write the ratio itself (a Fraction, or one count / another) "
+                 "so that nothing is lost.").format(shown=shown)
+    return _("{shown}: count the planned samples, those that ran (every state but not_run) and "
+             "those that passed, then divide.").format(shown=shown)
 
 
 def check_denominators(rates, logs):
@@ -347,26 +372,31 @@ def check_denominators(rates, logs):
     if rates is ...:
         return _not_written("rates")
     if not isinstance(rates, dict):
-        return _say(NOT_YET, f"rates = {_shown(rates)}: expected a dict {{log name: (coverage, success, "
-                             f"attempted_success)}}, one entry per log: {cut(repr(list(logs)), 60)}.")
+        return _say(NOT_YET, _("rates = {value}: expected a dict {{log name: (coverage, success, "
+                               "attempted_success)}}, one entry per log: {logs}.").format(
+                                   value=_shown(rates), logs=cut(repr(list(logs)), 60)))
     missing = [name for name in logs if name not in rates]
     extra = [name for name in rates if name not in logs]
     if missing or extra:
-        what = (f"missing {cut(repr(missing), 60)}" if missing else "") + ("; " if missing and extra else "") \
-            + (f"not a log: {cut(repr(extra), 60)}" if extra else "")
-        return _say(NOT_YET, f"rates needs one entry per log of logs, {len(logs)} in all: {what}.")
+        what = (_("missing {names}").format(names=cut(repr(missing), 60)) if missing else "") + (
+            "; " if missing and extra else "") + (
+            _("not a log: {names}").format(names=cut(repr(extra), 60)) if extra else "")
+        return _say(NOT_YET, _("rates needs one entry per log of logs, {count} in all: "
+                               "{what}.").format(count=len(logs), what=what))
     for name, (planned, attempted, passed) in counted.items():
         triple = rates[name]
         if not isinstance(triple, (list, tuple)) or len(triple) != len(RATE_NAMES):
-            return _say(NOT_YET, f"rates[{name!r}] = {_shown(triple)}: expected three values, "
-                                 "(coverage, success, attempted_success).")
+            return _say(NOT_YET, _("rates[{name!r}] = {value}: expected three values, (coverage, "
+                                   "success, attempted_success).").format(
+                                       name=name, value=_shown(triple)))
         for rate, value in zip(RATE_NAMES, triple):
             slip = _rate_slip(cut(str(name), 40), rate, value, planned, attempted, passed)
             if slip:
                 return _say(NOT_YET, slip)
-    logs_word = "log" if len(logs) == 1 else "logs"
-    return _say(RIGHT, f"coverage, success and attempted success of the {len(logs)} {logs_word}, as "
-                       f"{'its' if len(logs) == 1 else 'their'} records count them.")
+    return _say(RIGHT, ngettext(
+        "coverage, success and attempted success of the {count} log, as its records count them.",
+        "coverage, success and attempted success of the {count} logs, as their records count "
+        "them.", len(logs)).format(count=len(logs)))
 
 
 # --- lesson 04 --------------------------------------------------------------------------------
@@ -392,23 +422,26 @@ def check_standard_deviation(sd, values):
     if sd is ...:
         return _not_written("sd")
     if not _is_number(sd):
-        return _wrong_type("sd", sd, "a number")
+        return _wrong_type("sd", sd, N_("a number"))
     if _close(sd, statistics.stdev(values)):
-        return _say(RIGHT, f"sd = {float(sd):.4f}, the sample standard deviation of the "
-                           f"{len(values)} values (statistics.stdev).")
+        return _say(RIGHT, _("sd = {sd}, the sample standard deviation of the {count} values "
+                             "(statistics.stdev).").format(sd=f"{float(sd):.4f}", count=len(values)))
     if _close(sd, statistics.pstdev(values)):
-        return _say(NOT_YET, f"sd = {_shown(sd)} divides by m; the sample standard deviation divides "
-                             "by m - 1, since the deviations are taken from the values' own mean.")
+        return _say(NOT_YET, _("sd = {sd} divides by m; the sample standard deviation divides by "
+                               "m - 1, since the deviations are taken from the values' own "
+                               "mean.").format(sd=_shown(sd)))
     places = _rounded_to(sd, statistics.stdev(values))
     if places is not None:
-        return _say(NOT_YET, f"sd = {_shown(sd)} is rounded to {places} decimal"
-                             f"{'' if places == 1 else 's'}: keep the full value, and round only "
-                             "what you print.")
+        return _say(NOT_YET, ngettext(
+            "sd = {sd} is rounded to {places} decimal: keep the full value, and round only what "
+            "you print.",
+            "sd = {sd} is rounded to {places} decimals: keep the full value, and round only what "
+            "you print.", places).format(sd=_shown(sd), places=places))
     if _close(sd, statistics.variance(values)):
-        return _say(NOT_YET, f"sd = {_shown(sd)} is the variance, the mean squared deviation; the "
-                             "standard deviation is its square root.")
-    return _say(NOT_YET, f"sd = {_shown(sd)}: subtract the mean from each value, square, add up, "
-                         "divide by m - 1, take the square root.")
+        return _say(NOT_YET, _("sd = {sd} is the variance, the mean squared deviation; the "
+                               "standard deviation is its square root.").format(sd=_shown(sd)))
+    return _say(NOT_YET, _("sd = {sd}: subtract the mean from each value, square, add up, divide "
+                           "by m - 1, take the square root.").format(sd=_shown(sd)))
 
 
 def check_standard_error(se, estimates):
@@ -425,20 +458,22 @@ def check_standard_error(se, estimates):
     if se is ...:
         return _not_written("se")
     if not _is_number(se):
-        return _wrong_type("se", se, "a number")
+        return _wrong_type("se", se, N_("a number"))
     m, s = len(estimates), statistics.stdev(estimates)
     if _close(se, s / math.sqrt(m)):
-        return _say(RIGHT, f"se = {float(se):.4f}, the standard error of the mean of {m} estimates "
-                           "(statistics.stdev / sqrt(m)).")
+        return _say(RIGHT, _("se = {se}, the standard error of the mean of {m} estimates "
+                             "(statistics.stdev / sqrt(m)).").format(se=f"{float(se):.4f}", m=m))
     if _close(se, s):
-        return _say(NOT_YET, f"se = {_shown(se)} is the spread of one estimate, s; the mean of m "
-                             "estimates spreads less: divide by sqrt(m).")
+        return _say(NOT_YET, _("se = {se} is the spread of one estimate, s; the mean of m "
+                               "estimates spreads less: divide by sqrt(m).").format(se=_shown(se)))
     if _close(se, s / m):
-        return _say(NOT_YET, f"se = {_shown(se)} divides s by m; the standard error divides by sqrt(m).")
+        return _say(NOT_YET, _("se = {se} divides s by m; the standard error divides by "
+                               "sqrt(m).").format(se=_shown(se)))
     if _close(se, statistics.pstdev(estimates) / math.sqrt(m)):
-        return _say(NOT_YET, f"se = {_shown(se)} takes s dividing by m; the sample s divides by m - 1.")
-    return _say(NOT_YET, f"se = {_shown(se)}: first s, the standard deviation of the estimates "
-                         "(dividing by m - 1), then s / sqrt(m).")
+        return _say(NOT_YET, _("se = {se} takes s dividing by m; the sample s divides by "
+                               "m - 1.").format(se=_shown(se)))
+    return _say(NOT_YET, _("se = {se}: first s, the standard deviation of the estimates "
+                           "(dividing by m - 1), then s / sqrt(m).").format(se=_shown(se)))
 
 
 def _pass_at_1(run, name):
@@ -480,31 +515,37 @@ def check_paired_difference(mean_difference, paired_se, run_a, run_b):
                                                        ("paired_se", paired_se)) if value is ...])
     for name, value in (("mean_difference", mean_difference), ("paired_se", paired_se)):
         if not _is_number(value):
-            return _wrong_type(name, value, "a number")
+            return _wrong_type(name, value, N_("a number"))
     differences = [rates_a[p] - rates_b[p] for p in rates_a]
     m = len(differences)
     mean = statistics.mean(differences)
     if not _close(mean_difference, mean):
         if _close(mean_difference, -mean):
-            return _say(NOT_YET, f"mean_difference = {_shown(mean_difference)} is B - A; the lesson "
-                                 "asks for A - B.")
-        return _say(NOT_YET, f"mean_difference = {_shown(mean_difference)}: take A's pass@1 minus B's "
-                             "on each problem (the same id in both runs), then the mean.")
+            return _say(NOT_YET, _("mean_difference = {value} is B - A; the lesson asks for "
+                                   "A - B.").format(value=_shown(mean_difference)))
+        return _say(NOT_YET, _("mean_difference = {value}: take A's pass@1 minus B's on each "
+                               "problem (the same id in both runs), then the mean.").format(
+                                   value=_shown(mean_difference)))
     se = statistics.stdev(differences) / math.sqrt(m)
     if _close(paired_se, se):
-        return _say(RIGHT, f"mean_difference = {float(mean_difference):.4f} and paired_se = "
-                           f"{float(paired_se):.4f}, from the {m} per-problem differences A - B.")
+        return _say(RIGHT, _("mean_difference = {mean} and paired_se = {se}, from the {m} "
+                             "per-problem differences A - B.").format(
+                                 mean=f"{float(mean_difference):.4f}", se=f"{float(paired_se):.4f}",
+                                 m=m))
     unpaired = math.sqrt(statistics.variance(rates_a.values()) / m
                          + statistics.variance(rates_b.values()) / m)
     if _close(paired_se, unpaired):
-        return _say(NOT_YET, f"paired_se = {_shown(paired_se)} combines the two runs' own standard "
-                             "errors as if their problems were unrelated; take the standard deviation "
-                             "of the per-problem differences instead.")
+        return _say(NOT_YET, _("paired_se = {value} combines the two runs' own standard errors as "
+                               "if their problems were unrelated; take the standard deviation of "
+                               "the per-problem differences instead.").format(
+                                   value=_shown(paired_se)))
     if _close(paired_se, statistics.stdev(differences)):
-        return _say(NOT_YET, f"paired_se = {_shown(paired_se)} is the differences' standard deviation; "
-                             "the standard error of their mean divides it by sqrt(m).")
-    return _say(NOT_YET, f"paired_se = {_shown(paired_se)}: the standard deviation of the per-problem "
-                         "differences (dividing by m - 1), over sqrt(m).")
+        return _say(NOT_YET, _("paired_se = {value} is the differences' standard deviation; the "
+                               "standard error of their mean divides it by sqrt(m).").format(
+                                   value=_shown(paired_se)))
+    return _say(NOT_YET, _("paired_se = {value}: the standard deviation of the per-problem "
+                           "differences (dividing by m - 1), over sqrt(m).").format(
+                               value=_shown(paired_se)))
 
 
 # --- lesson 05 --------------------------------------------------------------------------------
@@ -544,30 +585,34 @@ def check_report_rows(rows, records, ks):
     if rows is ...:
         return _not_written("rows")
     if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
-        return _say(NOT_YET, f"rows = {_shown(rows)}: expected a list of tuples "
-                             "(task_id, n, c, pass@k...), one per problem.")
+        return _say(NOT_YET, _("rows = {value}: expected a list of tuples (task_id, n, c, "
+                               "pass@k...), one per problem.").format(value=_shown(rows)))
     width = 3 + len(ks)
     if any(len(row) != width for row in rows):
-        return _say(NOT_YET, f"each row holds {width} values: task_id, n, c and pass@k for k in {ks}.")
+        return _say(NOT_YET, _("each row holds {width} values: task_id, n, c and pass@k for k in "
+                               "{ks}.").format(width=width, ks=ks))
     if not all(isinstance(row[0], str) for row in rows):
-        return _say(NOT_YET, "each row starts with its task_id, a str such as 'HumanEval/0'.")
+        return _say(NOT_YET, _("each row starts with its task_id, a str such as 'HumanEval/0'."))
     by_task = {row[0]: row for row in rows}
     if len(by_task) != len(rows) or set(by_task) != set(counts):
         missing = sorted(set(counts) - set(by_task), key=str)
-        return _say(NOT_YET, f"expected one row per problem, {len(counts)} in all"
-                             + (f"; missing {cut(repr(missing), 60)}" if missing else
-                                "; some task appears twice or is not in the records") + ".")
+        return _say(NOT_YET, (_("expected one row per problem, {count} in all; missing {names}.")
+                              if missing else
+                              _("expected one row per problem, {count} in all; some task appears "
+                                "twice or is not in the records.")).format(
+                                    count=len(counts), names=cut(repr(missing), 60)))
     for task_id, statuses in counts.items():
-        _, n, c, *values = by_task[task_id]
+        __, n, c, *values = by_task[task_id]
         planned, passed = len(statuses), statuses.count(PASSED)
         if n != planned:
             if n == planned - statuses.count(NOT_RUN):
-                return _say(NOT_YET, f"{task_id}: n = {n!r} leaves out the not_run samples; every "
-                                     "planned sample counts in n.")
-            return _say(NOT_YET, f"{task_id}: n = {n!r}; n counts every record of the problem.")
+                return _say(NOT_YET, _("{task_id}: n = {n!r} leaves out the not_run samples; every "
+                                       "planned sample counts in n.").format(task_id=task_id, n=n))
+            return _say(NOT_YET, _("{task_id}: n = {n!r}; n counts every record of the "
+                                   "problem.").format(task_id=task_id, n=n))
         if c != passed:
-            return _say(NOT_YET, f"{task_id}: c = {c!r}; c counts the records whose status is "
-                                 f"{PASSED!r}.")
+            return _say(NOT_YET, _("{task_id}: c = {c!r}; c counts the records whose status is "
+                                   "{status!r}.").format(task_id=task_id, c=c, status=PASSED))
         for k, value in zip(ks, values):
             # The records' own counts, not the learner's n and c: those equal them by now,
             # but may be floats (8.0), which math.comb refuses.
@@ -575,16 +620,21 @@ def check_report_rows(rows, records, ks):
             if _close(value, exact):
                 continue
             if _close(value, 1 - (1 - Fraction(passed, planned)) ** k):
-                return _say(NOT_YET, f"{task_id}: pass@{k} = {_shown(value)} is the plug-in "
-                                     "1 - (1 - c/n)**k, biased low (lesson 02).")
+                return _say(NOT_YET, _("{task_id}: pass@{k} = {value} is the plug-in "
+                                       "1 - (1 - c/n)**k, biased low (lesson 02).").format(
+                                           task_id=task_id, k=k, value=_shown(value)))
             if (isinstance(value, float) and math.isfinite(value)
                     and math.isclose(value, exact, abs_tol=0.0006)):
                 # The lesson's table prints three decimals; a row copied or rounded to
                 # them is not a wrong estimator, and the line must not say it is.
-                return _say(NOT_YET, f"{task_id}: pass@{k} = {_shown(value)} is rounded: keep the "
-                                     "estimator's full value (round only when you print).")
-            return _say(NOT_YET, f"{task_id}: pass@{k} = {_shown(value)}; the estimator of lesson 02 "
-                                 "takes n, c and k.")
+                return _say(NOT_YET, _("{task_id}: pass@{k} = {value} is rounded: keep the "
+                                       "estimator's full value (round only when you "
+                                       "print).").format(task_id=task_id, k=k, value=_shown(value)))
+            return _say(NOT_YET, _("{task_id}: pass@{k} = {value}; the estimator of lesson 02 "
+                                   "takes n, c and k.").format(
+                                       task_id=task_id, k=k, value=_shown(value)))
     named = ", ".join(f"pass@{k}" for k in ks)
-    return _say(RIGHT, f"{len(rows)} row{'s' if len(rows) != 1 else ''}: n, c and {named} for every "
-                       "problem, as counted from the records.")
+    return _say(RIGHT, ngettext(
+        "{count} row: n, c and {named} for every problem, as counted from the records.",
+        "{count} rows: n, c and {named} for every problem, as counted from the records.",
+        len(rows)).format(count=len(rows), named=named))

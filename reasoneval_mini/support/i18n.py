@@ -29,6 +29,15 @@ an empty string or an error; the test suite, not the learner, finds it.
 'a message nobody translated'
 >>> current_language()
 'en'
+
+Texts defined when a module is imported (a constant, a table of states) are
+marked with :func:`N_`, which returns them unchanged so that the extractor
+finds them, and are passed through :func:`_` where they are shown.
+
+>>> NOT_CHECKED = N_("not checked yet")
+>>> with language("zh-CN"):
+...     _(NOT_CHECKED) != NOT_CHECKED
+True
 >>> use_language("fr")
 Traceback (most recent call last):
 ...
@@ -36,10 +45,11 @@ ValueError: unknown language 'fr'; expected one of: en, zh-CN
 """
 
 import gettext
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "_", "current_language",
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "N_", "_", "current_language",
            "language", "language_of_notebook", "ngettext", "use_language"]
 
 #: The languages of the course, English first (the source of every message).
@@ -51,9 +61,16 @@ DOMAIN = "reasoneval"
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 #: Where a notebook records its language: ``metadata["reasoneval"]["language"]``.
 NOTEBOOK_LANGUAGE_KEY = "language"
+#: The keywords the extractor looks for (``pybabel extract -k``; see docs/translating.md).
+KEYWORDS = ("_", "N_", "ngettext")
 
+# The process's language (use_language: the kernel's), and, per thread, the one a
+# ``with language(...)`` block speaks: the grader grades students on several threads
+# at once, each in the language of its own student's notebooks.
 _CURRENT = [DEFAULT_LANGUAGE]
+_LOCAL = threading.local()
 _CATALOGUES = {}
+_LOADING = threading.Lock()
 
 
 def _checked(name):
@@ -75,13 +92,14 @@ def catalogue(name):
     requires every ``.mo`` to be present and current.
     """
     name = _checked(name)
-    if name not in _CATALOGUES:
-        if name == DEFAULT_LANGUAGE:
-            _CATALOGUES[name] = gettext.NullTranslations()
-        else:
-            _CATALOGUES[name] = gettext.translation(
-                DOMAIN, LOCALE_DIR, [gettext_locale(name)], fallback=True)
-    return _CATALOGUES[name]
+    with _LOADING:
+        if name not in _CATALOGUES:
+            if name == DEFAULT_LANGUAGE:
+                _CATALOGUES[name] = gettext.NullTranslations()
+            else:
+                _CATALOGUES[name] = gettext.translation(
+                    DOMAIN, LOCALE_DIR, [gettext_locale(name)], fallback=True)
+        return _CATALOGUES[name]
 
 
 def use_language(name):
@@ -94,29 +112,41 @@ def use_language(name):
 
 
 def current_language():
-    """The language set by the last :func:`use_language` (English before)."""
-    return _CURRENT[0]
+    """The language of this thread's ``with language(...)`` block, else of the last :func:`use_language`."""
+    stack = getattr(_LOCAL, "stack", None)
+    return stack[-1] if stack else _CURRENT[0]
 
 
 @contextmanager
 def language(name):
-    """Speak *name* inside the ``with`` block, then the language from before (the grader's)."""
-    before = _CURRENT[0]
-    use_language(name)
+    """Speak *name* inside the ``with`` block, in this thread only; then the language from before.
+
+    Other threads keep theirs (the grader judges several students at once).
+    Raises ``ValueError`` naming *name* when it is not one of :data:`LANGUAGES`.
+    """
+    stack = getattr(_LOCAL, "stack", None)
+    if stack is None:
+        stack = _LOCAL.stack = []
+    stack.append(_checked(name))
     try:
         yield name
     finally:
-        _CURRENT[0] = before
+        stack.pop()
+
+
+def N_(message):
+    """*message* unchanged: marks a text defined at import time, translated by :func:`_` when shown."""
+    return message
 
 
 def _(message):
     """*message* (English, the catalogue's id) in the current language."""
-    return catalogue(_CURRENT[0]).gettext(message)
+    return catalogue(current_language()).gettext(message)
 
 
 def ngettext(singular, plural, count):
     """The form of *singular*/*plural* for *count*, in the current language (Chinese has one)."""
-    return catalogue(_CURRENT[0]).ngettext(singular, plural, count)
+    return catalogue(current_language()).ngettext(singular, plural, count)
 
 
 def language_of_notebook(notebook):

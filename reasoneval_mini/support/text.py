@@ -13,6 +13,7 @@ run and grades, feedback and stored outputs must not.
 """
 
 import re
+import unicodedata
 
 #: The usual length of a one-line message (a detail, a grader message).
 MESSAGE_CHARS = 300
@@ -52,3 +53,25 @@ def plural(count, word):
     ('1 check', '0 checks')
     """
     return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def display_width(text):
+    """The columns *text* takes in a terminal or a notebook's output: a CJK character takes two.
+
+    >>> display_width("points"), display_width("分值")
+    (6, 4)
+    """
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in str(text))
+
+
+def pad(text, width, align="<"):
+    """*text* padded with spaces to *width* columns (:func:`display_width`), left or right (``">"``).
+
+    Like ``f"{text:<{width}}"`` for ASCII text, so an English table is unchanged; a
+    Chinese heading of a column lines up with the values under it.
+
+    >>> pad("state", 7) + "|", pad("状态", 7) + "|", pad("6", 3, ">")
+    ('state  |', '状态   |', '  6')
+    """
+    fill = " " * max(0, width - display_width(text))
+    return fill + str(text) if align == ">" else str(text) + fill
