@@ -10,7 +10,9 @@ OUT_OF_DATE = 1
 
 
 def _is_master(path, solutions):
-    return path.parent.resolve() == Path(solutions).resolve()
+    # A master, or a master's language edition (solutions/zh-CN/...).
+    folder, solutions = path.parent.resolve(), Path(solutions).resolve()
+    return folder == solutions or folder.parent == solutions
 
 
 def _release(args):

@@ -51,7 +51,6 @@ import pprint
 import re
 from pathlib import Path
 
-from reasoneval_mini.support.i18n import _, language, language_of_notebook
 from reasoneval_mini.support.notebook_json import load_notebook_json
 
 BEGIN = "### BEGIN SOLUTION"
@@ -59,13 +58,9 @@ END = "### END SOLUTION"
 STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
 #: What a written answer cell holds in the learner copy (nbgrader's ``text_stub``).
 TEXT_STUB = "YOUR ANSWER HERE"
-#: In a master's written answer cell, the rubric starts at the line starting with this.
+#: In a master's written answer cell, the rubric starts at the line starting with this
+#: (English; :func:`rubric_start` gives it in the language being rendered).
 RUBRIC_START = "**Rubric ("
-
-
-def rubric_start():
-    """:data:`RUBRIC_START` in the current language (the rubric's heading up to its points)."""
-    return _("**Rubric ({points})**").split("{", 1)[0]
 _MENTION = re.compile(r"(BEGIN|END)\s*SOLUTION", re.IGNORECASE)
 
 
@@ -132,6 +127,48 @@ VARIANT_LINE = re.compile(r"^use_variant\(.*\)(?P<comment>\s*#.*)?$", re.MULTILI
 METADATA_KEY = "reasoneval"
 
 
+def rubric_start():
+    """:data:`RUBRIC_START` in the current language: the rubric heading's words before its points.
+
+    Taken from the heading's own translation, so that a rebuild of a zh-CN
+    master finds the rubric it rendered before (and does not append another).
+
+    >>> rubric_start()
+    '**Rubric ('
+    """
+    from reasoneval_mini.support.i18n import _
+
+    return _("**Rubric ({points})**").split("{points}", 1)[0]
+
+
+#: The setup cell's line that sets the notebook's language (zh-CN editions only).
+LANGUAGE_LINE = re.compile(r"^use_language\(.*\)(?P<comment>\s*#.*)?$", re.MULTILINE)
+#: The import the build adds with a ``use_language`` line, when the setup cell has neither.
+LANGUAGE_IMPORT = "from reasoneval_mini.support.i18n import use_language"
+_IMPORT_LINE = re.compile(r"^(?:from\s+\S+\s+import\s.*|import\s.*)$", re.MULTILINE)
+
+
+def _set_language_line(source, name):
+    """The setup cell *source* with its ``use_language(...)`` line set to *name* (added if absent).
+
+    >>> print(_set_language_line("import x\\nuse_variant('a')", "zh-CN"))
+    import x
+    from reasoneval_mini.support.i18n import use_language
+    use_variant('a')
+    use_language('zh-CN')
+    """
+    if LANGUAGE_LINE.search(source):
+        return LANGUAGE_LINE.sub(lambda match: f"use_language({name!r})"
+                                 + (match.group("comment") or ""), source, count=1)
+    if not re.search(r"\buse_language\b", source):
+        imports = list(_IMPORT_LINE.finditer(source))
+        at = imports[-1].end() if imports else 0
+        source = (source[:at] + ("\n" if at else "") + LANGUAGE_IMPORT
+                  + ("" if at else "\n") + source[at:])
+    variant = VARIANT_LINE.search(source)
+    return source[:variant.end()] + f"\nuse_language({name!r})" + source[variant.end():]
+
+
 def _set_variant_line(source, identity, where):
     if not VARIANT_LINE.search(source):
         raise ValueError(f"{where}: the setup cell has no use_variant(...) line for the build "
@@ -162,7 +199,7 @@ def render_typed_solution(source, exercise, variant, where="<cell>"):
     return "".join(lines[:begin] + rendered + lines[end + 1:])
 
 
-def refresh_task_cells(notebook, variant=None):
+def refresh_task_cells(notebook, variant=None, language=None):
     """Return *notebook* with every registry exercise's task cell re-rendered for *variant*.
 
     Also the task cells of written tasks, and the rubric at the end of their
@@ -174,20 +211,27 @@ def refresh_task_cells(notebook, variant=None):
     :data:`~reasoneval_mini.exercises.variants.DEFAULT_IDENTITY` one). Cells
     of unknown exercises (or without nbgrader metadata) are left alone.
 
-    The task cells and rubrics are rendered in the language the notebook's
-    metadata records (:func:`~reasoneval_mini.support.i18n.language_of_notebook`):
-    a zh-CN master gets them from the catalogue, an English one as before.
+    *language* (default: the one the notebook's metadata records, else
+    English) is the language the texts are rendered in; a notebook in another
+    language than English also gets ``metadata["reasoneval"]["language"]``
+    and a ``use_language(...)`` line in its setup cell. Nothing that scores
+    depends on it: ids, points, variant and checks are the same.
     """
-    with language(language_of_notebook(notebook)):
-        return _refresh_task_cells(notebook, variant)
+    from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, language_of_notebook
+    from reasoneval_mini.support.i18n import language as speaking
+
+    language = language or language_of_notebook(notebook)
+    with speaking(language):
+        return _refresh_task_cells(notebook, variant, language, language != DEFAULT_LANGUAGE)
 
 
-def _refresh_task_cells(notebook, variant):
+def _refresh_task_cells(notebook, variant, language, translated):
     from reasoneval_mini.exercises.registry import (
         EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
     from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant
 
     variant = variant or Variant(DEFAULT_IDENTITY)
+    start = rubric_start()
     cells = []
     for index, cell in enumerate(notebook.get("cells", []), 1):
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
@@ -197,15 +241,15 @@ def _refresh_task_cells(notebook, variant):
             cell = dict(cell, source=render_task_markdown(exercise_id, variant))
         elif is_written_answer(cell) and grade_id in WRITTEN_TASKS:
             text = _source_text(cell)
-            start = rubric_start()
             answer = text[: text.find(start)] if start in text else text + "\n\n"
             cell = _with_points(dict(cell, source=answer + render_rubric_markdown(grade_id)),
                                 WRITTEN_TASKS[grade_id].points)
         elif grade_id.endswith("_check") and grade_id[: -len("_check")] in EXERCISES:
             cell = _with_points(cell, EXERCISES[grade_id[: -len("_check")]].points)
         elif cell.get("cell_type") == "code" and grade_id.endswith("_setup"):
-            cell = dict(cell, source=_set_variant_line(_source_text(cell), variant.identity,
-                                                       f"cell {index}"))
+            source = _set_variant_line(_source_text(cell), variant.identity, f"cell {index}")
+            cell = dict(cell, source=_set_language_line(source, language) if translated
+                        else source)
         elif (cell.get("cell_type") == "code" and grade_id in EXERCISES
               and EXERCISES[grade_id].typed):
             cell = dict(cell, source=render_typed_solution(
@@ -213,6 +257,8 @@ def _refresh_task_cells(notebook, variant):
         cells.append(cell)
     metadata = dict(notebook.get("metadata", {}))
     metadata[METADATA_KEY] = dict(metadata.get(METADATA_KEY, {}), variant=variant.identity)
+    if translated:
+        metadata[METADATA_KEY]["language"] = language
     return dict(notebook, cells=cells, metadata=metadata)
 
 
@@ -291,7 +337,8 @@ def read_notebook(path):
     return _validated(notebook, path.name)
 
 
-def plan_exercises(solutions_dir, exercises_dir, variant=None, with_masters=True):
+def plan_exercises(solutions_dir, exercises_dir, variant=None, with_masters=True,
+                   languages=None):
     """What a build would write: a list of ``(path, text)``, masters first where stale.
 
     A master in *solutions_dir* is listed only if its task cells are out of
@@ -299,7 +346,17 @@ def plan_exercises(solutions_dir, exercises_dir, variant=None, with_masters=True
     every exercise notebook is listed, rendered for *variant*. Nothing is
     written. Raises ``ValueError`` (:class:`MarkerError` included) naming the
     notebook when a master cannot be read or stripped, or when there is none.
+
+    Each language edition of a master (``solutions/zh-CN/<name>``, see
+    :func:`~reasoneval_mini.editions.edition_path`) is built the same way, in
+    its language, into ``exercises/zh-CN/<name>`` (*languages*: the languages
+    to build, default every one; an edition that does not exist is skipped).
+    An edition must have the English master's cells, with the same nbgrader
+    metadata: the same exercises, points and checks, whatever the language.
     """
+    from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, LANGUAGES
+
+    languages = LANGUAGES if languages is None else tuple(languages)
     solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
     sources = sorted(solutions_dir.glob("*.ipynb"))
     if not sources:
@@ -312,12 +369,108 @@ def plan_exercises(solutions_dir, exercises_dir, variant=None, with_masters=True
                 f"{path} is not an exercise master: it has no solution region and no "
                 f"exercise task cell; --solutions must name the folder of master notebooks "
                 f"(default: solutions)")
-        master = refresh_task_cells(notebook, variant)
-        if with_masters and master != notebook:
-            masters.append((path, dumps_notebook(_validated(master, path.name))))
+        master = refresh_task_cells(notebook, variant, DEFAULT_LANGUAGE)
         exercise = _validated(strip_notebook(master, path.name), path.name)
-        exercises.append((exercises_dir / path.name, dumps_notebook(exercise)))
+        if DEFAULT_LANGUAGE in languages:
+            if with_masters and master != notebook:
+                masters.append((path, dumps_notebook(_validated(master, path.name))))
+            exercises.append((exercises_dir / path.name, dumps_notebook(exercise)))
+        for name in languages:
+            if name != DEFAULT_LANGUAGE and _edition(path, name).is_file():
+                planned_master, planned_exercise = _plan_edition(
+                    path, name, master, exercise, exercises_dir, variant, with_masters)
+                masters += planned_master
+                exercises.append(planned_exercise)
     return masters + exercises
+
+
+def _edition(path, language):
+    from reasoneval_mini.editions import edition_path
+
+    return edition_path(path, language)
+
+
+def _plan_edition(english_path, language, english_master, english_exercise, exercises_dir,
+                  variant, with_masters):
+    """``([master] or [], exercise)`` for the *language* edition of the master at *english_path*."""
+    path = _edition(english_path, language)
+    where = f"{path.parent.name}/{path.name}"
+    notebook = read_notebook(path)
+    master = refresh_task_cells(notebook, variant, language)
+    _same_exercises(english_master, master, where, english_path.name)
+    master = _with_record(master, english_master, english_path.name,
+                          f"{english_path.parent.name}/{english_path.name}")
+    planned = [(path, dumps_notebook(_validated(master, where)))] if (
+        with_masters and master != notebook) else []
+    exercise = strip_notebook(master, where)
+    exercise = _with_record(exercise, english_exercise, english_path.name,
+                            f"{Path(exercises_dir).name}/{english_path.name}",
+                            translated_from=master)
+    return planned, (_edition(Path(exercises_dir) / english_path.name, language),
+                     dumps_notebook(_validated(exercise, where)))
+
+
+def _nbgrader_plan(notebook):
+    return [(cell.get("cell_type"), cell.get("metadata", {}).get("nbgrader"))
+            for cell in notebook.get("cells", [])]
+
+
+def _same_exercises(english, translated, where, english_name):
+    # Scoring never depends on the language: a cell that differs in kind or in nbgrader
+    # metadata (an id, points, a locked flag) would grade the edition differently.
+    ours, theirs = _nbgrader_plan(english), _nbgrader_plan(translated)
+    if len(ours) != len(theirs):
+        raise ValueError(f"{where} has {len(theirs)} cells, its English master {english_name} "
+                         f"{len(ours)}: an edition has the same cells in the same order")
+    for number, (a, b) in enumerate(zip(ours, theirs), 1):
+        if a != b:
+            raise ValueError(f"{where}, cell {number}: {b!r} where its English master "
+                             f"{english_name} has {a!r}: an edition has the same cells, with "
+                             f"the same nbgrader metadata")
+
+
+def _is_rendered(cell):
+    grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+    return cell.get("cell_type") == "markdown" and (grade_id.endswith("_task")
+                                                   or is_written_answer(cell))
+
+
+def _with_record(notebook, english, name, recorded_as, translated_from=None):
+    """*notebook* (an edition) with its record of the English brought up to date where the build renders.
+
+    The record (:func:`~reasoneval_mini.editions.origin_record`) is the
+    English markdown the translator translated. The cells the build renders
+    (task cells, rubrics, a stub's written answer) are translated by the
+    catalogue, whose own test tells a stale message: their entries are the
+    English of today. The translator's cells keep the English they were
+    translated from (of *translated_from*, the edition's master, for a
+    stub), so a changed English cell still shows as stale in both editions.
+    """
+    from reasoneval_mini.editions import TRANSLATION_KEY, origin_record
+
+    source = translated_from if translated_from is not None else notebook
+    record = ((source.get("metadata") or {}).get(METADATA_KEY) or {}).get(TRANSLATION_KEY)
+    english_cells = [cell for cell in english["cells"] if cell.get("cell_type") == "markdown"]
+    if not record or len(record.get("markdown", ())) != len(english_cells):
+        return notebook  # no record, or one of another English: the staleness test says so
+    markdown = []
+    for cell, recorded in zip(english_cells, record["markdown"]):
+        text = _source_text(cell)
+        if is_written_answer(cell) and translated_from is None:
+            # The translator's model answer, then the rubric the build renders.
+            answer = recorded[: recorded.find(RUBRIC_START)] if RUBRIC_START in recorded else \
+                recorded
+            at = text.find(RUBRIC_START)
+            markdown.append(answer + text[at:] if at >= 0 else recorded)
+        elif _is_rendered(cell):
+            markdown.append(text)
+        else:
+            markdown.append(recorded)
+    cells = [{"cell_type": "markdown", "source": text} for text in markdown]
+    metadata = dict(notebook.get("metadata", {}))
+    metadata[METADATA_KEY] = dict(metadata.get(METADATA_KEY, {}), **{
+        TRANSLATION_KEY: origin_record({"cells": cells}, recorded_as)})
+    return dict(notebook, metadata=metadata)
 
 
 def _is_master(notebook):
@@ -350,8 +503,9 @@ def plan_class(solutions_dir, out_dir, identities):
         if identity in (".", "..") or "/" in identity or "\\" in identity or "\0" in identity:
             raise ValueError(f"{identity!r} cannot be a folder name: a class's identities are "
                              f"the roster's folder names")
+        # English: a class is released in one edition (nbgrader's release has one folder).
         planned += plan_exercises(solutions_dir, Path(out_dir) / identity, Variant(identity),
-                                  with_masters=False)
+                                  with_masters=False, languages=("en",))
     return planned
 
 

@@ -16,6 +16,7 @@ from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.datasets.answer_pairs import NOT_EQUAL, answer_pairs
 from reasoneval_mini.normalise import RULES, normalised_verdict
+from reasoneval_mini.support.i18n import N_, _
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -99,43 +100,46 @@ def _practice_verdicts(data):
 
 def _practice_statement(data):
     shown = ", ".join(f"`{p!r}`".replace("'", '"') for p in data["predictions"])
-    return (
-        f"Complete `practice_verdicts()` so that it returns a dict mapping each of the "
-        f"predictions {shown} to the verdict `numeric_equivalence(prediction, "
-        f"\"{data['reference']}\")` gives: `True`, `False` or `None`. Predict each verdict "
-        f"first and type it in (the check reads what your function returns as you typed it: "
-        f"a dict written out, not computed); then run the check. `task_data"
-        f"(\"kp1_practice_verdicts\")` gives the same predictions as data.")
+    return _(
+        "Complete `practice_verdicts()` so that it returns a dict mapping each of the "
+        "predictions {shown} to the verdict `numeric_equivalence(prediction, "
+        "\"{reference}\")` gives: `True`, `False` or `None`. Predict each verdict "
+        "first and type it in (the check reads what your function returns as you typed it: "
+        "a dict written out, not computed); then run the check. `task_data"
+        "(\"kp1_practice_verdicts\")` gives the same predictions as data.").format(
+            shown=shown, reference=data["reference"])
 
 
 def _practice_why(data):
     lines = []
     for prediction, verdict in _practice_verdicts(data).items():
         if verdict is None:
-            why = "outside the declared answer space (a unit, a comma, an exponent or spaces)"
+            why = _("outside the declared answer space (a unit, a comma, an exponent or spaces)")
         elif verdict:
-            why = f"the same rational as {data['reference']}, spelled another way"
+            why = _("the same rational as {reference}, spelled another way").format(
+                reference=data["reference"])
         else:
-            why = f"inside the space, but a different number than {data['reference']}"
+            why = _("inside the space, but a different number than {reference}").format(
+                reference=data["reference"])
         lines.append(f"{prediction!r} -> {verdict}: {why}")
     return "\n".join(lines)
 
 
 _PRACTICE = Exercise(
     id="kp1_practice_verdicts", notebook=NOTEBOOK, answer_name="practice_verdicts", points=1,
-    title="Warm-up: spellings, close numbers and texts with units",
+    title=N_("Warm-up: spellings, close numbers and texts with units"),
     statement=_practice_statement,
-    checks_what=("All four verdicts at once, exactly (None is not False), as typed in your "
-                 "function. The check answers only \"right\" or \"not yet\", never which "
-                 "verdict is wrong; once right, it says why each is what it is."),
-    hint=("For each prediction ask two questions, in this order: can the scorer read it as "
-          "a number of the declared answer space (lesson 01, the answer space)? If so, is it "
-          "exactly the same rational as the reference?"),
+    checks_what=N_("All four verdicts at once, exactly (None is not False), as typed in your "
+                    "function. The check answers only \"right\" or \"not yet\", never which "
+                    "verdict is wrong; once right, it says why each is what it is."),
+    hint=N_("For each prediction ask two questions, in this order: can the scorer read it as "
+             "a number of the declared answer space (lesson 01, the answer space)? If so, is it "
+             "exactly the same rational as the reference?"),
     draw=_draw_practice,
     checks=lambda data: (
         case("practice_verdicts()", lambda f: f(),
-             Withheld(_practice_verdicts(data), "withheld: the four verdicts"),
-             compare=withheld_predictions((True, False, None), noun="verdict")),
+             Withheld(_practice_verdicts(data), N_("withheld: the four verdicts")),
+             compare=withheld_predictions((True, False, None), noun=N_("verdict"))),
     ),
     reveal_expected=False, typed=True, solve=_practice_verdicts, explain=_practice_why,
 )
@@ -195,18 +199,19 @@ def _outcome_checks(pairs):
 
 _CLASSIFY = Exercise(
     id="kp1_classify_outcome", notebook=NOTEBOOK, answer_name="classify_outcome", points=2,
-    title="None, False or ValueError: who owns the outcome?",
-    statement=(
+    title=N_("None, False or ValueError: who owns the outcome?"),
+    statement=N_(
         "Complete `classify_outcome(prediction, reference)`. Use `numeric_equivalence` and "
         "return `\"correct\"` (True), `\"wrong\"` (False: the model's number is wrong), "
         "`\"format failure\"` (None: the prediction is outside the answer space; the task's "
         "protocol decides how to count it) or `\"broken reference\"` (ValueError: a bug in "
         "the data set, not the model's fault)."),
-    checks_what=("Eight (prediction, reference) pairs, two of each outcome, including "
-                 "non-string predictions and broken references; the grader adds pairs of its "
-                 "own. A format failure or a broken reference scored as \"wrong\" caps the "
-                 "exercise at a third of its points."),
-    hint="Call numeric_equivalence inside try/except ValueError; map True/False/None to names.",
+    checks_what=N_("Eight (prediction, reference) pairs, two of each outcome, including "
+                    "non-string predictions and broken references; the grader adds pairs of its "
+                    "own. A format failure or a broken reference scored as \"wrong\" caps the "
+                    "exercise at a third of its points."),
+    hint=N_("Call numeric_equivalence inside try/except ValueError; map True/False/None to "
+            "names."),
     draw=lambda rng: _outcome_pairs(rng, 8),
     checks=_outcome_checks,
     hidden=lambda rng, pairs: _outcome_checks(
@@ -328,8 +333,8 @@ _PARSERS = ("reasoneval_mini.answers.parse_rational", "reasoneval_mini.answers.p
 
 _PARSE = Exercise(
     id="kp1_parse_rational", notebook=NOTEBOOK, answer_name="my_parse_rational", points=3,
-    title="Stretch: parse the declared answer space yourself",
-    statement=(
+    title=N_("Stretch: parse the declared answer space yourself"),
+    statement=N_(
         "Complete `my_parse_rational(text)`: return the exact `Fraction` for an optional sign "
         "followed by ASCII digits written as an integer (`7`, `7.`), a decimal (`0.5`, `.5`) "
         "or a fraction `a/b` of two integers with the sign only in front (`-1/2`, not "
@@ -340,15 +345,15 @@ _PARSE = Exercise(
         "(`parse_rational`, `numeric_equivalence`, `compare_with_tolerance`, "
         "`normalised_verdict`): an answer that calls one earns nothing, and the check names "
         "the call."),
-    checks_what=(
+    checks_what=N_(
         "Five groups of inputs of your variant (integers, decimals, fractions, texts outside "
         "the space, limits and refusals), each compared as a list with the course's "
         "`parse_rational`, exactly (a float 0.1 is not 1/10). Each group holds malformed "
         "twins of its shape (`--5`, `1/-2`, `3/4.`), so a lenient parser fails most groups; "
         "the grader adds groups of its own."),
-    hint=("A regular expression with [0-9] (not \\d, which matches Arabic-Indic digits) and "
-          "re.fullmatch, one pattern per shape; build decimals as int(whole) + "
-          "Fraction(int(digits), 10**len(digits))."),
+    hint=N_("A regular expression with [0-9] (not \\d, which matches Arabic-Indic digits) and "
+             "re.fullmatch, one pattern per shape; build decimals as int(whole) + "
+             "Fraction(int(digits), 10**len(digits))."),
     draw=_draw_parse,
     checks=lambda groups: tuple(_parse_check(label, inputs) for label, inputs in groups),
     hidden=_parse_hidden,
@@ -475,19 +480,20 @@ def _gsm8k_hidden(rng, public):
 
 _GSM8K = Exercise(
     id="kp1_score_gsm8k", notebook=NOTEBOOK, answer_name="score_gsm8k", points=2,
-    title="GSM8K's protocol: extract, then compare",
-    statement=(
+    title=N_("GSM8K's protocol: extract, then compare"),
+    statement=N_(
         "Complete `score_gsm8k(completion, reference_solution)`: extract the final answer "
         "after the last `####` from both texts with `extract_final_answer`, then compare "
         "with `numeric_equivalence`. Return its verdict (True / False / None): a completion "
         "without a marker, or with an answer outside the space (`$5`), is `None`, not "
         "`False`. A reference solution without a readable answer is a data bug: let the "
         "`ValueError` through."),
-    checks_what=("Seven completions of your variant (commas, several markers where the last "
-                 "wins, no marker, `$5`, a wrong number) and a broken reference; the grader "
-                 "adds pairs of its own. A `None` scored `False`, or a broken reference "
-                 "scored instead of raising, caps the exercise at a third of its points."),
-    hint="Two calls to extract_final_answer and one to numeric_equivalence; no try/except needed.",
+    checks_what=N_("Seven completions of your variant (commas, several markers where the last "
+                    "wins, no marker, `$5`, a wrong number) and a broken reference; the grader "
+                    "adds pairs of its own. A `None` scored `False`, or a broken reference "
+                    "scored instead of raising, caps the exercise at a third of its points."),
+    hint=N_("Two calls to extract_final_answer and one to numeric_equivalence; no try/except "
+            "needed."),
     draw=_draw_gsm8k,
     checks=_gsm8k_checks,
     hidden=_gsm8k_hidden,
@@ -581,16 +587,16 @@ def _length_hidden(rng, public):
 
 _LENGTH = Exercise(
     id="kp1_length_in_metres", notebook=NOTEBOOK, answer_name="length_in_metres", points=3,
-    title="Stretch: a declared answer space with units",
-    statement=(
+    title=N_("Stretch: a declared answer space with units"),
+    statement=N_(
         "\"100 cm\" and \"1 m\" are equal only after unit conversion. Complete "
         "`length_in_metres(text)`: a number in the course's answer space (use "
         "`parse_rational`), whitespace, then one unit from `mm`, `cm`, `m`, `km`; return the "
         "exact length in metres as a `Fraction`, or `None` for anything else (unknown unit, "
         "missing space, no number, a non-string)."),
-    checks_what=("12 texts of your variant, compared exactly (Fraction) with a reference "
-                 "converter; the grader adds texts of its own, and scores on those."),
-    hint="text.split() must give exactly two parts; keep a dict unit -> Fraction metres.",
+    checks_what=N_("12 texts of your variant, compared exactly (Fraction) with a reference "
+                    "converter; the grader adds texts of its own, and scores on those."),
+    hint=N_("text.split() must give exactly two parts; keep a dict unit -> Fraction metres."),
     draw=_draw_length,
     checks=lambda texts: tuple(_length_check(text) for text in texts),
     hidden=_length_hidden,
@@ -646,7 +652,7 @@ def _draw_disagreements(rng):
 
 
 def _disagreement_table(items):
-    rows = ["| pair id | model output | reference | label | course | math-verify |",
+    rows = [_("| pair id | model output | reference | label | course | math-verify |"),
             "|---|---|---|---|---|---|"]
     for pair in answer_pairs(items):
         course = normalised_verdict(pair.output, pair.reference, rules=RULES, units=[pair.unit])
@@ -660,19 +666,20 @@ def _disagreement_table(items):
 
 def _disagreement_statement(items):
     return (
-        "Lesson 01's *Going further* section (\"A lenient peer: math-verify\") scores labelled "
-        "answer pairs with the course's pipeline (`normalised_verdict` with every rule, the "
-        "pair's unit declared) and with math-verify 0.9.0. On these "
-        f"{len(items)} pairs of the course's corpus they disagree:\n\n"
+        _("Lesson 01's *Going further* section (\"A lenient peer: math-verify\") scores "
+          "labelled answer pairs with the course's pipeline (`normalised_verdict` with every "
+          "rule, the pair's unit declared) and with math-verify 0.9.0. On these {count} pairs "
+          "of the course's corpus they disagree:").format(count=len(items)) + "\n\n"
         + _disagreement_table(items)
-        + "\n\nComplete `sort_disagreements()` so that it returns a dict mapping each pair id "
-        "to the kind of disagreement: `\"format failure\"` (one checker cannot read an answer "
-        "as the number it means), `\"tolerance\"` (the lenient checker accepts a number that is "
-        "only *close* to the reference) or `\"false positive\"` (it says equal because it read "
-        "another number than the one the text means). Type each kind in (the check reads what "
-        "your function returns as you typed it: a dict written out, not computed); decide each "
-        "one before you run the check. `task_data(\"kp1_sort_disagreements\")` gives the same "
-        "pair ids as data.")
+        + "\n\n"
+        + _("Complete `sort_disagreements()` so that it returns a dict mapping each pair id "
+            "to the kind of disagreement: `\"format failure\"` (one checker cannot read an "
+            "answer as the number it means), `\"tolerance\"` (the lenient checker accepts a "
+            "number that is only *close* to the reference) or `\"false positive\"` (it says "
+            "equal because it read another number than the one the text means). Type each "
+            "kind in (the check reads what your function returns as you typed it: a dict "
+            "written out, not computed); decide each one before you run the check. "
+            "`task_data(\"kp1_sort_disagreements\")` gives the same pair ids as data."))
 
 
 def _key_kinds():
@@ -680,16 +687,16 @@ def _key_kinds():
 
 
 def _disagreement_checks(items):
-    compare = withheld_predictions(DISAGREEMENT_KINDS, noun="kind")
+    compare = withheld_predictions(DISAGREEMENT_KINDS, noun=N_("kind"))
 
     def check(answer):
         try:
             kinds = _key_kinds()
         except AnswerKeyMissing as missing:
             # Without the key nothing can be judged; the stub is still "not attempted".
-            return case("sort_disagreements()", lambda f: f(), Withheld(None, "withheld: the "
-                        "kinds"), compare=lambda actual, expected: str(missing))(answer)
-        expected = Withheld({item: kinds[item] for item in items}, "withheld: the kinds")
+            return case("sort_disagreements()", lambda f: f(), Withheld(None, N_("withheld: the "
+                        "kinds")), compare=lambda actual, expected: str(missing))(answer)
+        expected = Withheld({item: kinds[item] for item in items}, N_("withheld: the kinds"))
         return case("sort_disagreements()", lambda f: f(), expected, compare=compare)(answer)
     return (check,)
 
@@ -709,14 +716,14 @@ _DISAGREE_ID = "kp1_sort_disagreements"
 # reads the key in its own process; its sandbox keeps student code away from the file.
 _DISAGREE = Exercise(
     id=_DISAGREE_ID, notebook=NOTEBOOK, answer_name="sort_disagreements", points=2,
-    title="Two checkers disagree: format failure, tolerance or false positive?",
+    title=N_("Two checkers disagree: format failure, tolerance or false positive?"),
     statement=_disagreement_statement,
-    checks_what=("All seven at once, as typed in your function. The check answers only "
-                 "\"right\" or \"not yet\", never how many are sorted wrong nor which; once "
-                 "right, it says why each pair is the kind it is."),
-    hint=("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
-          "or a false positive; ask whether the number written is close to the reference. "
-          "Every other disagreement is about reading a format."),
+    checks_what=N_("All seven at once, as typed in your function. The check answers only "
+                    "\"right\" or \"not yet\", never how many are sorted wrong nor which; once "
+                    "right, it says why each pair is the kind it is."),
+    hint=N_("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
+             "or a false positive; ask whether the number written is close to the reference. "
+             "Every other disagreement is about reading a format."),
     draw=_draw_disagreements,
     checks=_disagreement_checks,
     reveal_expected=False, typed=True, keyed=True,
@@ -731,8 +738,8 @@ EXERCISES = (_PRACTICE, _CLASSIFY, _GSM8K, _PARSE, _LENGTH, _DISAGREE)
 WRITTEN_TASKS = (
     WrittenTask(
         id="kp1_explain_answer_space", notebook=NOTEBOOK, points=6,
-        title="The answer space, and None vs False, in words",
-        statement=(
+        title=N_("The answer space, and None vs False, in words"),
+        statement=N_(
             "In a short paragraph (no code), explain to a colleague who wants to score "
             "answers with `==`: what the *declared answer space* of `numeric_equivalence` "
             "is; why `\"0.5 kg\"` against `\"1/2\"` gives `None` while `\"0.5001\"` gives "
@@ -743,38 +750,39 @@ WRITTEN_TASKS = (
             "to change that."),
         rubric=(
             Criterion(
-                "Answer space",
-                "what is inside (integers, decimals, a/b as ASCII text), that everything else "
-                "is outside, and that it is declared before comparing",
-                ("\"It compares numbers.\" (nothing about what is inside or outside)",
-                 "\"Numbers like 0.5 and 1/2 are inside, units are not.\" (an example, not "
-                 "the rule, or the rule without saying it is declared up front)",
-                 "\"Before comparing, the task declares which texts are answers: integers, "
-                 "decimals and a/b in ASCII digits; anything else (units, words, commas) is "
-                 "outside.\"")),
+                N_("Answer space"),
+                N_("what is inside (integers, decimals, a/b as ASCII text), that everything "
+                   "else is outside, and that it is declared before comparing"),
+                (N_("\"It compares numbers.\" (nothing about what is inside or outside)"),
+                 N_("\"Numbers like 0.5 and 1/2 are inside, units are not.\" (an example, not "
+                    "the rule, or the rule without saying it is declared up front)"),
+                 N_("\"Before comparing, the task declares which texts are answers: integers, "
+                    "decimals and a/b in ASCII digits; anything else (units, words, commas) is "
+                    "outside.\""))),
             Criterion(
-                "None vs False, and who decides",
-                "None = outside the space (a format question), False = a different number "
-                "inside it; the task's protocol decides how None counts and the report says so",
-                ("\"None and False both mean wrong.\"",
-                 "\"0.5 kg is None because of the unit, 0.5001 is False because it is a "
-                 "different number.\" (the distinction, but not who decides how None is "
-                 "scored or what silent False does)",
-                 "\"None: outside the space, a format failure; False: a wrong number. The "
-                 "benchmark's protocol decides how None is scored and the report gives the "
-                 "count; silently counted as False, format failures look like arithmetic "
-                 "errors.\"")),
+                N_("None vs False, and who decides"),
+                N_("None = outside the space (a format question), False = a different number "
+                   "inside it; the task's protocol decides how None counts and the report says "
+                   "so"),
+                (N_("\"None and False both mean wrong.\""),
+                 N_("\"0.5 kg is None because of the unit, 0.5001 is False because it is a "
+                    "different number.\" (the distinction, but not who decides how None is "
+                    "scored or what silent False does)"),
+                 N_("\"None: outside the space, a format failure; False: a wrong number. The "
+                    "benchmark's protocol decides how None is scored and the report gives the "
+                    "count; silently counted as False, format failures look like arithmetic "
+                    "errors.\""))),
             Criterion(
-                "Limit",
-                "a concrete text a human would accept that the contract does not, and what the "
-                "task would have to declare (a format, a tolerance)",
-                ("no limit, or a wrong one (\"0.5 and 1/2 are not equal\")",
-                 "a vague limit (\"formats differ\", \"rounding\") without a concrete text "
-                 "or without what to declare",
-                 "\"'1,080' against '1080' is None: a thousands comma is outside the space "
-                 "(in a reference it even raises ValueError). The task would have to declare "
-                 "commas as separators, or strip them when it extracts the answer, and say "
-                 "so in the report.\"")),
+                N_("Limit"),
+                N_("a concrete text a human would accept that the contract does not, and what "
+                   "the task would have to declare (a format, a tolerance)"),
+                (N_("no limit, or a wrong one (\"0.5 and 1/2 are not equal\")"),
+                 N_("a vague limit (\"formats differ\", \"rounding\") without a concrete text "
+                    "or without what to declare"),
+                 N_("\"'1,080' against '1080' is None: a thousands comma is outside the space "
+                    "(in a reference it even raises ValueError). The task would have to declare "
+                    "commas as separators, or strip them when it extracts the answer, and say "
+                    "so in the report.\""))),
         ),
     ),
 )

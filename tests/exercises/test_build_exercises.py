@@ -121,18 +121,22 @@ def test_output_is_deterministic_json():
 
 
 def test_committed_exercises_are_in_sync_with_solutions(tmp_path):
-    # Build from a copy: a stale master is rewritten, and the repo must not be.
+    # Build from a copy: a stale master is rewritten, and the repo must not be. The
+    # language editions (solutions/zh-CN -> exercises/zh-CN) are built with the English.
     masters = tmp_path / "solutions"
     shutil.copytree(ROOT / "solutions", masters)
     generated_dir = tmp_path / "exercises"
     assert main(["build-exercises", "--solutions", str(masters),
                  "--exercises", str(generated_dir)]) == 0
-    for path in masters.glob("*.ipynb"):
-        assert path.read_bytes() == (ROOT / "solutions" / path.name).read_bytes(), (
-            f"task texts in solutions/{path.name} differ from the registry: "
+    for path in masters.rglob("*.ipynb"):
+        name = path.relative_to(masters).as_posix()
+        assert path.read_bytes() == (ROOT / "solutions" / name).read_bytes(), (
+            f"task texts in solutions/{name} differ from the registry: "
             "run `reasoneval-course build-exercises`")
-    generated = sorted(path.name for path in generated_dir.glob("*.ipynb"))
-    committed = sorted(path.name for path in (ROOT / "exercises").glob("*.ipynb"))
+    generated = sorted(path.relative_to(generated_dir).as_posix()
+                       for path in generated_dir.rglob("*.ipynb"))
+    committed = sorted(path.relative_to(ROOT / "exercises").as_posix()
+                       for path in (ROOT / "exercises").rglob("*.ipynb"))
     assert generated == committed
     for name in generated:
         assert (generated_dir / name).read_bytes() == (ROOT / "exercises" / name).read_bytes(), (
@@ -142,9 +146,9 @@ def test_committed_exercises_are_in_sync_with_solutions(tmp_path):
 def test_solutions_are_stored_in_the_canonical_layout():
     # The stripper keeps each solution's layout; a master saved by another
     # tool would still build, but the generated copy would churn.
-    for path in sorted((ROOT / "solutions").glob("*.ipynb")):
+    for path in sorted((ROOT / "solutions").rglob("*.ipynb")):
         text = path.read_text(encoding="utf-8")
-        assert text == dumps_notebook(json.loads(text)), path.name
+        assert text == dumps_notebook(json.loads(text)), path.relative_to(ROOT).as_posix()
 
 
 def test_build_command_reports_a_missing_folder(tmp_path, capsys):
@@ -195,7 +199,9 @@ def _copy_course(tmp_path):
 
 
 def _snapshot(*folders):
-    return {path: path.read_bytes() for folder in folders for path in sorted(folder.iterdir())}
+    # Every file, the language editions' folders included.
+    return {path: path.read_bytes() for folder in folders for path in sorted(folder.rglob("*"))
+            if path.is_file()}
 
 
 def test_check_on_the_committed_tree_exits_0(capsys):
@@ -277,8 +283,9 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path, capsys):
     assert main(["build-exercises", "--solutions", str(masters),
                  "--exercises", str(exercises)]) == 2
     assert "build-exercises: error:" in capsys.readouterr().err
-    assert sorted(path.name for path in exercises.iterdir()) == sorted(
-        path.name for path in (ROOT / "exercises").glob("*.ipynb"))
+    assert sorted(path.relative_to(exercises) for path in exercises.rglob("*") if path.is_file()) \
+        == sorted(path.relative_to(ROOT / "exercises") for path in (ROOT / "exercises").rglob("*")
+                  if path.is_file() and path.name != target.name)
     assert target.is_dir() and not list(target.iterdir())
 
 

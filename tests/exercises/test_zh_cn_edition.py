@@ -1,0 +1,288 @@
+"""The zh-CN exercise edition: built from solutions/zh-CN, graded exactly as the English, speaking Chinese.
+
+Issue 28, item 3. Which notebooks have a zh-CN edition is read from the
+folders (``solutions/zh-CN``), as tests/editions does. The Chinese a notebook
+should show is taken from the compiled catalogue (read here with the standard
+library, apart from the package's own reading), never typed into a test; the
+scores are compared with the English edition's, graded by the real grader in
+its sandboxed processes, and with the registry's points.
+"""
+
+import json
+import re
+from gettext import GNUTranslations
+from pathlib import Path
+
+import pytest
+
+from assessment_play import TEST_KEY
+from reasoneval_mini.editions import edition_path
+from reasoneval_mini.exercises.build import (
+    dumps_notebook, master_for, out_of_date, plan_exercises, read_notebook, strip_notebook)
+from reasoneval_mini.exercises.registry import EXERCISES, WRITTEN_TASKS, render_task_markdown
+from reasoneval_mini.exercises.variants import Variant
+from reasoneval_mini.grading.grader import grade_class
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, LOCALE_DIR, language, use_language
+
+ROOT = Path(__file__).resolve().parents[2]
+ZH = "zh-CN"
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+#: The masters with a zh-CN edition on disk.
+EDITIONS = sorted(path.name for path in (ROOT / "solutions" / ZH).glob("*.ipynb"))
+#: Identities graded in both editions: the shipped variant and two students.
+GRADED = ("self-study", "student-001", "student-017")
+
+
+def _catalogue():
+    with open(LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "reasoneval.mo", "rb") as handle:
+        return GNUTranslations(handle)
+
+
+def zh(english):
+    """*english* as the shipped catalogue translates it; fails when it does not."""
+    translated = _catalogue().gettext(english)
+    assert translated != english, f"no zh-CN translation of {english!r}"
+    return translated
+
+
+def _grade_id(cell):
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+
+
+def _source(cell):
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _cell(notebook, grade_id):
+    return next(cell for cell in notebook["cells"] if _grade_id(cell) == grade_id)
+
+
+def _exercises_of(name):
+    return [exercise for exercise in EXERCISES.values() if exercise.notebook == name]
+
+
+def test_there_is_a_zh_cn_edition_to_test():
+    # A guard on the guard: with no edition on disk every test below would be vacuous.
+    assert "ex01_answer_equivalence.ipynb" in EDITIONS
+
+
+# --- the build -----------------------------------------------------------------------------
+
+
+def test_the_zh_cn_build_is_up_to_date():
+    stale = out_of_date(ROOT / "solutions", ROOT / "exercises")
+    assert stale == [], f"run `reasoneval-course build-exercises`: {stale}"
+    planned = {path for path, _text in plan_exercises(ROOT / "solutions", ROOT / "exercises")}
+    for name in EDITIONS:
+        assert edition_path(ROOT / "exercises" / name, ZH) in planned, name
+        assert (ROOT / "exercises" / ZH / name).is_file(), name
+
+
+def test_the_build_writes_no_zh_cn_notebook_without_a_zh_cn_master():
+    built = sorted(path.name for path in (ROOT / "exercises" / ZH).glob("*.ipynb"))
+    assert built == EDITIONS
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_zh_cn_stub_has_the_english_stubs_cells_ids_points_and_variant(name):
+    english = read_notebook(ROOT / "exercises" / name)
+    chinese = read_notebook(ROOT / "exercises" / ZH / name)
+    assert [(cell["cell_type"], cell["metadata"].get("nbgrader"), cell["metadata"].get("editable"),
+             cell["metadata"].get("deletable")) for cell in chinese["cells"]] == \
+        [(cell["cell_type"], cell["metadata"].get("nbgrader"), cell["metadata"].get("editable"),
+          cell["metadata"].get("deletable")) for cell in english["cells"]]
+    for exercise in _exercises_of(name):
+        assert _cell(chinese, f"{exercise.id}_check")["metadata"]["nbgrader"]["points"] == \
+            exercise.points
+    assert chinese["metadata"]["reasoneval"]["variant"] == \
+        english["metadata"]["reasoneval"]["variant"]
+    assert chinese["metadata"]["reasoneval"]["language"] == ZH
+    assert "language" not in english["metadata"]["reasoneval"]
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_zh_cn_stubs_task_cells_are_the_registrys_in_chinese(name):
+    chinese = read_notebook(ROOT / "exercises" / ZH / name)
+    english = read_notebook(ROOT / "exercises" / name)
+    for task_id in [e.id for e in _exercises_of(name)] + [
+            task.id for task in WRITTEN_TASKS.values() if task.notebook == name]:
+        cell = _source(_cell(chinese, f"{task_id}_task"))
+        with language(ZH):
+            assert cell == render_task_markdown(task_id)
+        assert cell != _source(_cell(english, f"{task_id}_task"))
+        assert CHINESE.search(cell.split("\n", 1)[0]), f"{task_id}: the title is not Chinese"
+        # The markers the grader looks for stay as they are in every edition.
+        assert f"id: `{task_id}`" in cell
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_a_zh_cn_setup_cell_sets_the_variant_and_the_language(name):
+    setup = next(_source(cell) for cell in read_notebook(ROOT / "exercises" / ZH / name)["cells"]
+                 if _grade_id(cell).endswith("_setup"))
+    assert "use_variant('self-study')" in setup.splitlines()
+    assert "use_language('zh-CN')" in setup.splitlines()
+
+
+def test_a_zh_cn_master_whose_cells_differ_from_the_english_is_refused(tmp_path):
+    # An edition with another exercise (or other points) would grade differently: the build
+    # refuses it, naming the notebook and the cell.
+    name = EDITIONS[0]
+    english = read_notebook(ROOT / "solutions" / name)
+    chinese = read_notebook(ROOT / "solutions" / ZH / name)
+    check = next(cell for cell in chinese["cells"] if _grade_id(cell).endswith("_check"))
+    check["metadata"]["nbgrader"]["grade_id"] = "kp1_something_else_check"
+    (tmp_path / "solutions" / ZH).mkdir(parents=True)
+    (tmp_path / "solutions" / name).write_text(dumps_notebook(english), encoding="utf-8")
+    (tmp_path / "solutions" / ZH / name).write_text(dumps_notebook(chinese), encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"zh-CN/{re.escape(name)}, cell \d+: .*English master"):
+        plan_exercises(tmp_path / "solutions", tmp_path / "exercises")
+
+
+def test_a_rebuilt_zh_cn_master_keeps_one_rubric(tmp_path):
+    # The rubric heading is Chinese in a zh-CN master: a rebuild must find it and replace it,
+    # not append a second one after it.
+    name = next(name for name in EDITIONS
+                if any(task.notebook == name for task in WRITTEN_TASKS.values()))
+    master = master_for(ROOT / "solutions" / ZH / name, Variant("self-study"))
+    path = tmp_path / name
+    path.write_text(dumps_notebook(master), encoding="utf-8")
+    again = master_for(path, Variant("student-001"))
+    master_for_notebook = master_for(path, Variant("self-study"))
+    heading = zh("**Rubric ({points}; each criterion {levels})**").split("{points}")[0]
+    for notebook in (again, master_for_notebook):
+        for task in WRITTEN_TASKS.values():
+            if task.notebook == name:
+                assert _source(_cell(notebook, task.id)).count(heading) == 1
+    assert master_for_notebook == master
+
+
+# --- grading -------------------------------------------------------------------------------
+
+
+def _grades(submissions):
+    grades = grade_class(submissions, grading_key=TEST_KEY, progress=False, workers=2)
+    return {(grade.student, grade.exercise): (grade.score, grade.max_score, grade.status)
+            for grade in grades}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """``{(edition, kind): {(student, exercise): (score, max, status)}}``, kind master or stub."""
+    root = tmp_path_factory.mktemp("zh-cn-grading")
+    results = {}
+    for edition, folder in (("en", ROOT / "solutions"), (ZH, ROOT / "solutions" / ZH)):
+        for kind in ("master", "stub"):
+            submissions = root / edition / kind
+            for identity in GRADED:
+                for name in EDITIONS:
+                    notebook = master_for(folder / name, Variant(identity))
+                    if kind == "stub":
+                        notebook = strip_notebook(notebook, name)
+                    (submissions / identity).mkdir(parents=True, exist_ok=True)
+                    (submissions / identity / name).write_text(dumps_notebook(notebook),
+                                                               encoding="utf-8")
+            results[edition, kind] = _grades(submissions)
+    return results
+
+
+@pytest.mark.parametrize("kind", ["master", "stub"])
+def test_a_zh_cn_submission_is_graded_exactly_as_the_english_one(graded, kind):
+    assert graded[ZH, kind] == graded["en", kind]
+
+
+def test_a_zh_cn_master_earns_full_marks_and_a_stub_nothing(graded):
+    for identity in GRADED:
+        for name in EDITIONS:
+            for exercise in _exercises_of(name):
+                score, maximum, _status = graded[ZH, "master"][identity, exercise.id]
+                assert float(score) == float(maximum) == exercise.points, (identity, exercise.id)
+                score, maximum, _status = graded[ZH, "stub"][identity, exercise.id]
+                assert float(score) == 0 and float(maximum) == exercise.points
+
+
+# --- what a learner hears --------------------------------------------------------------------
+
+
+def _run_cells(notebook, grade_ids):
+    namespace = {}
+    for grade_id in grade_ids:
+        exec(compile(_source(_cell(notebook, grade_id)), grade_id, "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+@pytest.fixture
+def restore_kernel():
+    from reasoneval_mini.feedback import use_variant
+
+    yield
+    use_language(DEFAULT_LANGUAGE)
+    use_variant()
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_check_on_an_untouched_zh_cn_stub_answers_in_chinese(name, restore_kernel, capsys):
+    # The learner runs the setup cell, the stub and its check cell, and sets nothing else.
+    notebook = read_notebook(ROOT / "exercises" / ZH / name)
+    setup = next(_grade_id(cell) for cell in notebook["cells"] if _grade_id(cell).endswith("_setup"))
+    # A typed exercise reads its source, which exec() leaves none of; a plain one suffices here.
+    exercise = next(e for e in _exercises_of(name) if not e.keyed and not e.typed)
+    _run_cells(notebook, [setup, exercise.id, f"{exercise.id}_check"])
+    printed = capsys.readouterr().out
+    title = zh("{exercise_id}: {title} ({points})").format(
+        exercise_id=exercise.id, title=zh(exercise.title),
+        points=_catalogue().ngettext("{count} point", "{count} points", exercise.points).format(
+            count=exercise.points))
+    advice = zh("  not attempted yet: replace `raise NotImplementedError()` in {function} with "
+                "your code, then run this cell again.").format(function=exercise.answer_name)
+    assert printed.splitlines()[0] == title
+    assert advice in printed.splitlines()
+    assert "not attempted" not in printed
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_hint_in_a_zh_cn_notebook_gives_the_registrys_hint_in_chinese(name, restore_kernel, capsys):
+    notebook = read_notebook(ROOT / "exercises" / ZH / name)
+    setup = next(_grade_id(cell) for cell in notebook["cells"] if _grade_id(cell).endswith("_setup"))
+    namespace = _run_cells(notebook, [setup])
+    exercise = _exercises_of(name)[0]
+    namespace["hint"](exercise.id)
+    printed = capsys.readouterr().out.strip()
+    assert printed == zh("Hint for {exercise_id}: {hint}").format(exercise_id=exercise.id,
+                                                                 hint=zh(exercise.hint))
+
+
+# --- nbgrader ------------------------------------------------------------------------------
+
+
+def _nbgrader_kind(cell):
+    # nbgrader's cell kinds, as tests/grading/test_written_tasks.py reads schema 3.
+    meta = cell["metadata"].get("nbgrader", {})
+    if meta.get("grade") and meta.get("solution"):
+        return "manually graded answer"
+    if meta.get("solution"):
+        return "autograded answer"
+    if meta.get("grade"):
+        return "autograder tests"
+    return "read-only" if meta.get("locked") else "plain"
+
+
+@pytest.mark.parametrize("folder", ["solutions", "exercises"])
+@pytest.mark.parametrize("name", EDITIONS)
+def test_nbgrader_sees_the_same_assignment_in_both_editions(folder, name):
+    # nbgrader imports a release by its cells' metadata: the same grade ids, kinds, points
+    # and cell ids, and unique ids, make the zh-CN release the same assignment.
+    def plan(path):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        return [(cell["id"], cell["cell_type"], _nbgrader_kind(cell),
+                 cell["metadata"].get("nbgrader", {}).get("grade_id"),
+                 cell["metadata"].get("nbgrader", {}).get("points")) for cell in cells]
+
+    english, chinese = plan(ROOT / folder / name), plan(ROOT / folder / ZH / name)
+    assert chinese == english
+    ids = [grade_id for *_rest, grade_id, _points in chinese if grade_id]
+    assert len(ids) == len(set(ids))
+    manual = {grade_id: points for _id, _type, kind, grade_id, points in chinese
+              if kind == "manually graded answer"}
+    assert manual == {task.id: task.points for task in WRITTEN_TASKS.values()
+                      if task.notebook == name}
