@@ -49,8 +49,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "N_", "_", "current_language",
-           "language", "language_of_notebook", "ngettext", "use_language"]
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "N_", "_", "FormattedText",
+           "current_language", "language", "language_of_notebook", "ngettext", "use_language"]
 
 #: The languages of the course, English first (the source of every message).
 LANGUAGES = ("en", "zh-CN")
@@ -139,8 +139,33 @@ def N_(message):
     return message
 
 
+class FormattedText(str):
+    """A text defined at import time from a catalogue id and its fields: the English, formatted.
+
+    It is the English text everywhere a ``str`` is read; :func:`_` translates
+    its id, then fills in the same fields. For a text that must be defined
+    once but holds something a catalogue tool would take for a placeholder:
+    ``"95% intervals"`` reads as the ``%i`` of a Python format to Babel, whose
+    ``pybabel compile`` then fails on a translation without one, so the
+    ``95%`` goes in as a field.
+
+    >>> text = FormattedText(N_("their {level} intervals"), level="95%")
+    >>> text, text.message
+    ('their 95% intervals', 'their {level} intervals')
+    >>> _(text)
+    'their 95% intervals'
+    """
+
+    def __new__(cls, message, **fields):
+        text = super().__new__(cls, message.format(**fields) if fields else message)
+        text.message, text.fields = message, dict(fields)
+        return text
+
+
 def _(message):
     """*message* (English, the catalogue's id) in the current language."""
+    if isinstance(message, FormattedText):
+        return catalogue(current_language()).gettext(message.message).format(**message.fields)
     return catalogue(current_language()).gettext(message)
 
 
