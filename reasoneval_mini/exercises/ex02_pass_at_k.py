@@ -36,6 +36,7 @@ from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k, pass_at_k_by_enumeration
 from reasoneval_mini.exercises.checks import (
     Exercise, bundle, case, rejects, same_set, same_value, show)
+from reasoneval_mini.support.i18n import N_, _, ngettext
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -95,13 +96,26 @@ def _subset_checks(ns):
     return tuple(
         bundle(f"two_subsets({n})", [
             case(f"len(two_subsets({n}))", lambda f, n=n: len(f(n)), math.comb(n, 2)),
-            case(f"every entry of two_subsets({n}) is a tuple (i, j) with 0 <= i < j <= {n - 1}",
+            case(_("every entry of two_subsets({n}) is a tuple (i, j) with 0 <= i < j <= "
+                   "{last}").format(n=n, last=n - 1),
                  lambda f, n=n: all(isinstance(p, tuple) and len(p) == 2 and 0 <= p[0] < p[1] < n
                                     for p in f(n)), True),
-            case(f"set of the pairs of two_subsets({n})", lambda f, n=n: _pairs_as_sets(f(n)),
+            case(_("set of the pairs of two_subsets({n})").format(n=n),
+                 lambda f, n=n: _pairs_as_sets(f(n)),
                  {frozenset(pair) for pair in itertools.combinations(range(n), 2)},
                  compare=same_set)])
         for n in ns)
+
+
+def _two_subsets_statement(data):
+    return _(
+        "Completions are numbered 0 to n - 1. Complete `two_subsets(n)` so that it returns "
+        "a list of every way to choose 2 of the n completions, each as a tuple `(i, j)` with "
+        "`i < j`. The worked example's five completions give ten such pairs. In your "
+        "variant there are n = {n} completions, and completions {passing} pass: mark in a "
+        "comment which of the pairs of `two_subsets({n})` hold a pass, and count them: that "
+        "count over the total is pass@2.").format(
+            n=data["n"], passing=", ".join(map(str, data["passing"])))
 
 
 def _hidden_subset_ns(rng, data):
@@ -110,20 +124,15 @@ def _hidden_subset_ns(rng, data):
 
 _TWO_SUBSETS = Exercise(
     id="kp2_two_subsets", notebook=NOTEBOOK, answer_name="two_subsets", points=1,
-    title="Warm-up: every 2-subset of n completions",
-    statement=lambda data: (
-        "Completions are numbered 0 to n - 1. Complete `two_subsets(n)` so that it returns "
-        "a list of every way to choose 2 of the n completions, each as a tuple `(i, j)` with "
-        "`i < j`. The worked example's five completions give ten such pairs. In your "
-        f"variant there are n = {data['n']} completions, and completions "
-        f"{', '.join(map(str, data['passing']))} pass: mark in a comment which of the pairs "
-        f"of `two_subsets({data['n']})` hold a pass, and count them: that count over the "
-        "total is pass@2."),
-    checks_what=(
-        f"`two_subsets({WORKED_N})` and `two_subsets(n)` for your variant's n: each list has "
+    title=N_("Warm-up: every 2-subset of n completions"),
+    statement=_two_subsets_statement,
+    # A catalogue id is a fixed text: the 5 below is WORKED_N.
+    checks_what=N_(
+        "`two_subsets(5)` and `two_subsets(n)` for your variant's n: each list has "
         "C(n, 2) entries, each a sorted pair of distinct indices 0..n-1, no repeats, none "
         "missing. The grader adds other n of its own."),
-    hint="itertools.combinations(range(n), 2), or two nested loops with j starting at i + 1.",
+    hint=N_("itertools.combinations(range(n), 2), or two nested loops with j starting at "
+            "i + 1."),
     draw=_draw_two_subsets,
     checks=lambda data: _subset_checks((WORKED_N, data["n"])),
     hidden=lambda rng, data: _subset_checks(_hidden_subset_ns(rng, data)),
@@ -155,19 +164,19 @@ def _enumeration_checks(pools):
 
 _ENUMERATE = Exercise(
     id="kp2_pass_at_k_by_subsets", notebook=NOTEBOOK, answer_name="pass_at_k_by_subsets", points=2,
-    title="pass@k by counting subsets",
-    statement=(
+    title=N_("pass@k by counting subsets"),
+    statement=N_(
         "Complete `pass_at_k_by_subsets(outcomes, k)`: *outcomes* is a list of booleans (True = "
         "the sample passed). Go through every k-subset of the samples, count those holding at "
         "least one pass, and return the exact `Fraction` hits / subsets. For five completions "
         "with two successes and k = 2 you should get 7/10 (3 of the 10 pairs hold no pass). "
         "Count the subsets yourself: the library's `pass_at_k` and its relatives are refused "
         "here."),
-    checks_what=("Five sample pools of your variant (one where nothing passes, one with k = n, "
-                 "one with k = 1), each compared exactly with an enumeration of the subsets (a "
-                 "float 0.7 fails); the grader adds pools of its own. A call to the library's "
-                 "pass@k functions earns nothing."),
-    hint="itertools.combinations(outcomes, k) and any(subset); Fraction(hits, total).",
+    checks_what=N_("Five sample pools of your variant (one where nothing passes, one with "
+                    "k = n, one with k = 1), each compared exactly with an enumeration of the "
+                    "subsets (a float 0.7 fails); the grader adds pools of its own. A call to "
+                    "the library's pass@k functions earns nothing."),
+    hint=N_("itertools.combinations(outcomes, k) and any(subset); Fraction(hits, total)."),
     draw=lambda rng: _pools(rng, 5, set()),
     checks=_enumeration_checks,
     hidden=lambda rng, pools: _enumeration_checks(_pools(rng, 5, set(pools))),
@@ -176,12 +185,13 @@ _ENUMERATE = Exercise(
 
 # --- 2.3 exact_pass_at_k ---------------------------------------------------------------
 
-PLUG_IN_LESSON = ("this is the plug-in 1 - (1 - c/n)**k, k draws *with* replacement, every "
-                  "draw failing with probability (n - c)/n. Here no sample is put back: after "
-                  "a failing draw, n - c - 1 of the n - 1 samples left fail")
+#: A catalogue id (N_), shown through _(); no "; " inside: a bundle splits reasons on it.
+PLUG_IN_LESSON = N_("this is the plug-in 1 - (1 - c/n)**k, k draws *with* replacement, every "
+                    "draw failing with probability (n - c)/n. Here no sample is put back: after "
+                    "a failing draw, n - c - 1 of the n - 1 samples left fail")
 
-#: The page's distinction the k > n check tests.
-K_ABOVE_N = "k > n refused vs clipped"
+#: The page's distinction the k > n check tests (an id: the grader caps on it).
+K_ABOVE_N = N_("k > n refused vs clipped")
 
 
 def _is_plug_in(actual, expected):
@@ -193,7 +203,7 @@ def _is_plug_in(actual, expected):
 def _exact_mismatch(actual, expected):
     """:func:`same_value` with the exact value, and the lesson when *actual* is the plug-in."""
     why = same_value(actual, expected.exact)
-    return f"{why}; {PLUG_IN_LESSON}" if why and _is_plug_in(actual, expected) else why
+    return f"{why}; {_(PLUG_IN_LESSON)}" if why and _is_plug_in(actual, expected) else why
 
 
 class _ExactExpected:
@@ -269,14 +279,16 @@ def _exact_draw(rng, taken):
 
 def _exact_checks(data):
     return tuple(
-        bundle(f"exact_pass_at_k on {', '.join(map(str, valid))}, refusing "
-               f"{' and '.join(str(bad[:3]) for bad in refused)}",
+        bundle(_("exact_pass_at_k on {valid}, refusing {refused}").format(
+                   valid=", ".join(map(str, valid)),
+                   refused=_(" and ").join(str(bad[:3]) for bad in refused)),
                [case(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), _ExactExpected(*args),
                      compare=_exact_mismatch) for args in valid]
                + [rejects(f"exact_pass_at_k{(n, c, k)}", lambda f, a=(n, c, k): f(*a), ValueError,
                           mentions=name, avoids=avoids) for n, c, k, name, avoids in refused])
         for valid, refused in data["bundles"]
-    ) + (bundle(f"exact_pass_at_k refuses k > n: {' and '.join(map(str, data['k_above_n']))}",
+    ) + (bundle(_("exact_pass_at_k refuses k > n: {triples}").format(
+                    triples=_(" and ").join(map(str, data["k_above_n"]))),
                 [rejects(f"exact_pass_at_k{args}", lambda f, a=args: f(*a), ValueError)
                  for args in data["k_above_n"]], distinction=K_ABOVE_N),)
 
@@ -288,8 +300,8 @@ def _used_triples(data):
 
 _EXACT = Exercise(
     id="kp2_exact_pass_at_k", notebook=NOTEBOOK, answer_name="exact_pass_at_k", points=3,
-    title="Derive pass@k by drawing one sample at a time, and refuse k > n",
-    statement=(
+    title=N_("Derive pass@k by drawing one sample at a time, and refuse k > n"),
+    statement=N_(
         "Of n judged samples of a problem, c pass. Draw k of them one at a time, each draw "
         "uniformly among the samples still left (no sample is put back). Complete "
         "`exact_pass_at_k(n, c, k)` by working it out yourself, not by looking up a formula: "
@@ -300,7 +312,7 @@ _EXACT = Exercise(
         "draw, and clipping the answer to 1 would hide the bug. For n = 5, c = 2, k = 2 the "
         "answer is 7/10, as in the worked example. The library's `pass_at_k` and its "
         "relatives are refused here; `math` and `fractions` are yours to use."),
-    checks_what=(
+    checks_what=N_(
         "Four tests, each of a few valid (n, c, k) of your variant and at least one invalid "
         "one, and a fifth that asks for the ValueError when k > n. The valid ones are "
         "compared exactly with an independent count of subsets, including c = 0, n - c < k "
@@ -310,9 +322,9 @@ _EXACT = Exercise(
         "out of range, and not the one that is fine. k > n answered with a number (clipped "
         "to 1) caps the exercise at a third of its points. The grader adds tests of its own, "
         "on other (n, c, k)."),
-    hint=("The first draw fails with probability (n - c)/n. If it failed, how many failing "
-          "samples and how many samples are left for the second draw? Multiply as "
-          "Fraction(a, b), never a / b (a float), and check the ranges first."),
+    hint=N_("The first draw fails with probability (n - c)/n. If it failed, how many failing "
+            "samples and how many samples are left for the second draw? Multiply as "
+            "Fraction(a, b), never a / b (a float), and check the ranges first."),
     draw=lambda rng: _exact_draw(rng, set()),
     checks=_exact_checks,
     hidden=lambda rng, data: _exact_checks(_exact_draw(rng, _used_triples(data))),
@@ -321,8 +333,8 @@ _EXACT = Exercise(
 
 # --- 2.4 average_pass_at_k -------------------------------------------------------------
 
-#: The page's distinction the value checks test.
-PER_PROBLEM = "per problem, then the mean"
+#: The page's distinction the value checks test (an id: the grader caps on it).
+PER_PROBLEM = N_("per problem, then the mean")
 
 
 def _pooled(counts, k):
@@ -398,8 +410,8 @@ def _used_benchmarks(data):
 
 _MEAN = Exercise(
     id="kp2_average_pass_at_k", notebook=NOTEBOOK, answer_name="average_pass_at_k", points=2,
-    title="Per problem first, then average",
-    statement=(
+    title=N_("Per problem first, then average"),
+    statement=N_(
         "Complete `average_pass_at_k(counts, k)`: *counts* maps a problem id to `(n, c)`. "
         "Estimate pass@k for each problem with `pass_at_k`, then return the plain mean over "
         "problems as a float. Do not pool the samples of all problems: that weights problems "
@@ -407,14 +419,14 @@ _MEAN = Exercise(
         "would quietly average over a different set of problems. `pass_at_k` is yours to "
         "use; the library's `mean_pass_at_k` (and the interval functions built on it) are "
         "refused here."),
-    checks_what=("Three benchmarks of your variant with different n per problem (floats, "
-                 "tolerance rel 1e-9), on which pooling the samples or weighting by n gives "
-                 "another number, and three with one problem of n < k, which must raise "
-                 "ValueError rather than be skipped; the grader adds benchmarks of its own. "
-                 "Pooling, or skipping a problem with n < k, caps the exercise at a third of "
-                 "its points."),
-    hint=("One pass_at_k(n, c, k) per problem, then the mean of those numbers (each problem "
-          "counts once); pass_at_k already refuses a problem with n < k."),
+    checks_what=N_("Three benchmarks of your variant with different n per problem (floats, "
+                    "tolerance rel 1e-9), on which pooling the samples or weighting by n gives "
+                    "another number, and three with one problem of n < k, which must raise "
+                    "ValueError rather than be skipped; the grader adds benchmarks of its own. "
+                    "Pooling, or skipping a problem with n < k, caps the exercise at a third of "
+                    "its points."),
+    hint=N_("One pass_at_k(n, c, k) per problem, then the mean of those numbers (each problem "
+            "counts once); pass_at_k already refuses a problem with n < k."),
     draw=lambda rng: _mean_draw(rng, set()),
     checks=_mean_checks,
     hidden=lambda rng, data: _mean_checks(_mean_draw(rng, _used_benchmarks(data))),
@@ -434,8 +446,9 @@ _NS = (10, 20, 25, 50, 100, 200)
 _KS = (1, 5, 10)
 _TEMPERATURES = (0.2, 0.6, 0.8, 1.0)
 _TESTS = ("v1", "v2", "v3")
-#: The refusals each refusal check holds: a budget key that differs, and n between plug-ins.
-REFUSAL_KINDS = BUDGET_KEYS + ("n between plug-in runs",)
+#: The refusals each refusal check holds: a budget key that differs, and n between plug-ins
+#: (the keys are code; the last is a catalogue id, shown through _()).
+REFUSAL_KINDS = BUDGET_KEYS + (N_("n between plug-in runs"),)
 
 
 def _rank_report(run_a, run_b):
@@ -496,8 +509,8 @@ def _draw_runs(rng):
 
 
 def _shown_run(run):
-    return (f"{run['model']} {run['pass_at_k']} ({run['estimator']}, n={run['n']}, k={run['k']}, "
-            f"T={run['temperature']}, tests {run['tests']})")
+    return _("{model} {pass_at_k} ({estimator}, n={n}, k={k}, T={temperature}, "
+             "tests {tests})").format(**run)
 
 
 def _label(run_a, run_b):
@@ -519,7 +532,8 @@ class _ReportOrRefusal:
         self.report = report
 
     def __repr__(self):
-        return f"{show(self.report)}, or ValueError naming n (and no other key)"
+        return _("{report}, or ValueError naming n (and no other key)").format(
+            report=show(self.report))
 
 
 def _names(message, key):
@@ -539,10 +553,11 @@ def _report_or_refusal_mismatch(actual, expected):
     if not isinstance(actual, _Refusal):
         return same_value(actual, expected.report)
     if not _names(actual.message, "n"):
-        return "the ValueError does not name n, the one budget key that differs"
+        return _("the ValueError does not name n, the one budget key that differs")
     others = [key for key in BUDGET_KEYS if _names(actual.message, key)]
     if others:
-        return f"the ValueError also names {', '.join(map(repr, others))}, which were fine"
+        return _("the ValueError also names {keys}, which were fine").format(
+            keys=", ".join(map(repr, others)))
     return ""
 
 
@@ -556,11 +571,15 @@ def _rank_check(pair):
 
 def _run_checks(data):
     return tuple(
-        bundle(f"better_run reports {len(pairs)} pairs of comparable runs", [
+        bundle(ngettext("better_run reports {count} pair of comparable runs",
+                        "better_run reports {count} pairs of comparable runs",
+                        len(pairs)).format(count=len(pairs)), [
             _rank_check(pair) for pair in pairs])
         for pairs in data["ranked"]
     ) + tuple(
-        bundle(f"better_run refuses {len(pairs)} pairs: {', '.join(REFUSAL_KINDS)}", [
+        bundle(ngettext("better_run refuses {count} pair: {kinds}",
+                        "better_run refuses {count} pairs: {kinds}", len(pairs)).format(
+                            count=len(pairs), kinds=", ".join(map(_, REFUSAL_KINDS))), [
             rejects(_label(*pair), lambda f, p=pair: f(dict(p[0]), dict(p[1])), ValueError,
                     mentions=key, avoids=tuple(other for other in ("n",) + BUDGET_KEYS
                                                if other != key))
@@ -571,43 +590,45 @@ def _run_checks(data):
 
 def _runs_statement(data):
     run_a, run_b = data["example"]
-    return (
+    # One id for the whole statement: the report's braces are doubled for format().
+    return _(
         "A run is a dict with `model`, `pass_at_k` (averaged over problems), `estimator` "
         "(`\"unbiased\"`, the lesson's estimator, or `\"plug-in\"`, 1 - (1 - c/n)**k) and its "
         "budget: `n` (samples per problem), `k`, `temperature` and `tests` (the test-suite "
         "version). Complete `better_run(run_a, run_b)`: return a report, the dict "
-        "`{\"better\": ..., \"k\": ..., \"temperature\": ..., \"tests\": ..., \"estimator\": ..., "
-        "\"n\": {model: n, ...}}` with the model of the higher pass@k (`None` for a tie), the "
-        "budget both runs share, and each run's n by model, so that a reader sees how many "
-        "samples stand behind each number. If `k`, `temperature`, `tests` or `estimator` "
-        "differ, raise `ValueError` naming the key that differs (and no other key): a larger "
-        "k, another test suite or temperature, or the unbiased number beside the plug-in "
-        "(biased low) can make a run look better when the model is not. About n, the source "
-        "page and lesson 02 (section 8) differ, and both readings earn full marks here. The "
-        "page says not to compare pass@k across a different n (不同n); the lesson relaxes "
-        "this for the unbiased estimator, whose expectation is the same for every n >= k, "
-        "while n still sets how noisy each number is. So when only n differs and both runs "
-        "are unbiased, either return the report (it shows both n) or raise `ValueError` "
-        "naming `n`. Between two plug-in runs a different n must be refused, naming `n`: the "
-        "plug-in's bias depends on n, so the run with more samples looks better. For "
-        f"example, in your variant `better_run(run_a, run_b)` for\n\n`run_a = {show(run_a)}`"
-        f"\n\n`run_b = {show(run_b)}`\n\nreturns `{show(_rank_report(run_a, run_b))}`.")
+        "`{{\"better\": ..., \"k\": ..., \"temperature\": ..., \"tests\": ..., "
+        "\"estimator\": ..., \"n\": {{model: n, ...}}}}` with the model of the higher pass@k "
+        "(`None` for a tie), the budget both runs share, and each run's n by model, so that a "
+        "reader sees how many samples stand behind each number. If `k`, `temperature`, "
+        "`tests` or `estimator` differ, raise `ValueError` naming the key that differs (and "
+        "no other key): a larger k, another test suite or temperature, or the unbiased number "
+        "beside the plug-in (biased low) can make a run look better when the model is not. "
+        "About n, the source page and lesson 02 (section 8) differ, and both readings earn "
+        "full marks here. The page says not to compare pass@k across a different n (不同n); "
+        "the lesson relaxes this for the unbiased estimator, whose expectation is the same "
+        "for every n >= k, while n still sets how noisy each number is. So when only n "
+        "differs and both runs are unbiased, either return the report (it shows both n) or "
+        "raise `ValueError` naming `n`. Between two plug-in runs a different n must be "
+        "refused, naming `n`: the plug-in's bias depends on n, so the run with more samples "
+        "looks better. For example, in your variant `better_run(run_a, run_b)` for\n\n"
+        "`run_a = {run_a}`\n\n`run_b = {run_b}`\n\nreturns `{report}`.").format(
+            run_a=show(run_a), run_b=show(run_b), report=show(_rank_report(run_a, run_b)))
 
 
 _BUDGET = Exercise(
     id="kp2_better_run", notebook=NOTEBOOK, answer_name="better_run", points=3,
-    title="Rank pass@k only when it measures the same thing, and report the budgets",
+    title=N_("Rank pass@k only when it measures the same thing, and report the budgets"),
     statement=_runs_statement,
-    checks_what=("Three checks that each ask for the report of three pairs of your variant: "
-                 "unbiased runs with the same n (one check holds a tie), plug-in runs with "
-                 "the same n, and unbiased runs whose n differs (the report or a ValueError "
-                 "naming n: both pass); and three checks that each hold five pairs to refuse "
-                 "(k, temperature, tests or estimator differ; two plug-in runs whose n "
-                 "differs), each with a ValueError naming that key and no other budget key. "
-                 "The grader adds pairs of its own."),
-    hint=("Check the keys k, temperature, tests and estimator first, then n between plug-in "
-          "runs; only then compare pass_at_k. Would more samples per problem change what an "
-          "unbiased pass@k estimates, or only how well you know it? And a plug-in's?"),
+    checks_what=N_("Three checks that each ask for the report of three pairs of your variant: "
+                    "unbiased runs with the same n (one check holds a tie), plug-in runs with "
+                    "the same n, and unbiased runs whose n differs (the report or a ValueError "
+                    "naming n: both pass); and three checks that each hold five pairs to refuse "
+                    "(k, temperature, tests or estimator differ; two plug-in runs whose n "
+                    "differs), each with a ValueError naming that key and no other budget key. "
+                    "The grader adds pairs of its own."),
+    hint=N_("Check the keys k, temperature, tests and estimator first, then n between plug-in "
+            "runs; only then compare pass_at_k. Would more samples per problem change what an "
+            "unbiased pass@k estimates, or only how well you know it? And a plug-in's?"),
     draw=_draw_runs,
     checks=_run_checks,
     hidden=lambda rng, data: _run_checks(_draw_runs(rng)),

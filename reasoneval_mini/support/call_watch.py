@@ -47,6 +47,8 @@ import importlib
 import sys
 import threading
 
+from reasoneval_mini.support.i18n import _
+
 __all__ = ["CallWatch", "DelegationRefused", "ESCAPES", "resolve_refused", "watched"]
 
 # Bound at import, before any learner code can replace them in ``sys``.
@@ -58,13 +60,14 @@ class DelegationRefused(Exception):
 
     def __init__(self, function, escape=False):
         self.function, self.escape = function, escape
+        # In the language of the moment it is raised: check() shows it to the learner.
         if escape:
-            text = (f"your function calls {function}, which runs code where the course "
-                    f"cannot see what it calls; write the answer as plain code")
+            text = _("your function calls {function}, which runs code where the course "
+                     "cannot see what it calls; write the answer as plain code")
         else:
-            text = (f"your function calls {function}, which does what this exercise "
-                    f"asks you to write yourself")
-        super().__init__(text)
+            text = _("your function calls {function}, which does what this exercise "
+                     "asks you to write yourself")
+        super().__init__(text.format(function=function))
 
 
 def _escapes():
