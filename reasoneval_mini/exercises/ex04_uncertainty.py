@@ -48,14 +48,16 @@ from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.estimators import pass_at_k, student_t_quantile
 from reasoneval_mini.exercises.checks import (
     Exercise, bundle, case, rejects, same_set, same_value, show, with_distinction)
+from reasoneval_mini.support.i18n import N_, _
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
 
-T_MARK = "t with m - 1 degrees of freedom, not z, for few problems"
-PAIRED_MARK = "the paired difference, not two separate intervals"
-POOLING_MARK = "per problem, then the mean"
-CORRECTION_MARK = "a corrected level for many comparisons"
+# Marks are ids (the grader caps on them); feedback shows them through _().
+T_MARK = N_("t with m - 1 degrees of freedom, not z, for few problems")
+PAIRED_MARK = N_("the paired difference, not two separate intervals")
+POOLING_MARK = N_("per problem, then the mean")
+CORRECTION_MARK = N_("a corrected level for many comparisons")
 
 #: Bounds are compared within this absolute tolerance, so that a t read from a printed
 #: table (2.571 for 5 df, three decimals) passes as well as the unrounded quantile: the two
@@ -158,9 +160,11 @@ def _fields(names, tolerances, explain):
     """A comparison of a tuple field by field: names the wrong fields, and a known mistake."""
     def compare(actual, expected):
         if not isinstance(actual, (tuple, list)) or len(actual) != len(names):
-            got = (f"length {len(actual)}" if isinstance(actual, (tuple, list))
-                   else type(actual).__name__)
-            return f"expected a tuple ({', '.join(names)}), got {got}"
+            if isinstance(actual, (tuple, list)):
+                return _("expected a tuple ({names}), got length {length}").format(
+                    names=", ".join(names), length=len(actual))
+            return _("expected a tuple ({names}), got {type_name}").format(
+                names=", ".join(names), type_name=type(actual).__name__)
         wrong = []
         for name, got, want in zip(names, actual, expected):
             tolerance = tolerances.get(name, "exact")
@@ -172,7 +176,9 @@ def _fields(names, tolerances, explain):
         if not wrong:
             return ""
         right = [name for name in names if name not in wrong]
-        why = f"wrong: {', '.join(wrong)}" + (f" ({', '.join(right)} right)" if right else "")
+        why = (_("wrong: {wrong} ({right} right)").format(
+                   wrong=", ".join(wrong), right=", ".join(right)) if right else
+               _("wrong: {wrong}").format(wrong=", ".join(wrong)))
         lesson = explain(actual)
         return f"{why}; {lesson}" if lesson else why
     return compare
@@ -264,21 +270,22 @@ def _interval_mistakes(counts, k):
     q = _t(0.975, len(counts) - 1)
     return [
         (bounds(estimate, se, z), T_MARK,
-         f"low/high use z = 1.96; with {len(counts)} problems the lesson's t with "
-         f"{len(counts) - 1} degrees of freedom is due (s is itself uncertain)"),
+         _("low/high use z = 1.96; with {count} problems the lesson's t with "
+           "{df} degrees of freedom is due (s is itself uncertain)").format(
+               count=len(counts), df=len(counts) - 1)),
         (bounds(estimate, se, 1.96), T_MARK,
-         f"low/high use z = 1.96; with {len(counts)} problems use t with {len(counts) - 1} "
-         "degrees of freedom"),
+         _("low/high use z = 1.96; with {count} problems use t with {df} "
+           "degrees of freedom").format(count=len(counts), df=len(counts) - 1)),
         (bounds(pooled, se, q), POOLING_MARK,
-         "estimate pools every sample into one (n, c): estimate per problem, then average"),
+         _("estimate pools every sample into one (n, c): estimate per problem, then average")),
         (bounds(estimate, _per_sample_se(counts), q), POOLING_MARK,
-         "standard_error counts every sample as an observation: the unit that varies is the "
-         "problem, one value per problem"),
+         _("standard_error counts every sample as an observation: the unit that varies is the "
+           "problem, one value per problem")),
         (bounds(estimate, statistics.pstdev(
             [pass_at_k(n, c, k) for n, c in counts.values()]) / math.sqrt(len(counts)), q), "",
-         "standard_error uses the population standard deviation (divides by m)"),
+         _("standard_error uses the population standard deviation (divides by m)")),
         ((estimate, se, estimate - q * se, estimate + q * se), "",
-         "low/high are not clipped, but pass@k cannot leave [0, 1]"),
+         _("low/high are not clipped, but pass@k cannot leave [0, 1]")),
     ]
 
 
@@ -341,7 +348,8 @@ def _interval_check(counts, k, refused):
                        "high": BOUND_TOL}, explain)
     bad, bad_k = refused
     return _diagnosed(
-        f"t_interval on {len(counts)} problems at k = {k}, and a refusal",
+        _("t_interval on {count} problems at k = {k}, and a refusal").format(
+            count=len(counts), k=k),
         [(f"t_interval({counts!r}, {k})", lambda f, c=counts, k=k: f(dict(c), k),
           t_interval_reference(counts, k), compare)],
         [rejects(f"t_interval({bad!r}, {bad_k})", lambda f, c=bad, k=bad_k: f(dict(c), k),
@@ -350,29 +358,30 @@ def _interval_check(counts, k, refused):
 
 
 def _interval_statement(data):
-    counts, k, _ = data[0]
+    counts, k, __ = data[0]
     estimate, se, low, high = t_interval_reference(counts, k)
-    return (
+    return _(
         "Complete `t_interval(counts, k)`: *counts* maps a problem id to `(n, c)`. Return a "
         "tuple `(estimate, standard_error, low, high)`: the mean pass@k over problems (per "
         "problem first, with `pass_at_k`, then the plain mean), its standard error over "
         "problems, s / sqrt(m) with s the standard deviation of the per-problem estimates "
-        "(dividing by m - 1), and the 95% interval "
+        "(dividing by m - 1), and the {confidence} interval "
         "`estimate -/+ t * standard_error` with **Student's t with m - 1 degrees of freedom** "
         "(lesson 04 §5: `student_t_quantile(0.975, m - 1)`, or a printed table to three "
         "decimals), clipped to [0, 1]. Raise `ValueError` for fewer than two problems and for "
         "a problem with n < k (never skip it). Write it yourself: `pass_at_k_interval` and "
-        f"`paired_pass_at_k_difference` are refused. For your first benchmark, "
-        f"`{counts!r}` at k = {k} (`counts, k, _ = task_data(\"kp4_t_interval\")[0]`), the "
-        f"estimate is "
-        f"{estimate:.3f} and the standard error {se:.3f}; the interval is yours to compute.")
+        "`paired_pass_at_k_difference` are refused. For your first benchmark, "
+        "`{counts}` at k = {k} (`counts, k, _ = task_data(\"kp4_t_interval\")[0]`), the "
+        "estimate is {estimate} and the standard error {standard_error}; the interval is "
+        "yours to compute.").format(counts=repr(counts), k=k, estimate=f"{estimate:.3f}",
+                                    standard_error=f"{se:.3f}", confidence="95%")
 
 
 _INTERVAL = Exercise(
     id="kp4_t_interval", notebook=NOTEBOOK, answer_name="t_interval", points=3,
-    title="How sure is a mean pass@k? The 95% t interval",
+    title=N_("How sure is a mean pass@k? The 95% t interval"),
     statement=_interval_statement,
-    checks_what=(
+    checks_what=N_(
         "Two tests, each a benchmark of your own (six problems at k = 1; four to eight at "
         "k = 2 or 5, unequal n) compared field by field with an independent computation "
         "(estimate and standard_error rel 1e-9, low and high within 0.001, so a t from a "
@@ -380,7 +389,7 @@ _INTERVAL = Exercise(
         "n < k). The grader adds benchmarks of its own. z = 1.96 at a handful of problems, "
         "or pooled samples, caps the exercise at a third; calling `pass_at_k_interval` "
         "earns nothing."),
-    hint=("Per problem first: one pass_at_k per problem. statistics.stdev divides by m - 1. "
+    hint=N_("Per problem first: one pass_at_k per problem. statistics.stdev divides by m - 1. "
           "Which quantile does a 95% interval need, and how many degrees of freedom does s "
           "have when it is computed from m values around their own mean?"),
     draw=lambda rng: tuple(_draw_interval_set(rng, (6, rng.choice((4, 5, 7, 8))))),
@@ -426,20 +435,21 @@ def _paired_mistakes(a, b, k):
     pooled = _pooled(a, k) - _pooled(b, k)
     return [
         ((estimate, se, separate), PAIRED_MARK,
-         "verdict reads whether the two separate intervals overlap: decide from the paired "
-         "interval, since the runs share their problems"),
+         _("verdict reads whether the two separate intervals overlap: decide from the paired "
+           "interval, since the runs share their problems")),
         ((estimate, unpaired, _verdict(estimate, unpaired, q)), PAIRED_MARK,
-         "standard_error combines the two runs' own standard errors as if their problems "
-         "were unrelated: take the standard deviation of the per-problem differences"),
+         _("standard_error combines the two runs' own standard errors as if their problems "
+           "were unrelated: take the standard deviation of the per-problem differences")),
         ((estimate, se, _verdict(estimate, se, _Z.inv_cdf(0.975))), T_MARK,
-         f"verdict uses z = 1.96; with {m} problems the lesson's t with {m - 1} degrees of "
-         "freedom is due"),
+         _("verdict uses z = 1.96; with {count} problems the lesson's t with {df} degrees of "
+           "freedom is due").format(count=m, df=m - 1)),
         ((pooled, se, _verdict(pooled, se, q)), POOLING_MARK,
-         "estimate pools each run's samples: difference per problem, then the mean"),
+         _("estimate pools each run's samples: difference per problem, then the mean")),
         ((estimate, statistics.stdev(by_position) / math.sqrt(m),
           _verdict(estimate, statistics.stdev(by_position) / math.sqrt(m), q)), "",
-         "standard_error pairs the problems by their position in the dicts, not by id"),
-        ((-estimate, se, _verdict(-estimate, se, q)), "", "estimate is B - A: the difference is A - B"),
+         _("standard_error pairs the problems by their position in the dicts, not by id")),
+        ((-estimate, se, _verdict(-estimate, se, q)), "",
+         _("estimate is B - A: the difference is A - B")),
     ]
 
 
@@ -510,8 +520,9 @@ def _paired_check(cases, refused):
                       lambda f, a=bad_a, b=bad_b: f(dict(a), dict(b), 1), ValueError,
                       mentions=named, avoids=fine)
     return _diagnosed(
-        f"paired_verdict on {len(cases)} pairs of runs, and a refusal",
-        [(f"paired_verdict(A on {', '.join(a)}, B on {', '.join(b)}, {k})",
+        _("paired_verdict on {count} pairs of runs, and a refusal").format(count=len(cases)),
+        [(_("paired_verdict(A on {problems_a}, B on {problems_b}, {k})").format(
+            problems_a=", ".join(a), problems_b=", ".join(b), k=k),
           lambda f, a=a, b=b, k=k: f(dict(a), dict(b), k), paired_reference(a, b, k),
           _fields(("estimate", "standard_error", "verdict"),
                   {"estimate": None, "standard_error": None}, explain_for(mistakes)))
@@ -520,29 +531,32 @@ def _paired_check(cases, refused):
 
 
 def _paired_statement(data):
-    (a, b, k), *_ = data[0][0]
-    return (
+    (a, b, k), *__ = data[0][0]
+    return _(
         "Models A and B answered the same problems, each with its own samples: *counts_a* "
         "and *counts_b* map a problem id to `(n, c)`. Complete `paired_verdict(counts_a, "
         "counts_b, k)`: return `(estimate, standard_error, verdict)` for the **paired** "
         "difference A - B of lesson 04 §3: the estimate is the mean over problems of "
         "pass@k(A) - pass@k(B) on the same problem (look each problem up by its id), the "
         "standard error is the standard deviation of those differences (m - 1) over sqrt(m), "
-        f"and the verdict is {VERDICT_A_BETTER!r} or {VERDICT_B_BETTER!r} when the 95% "
+        "and the verdict is {a_better} or {b_better} when the {confidence} "
         "interval `estimate -/+ t * standard_error`, t with m - 1 degrees of freedom, lies "
-        f"entirely above or below 0, else {VERDICT_NO_CLEAR_DIFFERENCE!r}. Whether the two "
+        "entirely above or below 0, else {no_clear_difference}. Whether the two "
         "runs' separate intervals overlap is not the test. Raise `ValueError` naming the "
         "problem ids that are not in both runs (and no other id), and for a single problem. "
         "Do not call `paired_pass_at_k_difference` or `pass_at_k_interval` (refused). Your "
         "pairs of runs are in `task_data(\"kp4_paired_difference\")`; the first has "
-        f"{len(a)} problems at k = {k}.")
+        "{count} problems at k = {k}.").format(
+            a_better=repr(VERDICT_A_BETTER), b_better=repr(VERDICT_B_BETTER),
+            no_clear_difference=repr(VERDICT_NO_CLEAR_DIFFERENCE), count=len(a), k=k,
+            confidence="95%")
 
 
 _PAIRED = Exercise(
     id="kp4_paired_difference", notebook=NOTEBOOK, answer_name="paired_verdict", points=4,
-    title="Is A really better than B? The paired difference on the same problems",
+    title=N_("Is A really better than B? The paired difference on the same problems"),
     statement=_paired_statement,
-    checks_what=(
+    checks_what=N_(
         "Two tests, each of two pairs of runs of your own and an input to refuse: runs whose "
         "separate intervals overlap while the paired interval excludes 0, runs where z would "
         "decide and t does not, runs with no clear difference, B listing its problems in "
@@ -550,7 +564,7 @@ _PAIRED = Exercise(
         "ids must raise ValueError naming those ids and no other, a single problem must "
         "raise too. The grader adds pairs of its own. A verdict read from two separate "
         "intervals, unpaired standard errors or z caps the exercise at a third; calling the library's paired function earns nothing."),
-    hint=("A hard problem is hard for both models: take the difference problem by problem, "
+    hint=N_("A hard problem is hard for both models: take the difference problem by problem, "
           "by id, then treat those m differences like the m values of the t interval."),
     draw=lambda rng: _draw_paired_set(rng, (("overlap", "t_not_z"), ("overlap", "none"))),
     checks=lambda data: tuple(_paired_check(*item) for item in data),
@@ -574,19 +588,20 @@ def _pilot_mistakes(a, b, k, gain):
     unpaired = math.hypot(ia[1], ib[1]) * math.sqrt(m)
     differences = _differences(a, b, k)
     population = statistics.pstdev(differences)
-    unpaired_lesson = ("sigma_d combines the two runs' own spreads as if their problems were "
-                       "unrelated: take the standard deviation of the per-problem differences")
+    unpaired_lesson = _("sigma_d combines the two runs' own spreads as if their problems were "
+                        "unrelated: take the standard deviation of the per-problem differences")
     return [
         # Both sums of quantiles: the rounded 2.8 may round up to another count.
         *(((unpaired, math.ceil((z_sum * unpaired / gain) ** 2)), PAIRED_MARK, unpaired_lesson)
           for z_sum in _Z_SUMS),
         ((sigma / math.sqrt(m), math.ceil((_Z_SUMS[1] * sigma / math.sqrt(m) / gain) ** 2)), "",
-         "sigma_d is the pilot's standard error: the formula needs the spread of single "
-         "differences, sigma_d, and divides by sqrt(m) itself"),
+         _("sigma_d is the pilot's standard error: the formula needs the spread of single "
+           "differences, sigma_d, and divides by sqrt(m) itself")),
         ((population, math.ceil((_Z_SUMS[1] * population / gain) ** 2)), "",
-         "sigma_d uses the population standard deviation (divides by m)"),
+         _("sigma_d uses the population standard deviation (divides by m)")),
         ((sigma, math.ceil((_Z.inv_cdf(0.975) * sigma / gain) ** 2)), "",
-         "problems leaves out the power term: with 1.96 alone the gain is found half the time"),
+         _("problems leaves out the power term: with 1.96 alone the gain is found half the "
+           "time")),
     ]
 
 
@@ -634,8 +649,10 @@ def _pilot_check(pilot, refused):
         return ""
     bad_a, bad_b, bad_k, bad_gain = refused
     return _diagnosed(
-        f"problems_needed on a pilot of {len(a)} problems, gain {gain}, and a refusal",
-        [(f"problems_needed(pilot A, pilot B on {len(a)} problems, {k}, {gain})",
+        _("problems_needed on a pilot of {count} problems, gain {gain}, and a refusal").format(
+            count=len(a), gain=gain),
+        [(_("problems_needed(pilot A, pilot B on {count} problems, {k}, {gain})").format(
+            count=len(a), k=k, gain=gain),
           lambda f: f(dict(a), dict(b), k, gain), problems_needed_reference(a, b, k, gain),
           _fields(("sigma_d", "problems"), {"sigma_d": None}, explain))],
         [rejects(f"problems_needed(..., gain={bad_gain})",
@@ -645,32 +662,33 @@ def _pilot_check(pilot, refused):
 
 
 def _pilot_statement(data):
-    (a, b, k, gain), _ = data[0]
-    return (
+    (a, b, k, gain), __ = data[0]
+    return _(
         "Before a comparison, plan its size. A pilot ran models A and B on the same few dozen "
-        "problems (`{problem id: (n, c)}` each). Complete `problems_needed(pilot_a, pilot_b, "
+        "problems (`{{problem id: (n, c)}}` each). Complete `problems_needed(pilot_a, pilot_b, "
         "k, gain)`: return `(sigma_d, problems)`, where *sigma_d* is the pilot's estimate of "
         "sigma_D, the sample standard deviation (m - 1) of the per-problem differences "
         "pass@k(A) - pass@k(B), and *problems* the fewest problems with which the paired "
-        "comparison finds a true gain *gain* with 80% power at 95% confidence, lesson 04 §4: "
+        "comparison finds a true gain *gain* with 80% power at {confidence} confidence, lesson "
+        "04 §4: "
         "m = ((1.96 + 0.84) * sigma_d / gain) ** 2, rounded up (the unrounded quantiles "
         "`NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)` give the same count on "
         "these inputs). Raise `ValueError` naming `gain` unless gain > 0. Your pilot is "
-        f"`task_data(\"kp4_problems_needed\")[0][0]`: {len(a)} problems at k = {k}, "
-        f"hoping for a gain of {gain}.")
+        "`task_data(\"kp4_problems_needed\")[0][0]`: {count} problems at k = {k}, "
+        "hoping for a gain of {gain}.").format(count=len(a), k=k, gain=gain, confidence="95%")
 
 
 _POWER = Exercise(
     id="kp4_problems_needed", notebook=NOTEBOOK, answer_name="problems_needed", points=2,
-    title="How many problems? sigma_D from a pilot, then the sample size",
+    title=N_("How many problems? sigma_D from a pilot, then the sample size"),
     statement=_pilot_statement,
-    checks_what=(
+    checks_what=N_(
         "Two tests, each a pilot of your own (20 to 40 problems, a gain of 0.02 to 0.08) "
         "compared with an independent computation (sigma_d rel 1e-9, problems exactly), "
         "together with a gain <= 0 that must raise ValueError naming gain. The grader adds "
         "pilots of its own. A sigma from the two runs' separate spreads caps the exercise at "
         "a third; calling the library's paired function earns nothing."),
-    hint=("sigma_D is the spread of single per-problem differences, not a standard error: "
+    hint=N_("sigma_D is the spread of single per-problem differences, not a standard error: "
           "the sample-size formula divides by sqrt(m) itself. Round up: 125.4 problems is 126."),
     draw=lambda rng: tuple((_draw_pilot(rng), _pilot_refused(rng)) for _ in range(2)),
     checks=lambda data: tuple(_pilot_check(*item) for item in data),
@@ -730,11 +748,13 @@ def _bonferroni_check(drawn, refused):
     mistakes = [
         ((1 - alpha, bonferroni_reference(comparisons, alpha, corrected=False)[1]),
          CORRECTION_MARK,
-         f"level is 1 - alpha: with {len(comparisons)} comparisons some pair looks different "
-         "by chance; Bonferroni divides alpha by their number"),
+         _("level is 1 - alpha: with {count} comparisons some pair looks different "
+           "by chance; Bonferroni divides alpha by their number").format(
+               count=len(comparisons))),
         ((level, bonferroni_reference(comparisons, alpha, normal=True)[1]), T_MARK,
-         f"survivors use z: each interval is over {len(next(iter(comparisons.values())))} "
-         "problems, so t with m - 1 degrees of freedom is due"),
+         _("survivors use z: each interval is over {count} "
+           "problems, so t with m - 1 degrees of freedom is due").format(
+               count=len(next(iter(comparisons.values()))))),
     ]
     tolerances = (None, "exact")
 
@@ -757,8 +777,10 @@ def _bonferroni_check(drawn, refused):
         return _fields(("level", "survivors"), {"level": None}, explain)(actual, expected)
     bad, bad_alpha = refused
     return _diagnosed(
-        f"bonferroni_survivors on {len(comparisons)} comparisons at alpha = {alpha}, and a refusal",
-        [(f"bonferroni_survivors({len(comparisons)} comparisons, {alpha})",
+        _("bonferroni_survivors on {count} comparisons at alpha = {alpha}, and a "
+          "refusal").format(count=len(comparisons), alpha=alpha),
+        [(_("bonferroni_survivors({count} comparisons, {alpha})").format(
+            count=len(comparisons), alpha=alpha),
           lambda f: f({name: list(values) for name, values in comparisons.items()}, alpha),
           bonferroni_reference(comparisons, alpha), compare)],
         [rejects(f"bonferroni_survivors({bad!r}, {bad_alpha})",
@@ -774,8 +796,8 @@ def _as_set(value):
 
 
 def _bonferroni_statement(data):
-    (comparisons, alpha), _ = data[0]
-    return (
+    (comparisons, alpha), __ = data[0]
+    return _(
         "A leaderboard compares several models in every pair, each pair on the same m "
         "problems. *comparisons* maps a pair's name (`\"A-B\"`) to its m per-problem "
         "differences pass@k(first) - pass@k(second). Complete `bonferroni_survivors("
@@ -785,21 +807,22 @@ def _bonferroni_statement(data):
         "`mean -/+ t * standard_error` with t the (1 + level) / 2 quantile of Student's t "
         "with m - 1 degrees of freedom (`student_t_quantile`), excludes 0. Raise "
         "`ValueError` naming `alpha` unless 0 < alpha < 1. Your leaderboard is "
-        f"`task_data(\"kp4_bonferroni\")[0][0]`: {len(comparisons)} pairs at alpha = {alpha}.")
+        "`task_data(\"kp4_bonferroni\")[0][0]`: {count} pairs at alpha = {alpha}.").format(
+            count=len(comparisons), alpha=alpha)
 
 
 _BONFERRONI = Exercise(
     id="kp4_bonferroni", notebook=NOTEBOOK, answer_name="bonferroni_survivors", points=3,
-    title="Many comparisons: which differences survive Bonferroni?",
+    title=N_("Many comparisons: which differences survive Bonferroni?"),
     statement=_bonferroni_statement,
-    checks_what=(
+    checks_what=N_(
         "Two tests, each a leaderboard of your own (all pairs of four or five models, eight "
         "to twelve problems) compared with an independent computation (level rel 1e-9, the "
         "survivors as a set), with a pair that survives only without the correction and one "
         "that survives only with z; together with an alpha outside (0, 1), which must raise "
         "ValueError naming alpha. The grader adds leaderboards of its own. No correction, "
         "or z in place of t, caps the exercise at a third."),
-    hint=("K is the number of comparisons, not of models. Each interval is two-sided: its "
+    hint=N_("K is the number of comparisons, not of models. Each interval is two-sided: its "
           "quantile leaves alpha / (2K) in each tail."),
     draw=lambda rng: tuple((_draw_comparisons(rng), _bonferroni_refused(rng)) for _ in range(2)),
     checks=lambda data: tuple(_bonferroni_check(*item) for item in data),
