@@ -241,7 +241,10 @@ def _refresh_task_cells(notebook, variant, language, translated):
             cell = dict(cell, source=render_task_markdown(exercise_id, variant))
         elif is_written_answer(cell) and grade_id in WRITTEN_TASKS:
             text = _source_text(cell)
-            answer = text[: text.find(start)] if start in text else text + "\n\n"
+            # A translated master starts as a copy of the English one, so it may still
+            # hold the English rubric: cut at whichever heading comes first.
+            cuts = [text.find(head) for head in {start, RUBRIC_START} if head in text]
+            answer = text[: min(cuts)] if cuts else text + "\n\n"
             cell = _with_points(dict(cell, source=answer + render_rubric_markdown(grade_id)),
                                 WRITTEN_TASKS[grade_id].points)
         elif grade_id.endswith("_check") and grade_id[: -len("_check")] in EXERCISES:

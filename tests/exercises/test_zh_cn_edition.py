@@ -18,7 +18,8 @@ import pytest
 from assessment_play import TEST_KEY
 from reasoneval_mini.editions import edition_path
 from reasoneval_mini.exercises.build import (
-    dumps_notebook, master_for, out_of_date, plan_exercises, read_notebook, strip_notebook)
+    RUBRIC_START, dumps_notebook, master_for, out_of_date, plan_exercises, read_notebook,
+    strip_notebook)
 from reasoneval_mini.exercises.registry import EXERCISES, WRITTEN_TASKS, render_task_markdown
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.grader import grade_class
@@ -171,6 +172,40 @@ def test_a_rebuilt_zh_cn_master_keeps_one_rubric(tmp_path):
                 assert _source(_cell(notebook, task.id)).count(heading) == 1
     assert master_for_notebook == master
 
+
+
+def test_a_zh_cn_master_copied_with_the_english_rubric_rebuilds_to_one_chinese_rubric(tmp_path):
+    # A translator starts from a copy of the English master: its answer cell may still end
+    # with the English rubric after the Chinese model answer. The build must cut there too,
+    # not keep the English rubric and append the Chinese one after it.
+    name = next(name for name in EDITIONS
+                if any(task.notebook == name for task in WRITTEN_TASKS.values()))
+    english = master_for(ROOT / "solutions" / name, Variant("self-study"))
+    chinese = master_for(ROOT / "solutions" / ZH / name, Variant("self-study"))
+    task = next(task for task in WRITTEN_TASKS.values() if task.notebook == name)
+    english_rubric = _source(_cell(english, task.id))
+    english_rubric = english_rubric[english_rubric.index(RUBRIC_START):]
+    copied = json.loads(json.dumps(chinese))
+    cell = _cell(copied, task.id)
+    cell["source"] = _source(cell).split(zh_rubric_heading())[0] + english_rubric
+    path = tmp_path / name
+    path.write_text(dumps_notebook(copied), encoding="utf-8")
+    rebuilt = _source(_cell(master_for(path, Variant("self-study")), task.id))
+    assert RUBRIC_START not in rebuilt
+    assert rebuilt.count(zh_rubric_heading()) == 1
+    assert rebuilt == _source(_cell(chinese, task.id))
+
+
+@pytest.mark.parametrize("folder", ["solutions", "exercises"])
+@pytest.mark.parametrize("name", EDITIONS)
+def test_no_zh_cn_notebook_holds_the_english_rubric(folder, name):
+    notebook = json.loads((ROOT / folder / ZH / name).read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        assert RUBRIC_START not in _source(cell), _source(cell)[:200]
+
+
+def zh_rubric_heading():
+    return zh("**Rubric ({points})**").split("{points}")[0]
 
 # --- grading -------------------------------------------------------------------------------
 
