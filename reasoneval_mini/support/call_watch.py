@@ -47,31 +47,24 @@ import importlib
 import sys
 import threading
 
-from reasoneval_mini.support.i18n import N_, _
-
 __all__ = ["CallWatch", "DelegationRefused", "ESCAPES", "resolve_refused", "watched"]
 
 # Bound at import, before any learner code can replace them in ``sys``.
 _setprofile, _getprofile = sys.setprofile, sys.getprofile
 
 
-#: The refusal's text, by kind (catalogue ids: the learner reads it in the notebook's language).
-REFUSED = N_("your function calls {function}, which does what this exercise asks you to write "
-             "yourself")
-ESCAPED = N_("your function calls {function}, which runs code where the course cannot see what "
-             "it calls; write the answer as plain code")
-
-
 class DelegationRefused(Exception):
-    """The answer ran a function its exercise refuses; ``function`` names it.
-
-    Its text is in the language current where it is raised (``check()``: the kernel's;
-    the grader: the notebook's, on the thread that grades it).
-    """
+    """The answer ran a function its exercise refuses; ``function`` names it."""
 
     def __init__(self, function, escape=False):
         self.function, self.escape = function, escape
-        super().__init__(_(ESCAPED if escape else REFUSED).format(function=function))
+        if escape:
+            text = (f"your function calls {function}, which runs code where the course "
+                    f"cannot see what it calls; write the answer as plain code")
+        else:
+            text = (f"your function calls {function}, which does what this exercise "
+                    f"asks you to write yourself")
+        super().__init__(text)
 
 
 def _escapes():
