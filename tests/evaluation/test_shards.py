@@ -17,7 +17,8 @@ from evaluation_files import problem, results_records, write_jsonl
 from reasoneval_mini.evaluation.code_evaluation import evaluate_code_file, merge_code_shards
 from reasoneval_mini.evaluation.shards import Shard, merge_shards, parse_shard
 
-pytestmark = pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off:RuntimeWarning")
+# slow: three shard runs, merged
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off:RuntimeWarning")]
 
 # One of each kind of outcome, spread over three problems and uneven per problem.
 COMPLETIONS = ["    return 1", "    return 2", "    raise KeyError('x')", "    return 1",

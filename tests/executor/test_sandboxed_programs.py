@@ -43,6 +43,8 @@ from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, c
 from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.sandbox import Isolation, SandboxUnavailable, plan_isolation
 
+pytestmark = pytest.mark.slow  # hostile programs under the sandbox: fork bombs, escapes, leftovers
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 PACKAGE = Path(reasoneval_mini.__file__).resolve().parent
 

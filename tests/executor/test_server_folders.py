@@ -29,8 +29,10 @@ from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, c
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.sandbox import plan_isolation
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
-                                reason="the fork server runs on POSIX only")
+# slow: folders that take seconds to remove
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
+                                 reason="the fork server runs on POSIX only")]
 ABI = landlock.abi_version()
 
 

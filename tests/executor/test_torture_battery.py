@@ -26,6 +26,8 @@ from reasoneval_mini import (
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.program import build_request, classify_run
 
+pytestmark = pytest.mark.slow  # the attack battery: real hostile programs, Ctrl-C timing
+
 posix_only = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
 SHORT = 1.0

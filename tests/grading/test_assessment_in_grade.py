@@ -23,6 +23,8 @@ from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.grader import grade_class
 from reasoneval_mini.grading.statuses import GRADE_PASSED
 
+pytestmark = pytest.mark.slow  # every master and stub through the real grade
+
 ROOT = Path(__file__).resolve().parents[2]
 EX01 = "ex01_answer_equivalence.ipynb"
 

@@ -14,6 +14,8 @@ from reasoneval_mini.grading.grader import Grade
 from reasoneval_mini.grading.statuses import (
     GRADE_ERROR, GRADE_FAILED, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT)
 
+pytestmark = pytest.mark.slow  # whole classes graded for the report
+
 pytest.importorskip("matplotlib")
 
 EXERCISES = REGISTRY.EXERCISES  # add: 2 checks, 2 points; count_words: 3 checks; shout: 1

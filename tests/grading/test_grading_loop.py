@@ -17,6 +17,8 @@ from reasoneval_mini.grading.process import (
     Step, Task, run_grading_process)
 from reasoneval_mini.grading.statuses import GRADE_ERROR, GRADE_MISSING, GRADE_PASSED, GRADE_TIMEOUT
 
+pytestmark = pytest.mark.slow  # time limits and killed processes, waited out in real time
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -32,6 +32,8 @@ from submission_class import (
 from reasoneval_mini.grading.lms_download import (
     DownloadError, collect_download, notebook_for, parse_canvas_name, student_folder)
 
+pytestmark = pytest.mark.slow  # LMS download to export, end to end
+
 NOTEBOOKS = ["ex01_add.ipynb", "ex02_words.ipynb"]
 FULL_POINTS = {"ex01_add": 2, "ex02_words": 4}
 

@@ -19,6 +19,8 @@ from reasoneval_mini.grading.manual import (
 from reasoneval_mini.grading.statuses import (
     GRADE_AWAITING_INSTRUCTOR, GRADE_FAILED, GRADE_INSTRUCTOR_GRADED, GRADE_MISSING)
 
+pytestmark = pytest.mark.slow  # grade, hand-grade and merge, end to end
+
 HOSTILE = "Because <script>alert(1)</script> and ![x](http://evil.example/p.png) `tick"
 ROSTER = ("folder,name,id,email\n"
           "answered,\"Lovelace, Ada\",1001,ada@example.org\n"

@@ -15,6 +15,8 @@ from reasoneval_mini.grading.progress import PROGRESS_STATES, evaluate_folder, r
 from reasoneval_mini.grading.grader import Grade
 from reasoneval_mini.grading.statuses import GRADE_STATUSES
 
+pytestmark = pytest.mark.slow  # real kernels per notebook, endless loops included
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -29,6 +29,8 @@ from reasoneval_mini.runner.reaping import descendants
 from reasoneval_mini.sandbox.landlock import abi_version
 from test_torture_class import argv, grade, rows, statuses, student
 
+pytestmark = pytest.mark.slow  # attacks on the grader, each a real sandboxed class
+
 ROOT = Path(__file__).resolve().parents[2]
 ABI = abi_version()
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux only")

@@ -22,6 +22,8 @@ from submission_class import ADD, ADD_STUB, SHOUT, SHOUT_STUB, WORDS, WORDS_STUB
 
 from reasoneval_mini import cli
 
+pytestmark = pytest.mark.slow  # hostile notebooks graded as a class
+
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = Path(__file__).parent / "fixtures" / "torture_registry.py"
 POSIX = pytest.mark.skipif(os.name != "posix", reason="POSIX processes")

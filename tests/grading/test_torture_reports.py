@@ -31,6 +31,8 @@ from reasoneval_mini.grading.grader import Grade
 from reasoneval_mini.grading.reports import feedback_markdown
 from reasoneval_mini.grading.statuses import GRADE_FAILED
 
+pytestmark = pytest.mark.slow  # hostile text through every report
+
 ROOT = Path(__file__).resolve().parents[2]
 POSIX = pytest.mark.skipif(os.name != "posix", reason="named pipes are POSIX")
 IMAGE = "<img src=https://evil.example/track.png>"

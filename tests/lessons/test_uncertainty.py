@@ -34,6 +34,8 @@ from reasoneval_mini.lessons.uncertainty import (
     variance_sources,
 )
 
+pytestmark = pytest.mark.slow  # Monte Carlo checks of lesson 04's numbers
+
 
 def sigmoid(x):
     return 1 / (1 + math.exp(-x))

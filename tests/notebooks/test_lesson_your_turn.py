@@ -23,6 +23,8 @@ import pytest
 from reasoneval_mini.course_map import LESSONS
 from reasoneval_mini.lessons.in_lesson_checks import NOT_WRITTEN, RIGHT
 
+pytestmark = pytest.mark.slow  # runs each lesson's folded answers
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECK_MARKER = "# NBVAL_CHECK_OUTPUT"
 YOUR_TURN = re.compile(r"^check_\w+\(", re.MULTILINE)
