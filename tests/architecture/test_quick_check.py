@@ -78,5 +78,5 @@ def test_ci_and_the_readme_name_both_runs():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "python -m pytest -n auto --full" in ci
-    assert "python -m pytest -n auto\n" in readme
-    assert "python -m pytest -n auto --full" in readme
+    assert "python -m pytest -n auto\n" in readme  # the quick start's command
+    assert "python -m pytest -n auto --full" in readme  # what CI runs, in Development
