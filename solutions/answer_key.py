@@ -309,6 +309,81 @@ WHY = {
 #: tests/exercises/test_answer_key_translations.py names it.
 WHY_TRANSLATED = {
     "zh-CN": {
+        # kp1_sort_disagreements
+        '+18 is 18; the course reads it, math-verify reads nothing':
+            '+18 就是 18；课程读得出它，math-verify 什么也没读出',
+        'the text means 18 but has no marker: the course reads nothing (None), math-verify reads the last number, 15':
+            '这段文字的意思是 18，但没有标记：课程什么也没读出（None），math-verify 读的是最后一个数 15',
+        'the text means 18 but has no marker: the course reads nothing (None), math-verify reads the last number, 3':
+            '这段文字的意思是 18，但没有标记：课程什么也没读出（None），math-verify 读的是最后一个数 3',
+        'the marker line says 18; math-verify reads a later number of the text (15) instead':
+            '标记所在的那一行写的是 18；math-verify 却读了文中后面的一个数（15）',
+        "'The answer is 18.' means 18; math-verify reads it, the course has no marker to extract (None)":
+            "'The answer is 18.' 的意思是 18；math-verify 读得出它，课程却找不到可以提取的标记（None）",
+        "'not 18' says the answer is not 18; math-verify read the 18 and said equal":
+            "'not 18' 说的是答案不是 18；math-verify 读到了其中的 18，判为相等",
+        "x = 18 means 18; math-verify reads the equation, the course's answer space has no 'x =' (None)":
+            "x = 18 的意思是 18；math-verify 读得懂这个等式，课程的表达空间里却没有 'x ='（None）",
+        "'17 or 18' commits to no number; math-verify picked 18 out of it and said equal":
+            "'17 or 18' 并没有认定任何一个数；math-verify 从中挑出 18，判为相等",
+        "the answer is 18; the comma clause after it puts the line outside the course's space (None)":
+            '答案是 18；但它后面用逗号接的从句让这一行落在了课程的表达空间之外（None）',
+        "'Final answer: 18' means 18; math-verify reads it, the course has no marker to extract (None)":
+            "'Final answer: 18' 的意思是 18；math-verify 读得出它，课程却找不到可以提取的标记（None）",
+        'the boxed 18 is the answer; math-verify reads it, the course has no marker to extract (None)':
+            '框里的 18 就是答案；math-verify 读得出它，课程却找不到可以提取的标记（None）',
+        "1e3 is 1000; the course keeps exponents outside its space (None), and math-verify reads the e inside the box as Euler's number":
+            '1e3 是 1000；课程把指数写法留在表达空间之外（None），math-verify 则把框里的 e 读成了自然常数 e',
+        '2 1/2 is 5/2; the course does not read the mixed number (None), math-verify reads only the 1/2':
+            '2 1/2 是 5/2；课程不读带分数（None），math-verify 只读到了 1/2',
+        '(1+2)/3 is 1; the course reads only two integers in a fraction (None), math-verify reads nothing here':
+            '(1+2)/3 等于 1；课程的分数只能由两个整数组成（None），math-verify 在这里什么也没读出',
+        "\\$18 is 18 dollars; the course's currency rule reads it, math-verify reads nothing":
+            '\\$18 是 18 美元；课程的货币规则读得出它，math-verify 什么也没读出',
+        "-$5 is -5 dollars; the course's currency rule reads it, math-verify reads nothing":
+            '-$5 是 -5 美元；课程的货币规则读得出它，math-verify 什么也没读出',
+        '50 cents is half a dollar, not 50 dollars; math-verify dropped the cent sign and said equal':
+            '50 美分是半美元，不是 50 美元；math-verify 丢掉了美分符号，判为相等',
+        '$18 million is 18,000,000 dollars; math-verify read 18 and said equal':
+            '$18 million 是 18,000,000 美元；math-verify 只读到 18，判为相等',
+        '$18 million is 18000000; the course does not read the word million (None), math-verify reads 18':
+            '$18 million 是 18000000；课程不读 million 这个词（None），math-verify 读出的是 18',
+        '5 g is five grams, not 5 kg; math-verify dropped the unit and said equal':
+            '5 g 是五克，不是 5 kg；math-verify 丢掉了单位，判为相等',
+        '500 g is 0.5 kg; neither checker converts units (the course: None, math-verify reads 500)':
+            '500 g 是 0.5 kg；两个验证器都不换算单位（课程：None，math-verify 读出 500）',
+        '100 cm is 1 m; neither checker converts units (the course: None, math-verify reads 100)':
+            '100 cm 是 1 m；两个验证器都不换算单位（课程：None，math-verify 读出 100）',
+        '1 cm is a hundredth of a metre; math-verify dropped the unit and said equal to 1 m':
+            '1 cm 是百分之一米；math-verify 丢掉了单位，判为等于 1 m',
+        '1,00,000 is 100000 in Indian grouping; the course refuses the grouping (None), math-verify reads the comma as a decimal point (1.00)':
+            '按印度的分组写法，1,00,000 是 100000；课程不接受这种分组（None），math-verify 把逗号当成了小数点（1.00）',
+        '1 000 is 1000; math-verify reads the space as a separator, the course does not (None)':
+            '1 000 是 1000；math-verify 把空格当作千位分隔符，课程不这样读（None）',
+        '1 000 with a no-break space is 1000; the course does not read it (None), math-verify reads 0':
+            '用不换行空格分隔的 1 000 是 1000；课程读不出它（None），math-verify 读出的是 0',
+        "1'000 is 1000 in Swiss writing; the course does not read it (None), math-verify reads 1":
+            "按瑞士的写法，1'000 是 1000；课程读不出它（None），math-verify 读出的是 1",
+        "full-width 18 is 18; the course's digit rule folds it, math-verify reads nothing":
+            '全角的 18 就是 18；课程的数字规则会把它折算成 ASCII 数字，math-verify 什么也没读出',
+        "bold 18 is 18; the course's digit rule folds it, math-verify reads nothing":
+            '粗体的 18 就是 18；课程的数字规则会把它折算成 ASCII 数字，math-verify 什么也没读出',
+        'Arabic-Indic 18 is 18; neither checker reads those digits (the course: None, math-verify: nothing)':
+            '阿拉伯-印度数字写的 18 就是 18；两个验证器都读不出这些数字（课程：None，math-verify：什么也没读出）',
+        "U+2212 minus 5 is -5; the course's minus rule reads it, math-verify reads nothing":
+            'U+2212 减号加 5 就是 -5；课程的减号规则读得出它，math-verify 什么也没读出',
+        'an en dash before 5 means -5 here; neither checker reads it (the course: None, math-verify: nothing)':
+            '这里 5 前面的短破折号（en dash）表示 -5；两个验证器都读不出它（课程：None，math-verify：什么也没读出）',
+        'the answer is 18 after an ideographic space; math-verify reads it, the course strips only ASCII spaces (None)':
+            '答案是全角空格后面的 18；math-verify 读得出它，课程只去掉 ASCII 空格（None）',
+        'the sign for one half is 1/2; neither checker reads it (the course: None, math-verify: nothing)':
+            '二分之一的符号就是 1/2；两个验证器都读不出它（课程：None，math-verify：什么也没读出）',
+        '0.5000001 is a different number, one ten-millionth from 1/2; math-verify rounds to 6 decimals, an unwritten tolerance':
+            '0.5000001 是另一个数，与 1/2 相差千万分之一；math-verify 四舍五入到 6 位小数，这是一个没有写明的容差',
+        '1e3 is 1000; the course keeps exponents outside its space (None), math-verify reads 1':
+            '1e3 是 1000；课程把指数写法留在表达空间之外（None），math-verify 读出的是 1',
+        '1e3 is a thousand, far from 1; math-verify read it as 1 and said equal':
+            '1e3 是一千，与 1 相差很远；math-verify 把它读成 1，判为相等',
         # kp3_predict_statuses
         'the assert holds and the program reaches its end':
             'assert 成立，程序运行到了末尾',

@@ -23,7 +23,7 @@ from reasoneval_mini.support.i18n import language
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Keyed exercises whose why-lines are not translated yet (they show in English).
-UNTRANSLATED = {"kp1_sort_disagreements"}
+UNTRANSLATED = set()
 CODE_SPAN = re.compile(r"`[^`]+`")
 
 
