@@ -7,8 +7,10 @@ can be tested headlessly by setting ``.value`` on its boxes.
 """
 
 from reasoneval_mini.lessons.answer_pipelines import PIPELINES, compare_answer_pipelines
+from reasoneval_mini.lessons.figure_text import figure_text, prepare_figure_fonts
 from reasoneval_mini.lessons.palette import DPI, FIGSIZE, VERDICT_COLOURS
 from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.i18n import N_
 
 
 #: What each verdict means, in the words the lesson uses.
@@ -101,6 +103,7 @@ def plot_pipeline_verdicts(rows, ax=None):
         if missing:
             raise ValueError(f"rows[{index}] lacks {missing}; expected rows from compare_many_answers")
     if ax is None:
+        prepare_figure_fonts()
         _, ax = plt.subplots(figsize=(FIGSIZE[0], 0.3 * len(rows) + 1.3), dpi=DPI)
     for y, row in enumerate(rows):
         for x, name in enumerate(PIPELINES):
@@ -115,7 +118,7 @@ def plot_pipeline_verdicts(rows, ax=None):
         [y + 0.5 for y in range(len(rows))],
         [f"{row['prediction']!r} vs {row['reference']!r}" for row in rows],
     )
-    ax.set_title("Verdict of each scorer on each answer pair", fontsize=10, pad=28)
+    ax.set_title(figure_text(N_("Verdict of each scorer on each answer pair")), fontsize=10, pad=28)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)

@@ -13,8 +13,10 @@ import platform
 
 from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k, pass_at_k_interval
 from reasoneval_mini.records import PASSED, STATUSES, execution_summary
+from reasoneval_mini.lessons.figure_text import figure_text, prepare_figure_fonts
 from reasoneval_mini.lessons.palette import DPI, FIGSIZE, STATE_COLORS
 from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.i18n import N_
 
 
 MEAN_ROW = "mean over problems"
@@ -213,6 +215,7 @@ def plot_execution_states(records, *, ax=None, figsize=FIGSIZE, dpi=DPI):
     if ax is None:
         from matplotlib.figure import Figure
 
+        prepare_figure_fonts()
         figure = Figure(figsize=figsize, dpi=dpi)
         ax = figure.add_subplot()
     else:
@@ -226,8 +229,8 @@ def plot_execution_states(records, *, ax=None, figsize=FIGSIZE, dpi=DPI):
         bottoms = [b + h for b, h in zip(bottoms, heights)]
     ax.set_xticks(list(positions), names, rotation=30, ha="right")
     ax.yaxis.get_major_locator().set_params(integer=True)  # counts, not fractions
-    ax.set_ylabel("samples")
-    ax.set_title("How each problem's samples ended")
+    ax.set_ylabel(figure_text(N_("samples")))
+    ax.set_title(figure_text(N_("How each problem's samples ended")))
     handles, labels = ax.get_legend_handles_labels()
     # Reversed: read top-down, the legend lists the states as the stack shows them.
     ax.legend(handles[::-1], labels[::-1], loc="upper left", bbox_to_anchor=(1.0, 1.0),

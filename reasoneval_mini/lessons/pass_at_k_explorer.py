@@ -112,10 +112,12 @@ def _curve_png(result):
 
     from matplotlib.figure import Figure
 
+    from reasoneval_mini.lessons.figure_text import prepare_figure_fonts
     from reasoneval_mini.lessons.pass_at_k_plots import DPI, FIGSIZE, plot_pass_at_k_curve
 
     # A bare Figure is never registered with pyplot, so nothing is shown or
     # queued for display behind the widget's back.
+    prepare_figure_fonts()
     figure = Figure(figsize=FIGSIZE, dpi=DPI)
     plot_pass_at_k_curve(result["n"], result["c"], result["k"], ax=figure.subplots())
     buffer = io.BytesIO()

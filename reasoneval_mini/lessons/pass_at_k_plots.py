@@ -11,6 +11,7 @@ import math
 from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
 from reasoneval_mini.support.arguments import ArgumentTypeError
 
+from reasoneval_mini.lessons.figure_text import figure_text, prepare_figure_fonts
 from reasoneval_mini.lessons.palette import (
     DPI,
     FAIL_COLOUR,
@@ -19,6 +20,7 @@ from reasoneval_mini.lessons.palette import (
     PASS_COLOUR,
     SECOND_SERIES_COLOUR,
 )
+from reasoneval_mini.support.i18n import N_
 
 
 def _new_axes(ax, integer_x=False):
@@ -26,6 +28,7 @@ def _new_axes(ax, integer_x=False):
     from matplotlib.ticker import MaxNLocator
 
     if ax is None:
+        prepare_figure_fonts()
         _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
     if integer_x:  # k is a count: no tick at 2.5
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -77,21 +80,24 @@ def plot_subsets(outcomes, k, ax=None):
             ax.add_patch(Rectangle(
                 (i, row), 0.9, 0.8, facecolor=colour if chosen else "white",
                 edgecolor=colour, linewidth=1.2))
-        ax.text(len(outcomes) + 0.2, row + 0.4, "has a pass" if hit else "all fail",
+        ax.text(len(outcomes) + 0.2, row + 0.4,
+                figure_text(N_("has a pass")) if hit else figure_text(N_("all fail")),
                 va="center", fontsize=9, color="black" if hit else FAIL_COLOUR)
     ax.set_xlim(-0.2, len(outcomes) + 2.2)
     ax.set_ylim(len(subsets), -0.2)
+    marks = {True: figure_text(N_("pass")), False: figure_text(N_("fail"))}
     ax.set_xticks([i + 0.45 for i in range(len(outcomes))],
-                  [f"s{i + 1}\n{'pass' if o else 'fail'}" for i, o in enumerate(outcomes)])
+                  [f"s{i + 1}\n{marks[bool(o)]}" for i, o in enumerate(outcomes)])
     ax.set_yticks([])
-    ax.set_title(f"{hits} of {len(subsets)} subsets of size {k} hold a pass", fontsize=10)
+    ax.set_title(figure_text(N_("{hits} of {count} subsets of size {k} hold a pass")).format(
+        hits=hits, count=len(subsets), k=k), fontsize=10)
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.figure.tight_layout()
     return ax.figure
 
 
-def plot_estimator_bias(rows, ax=None, title="Expected value of each estimator over k"):
+def plot_estimator_bias(rows, ax=None, title=N_("Expected value of each estimator over k")):
     """Plot, over k, the true 1 - (1 - p)**k and the mean of each estimator (simulate/expected rows).
 
     Every figure of the course has a title: pass a more specific one (the
@@ -102,16 +108,16 @@ def plot_estimator_bias(rows, ax=None, title="Expected value of each estimator o
         raise ValueError("rows is empty: nothing to draw")
     ax = _new_axes(ax, integer_x=True)
     ks = [row["k"] for row in rows]
-    ax.plot(ks, [r["true"] for r in rows], "k-", label="true pass@k = 1-(1-p)^k")
+    ax.plot(ks, [r["true"] for r in rows], "k-", label=figure_text(N_("true pass@k = 1-(1-p)^k")))
     ax.plot(ks, [r["unbiased"] for r in rows], "o", color=FIRST_SERIES_COLOUR, ms=4,
-            label="mean of unbiased estimate")
+            label=figure_text(N_("mean of unbiased estimate")))
     ax.plot(ks, [r["plugin"] for r in rows], "s", color=SECOND_SERIES_COLOUR, ms=4,
-            label="mean of plug-in 1-(1-c/n)^k")
+            label=figure_text(N_("mean of plug-in 1-(1-c/n)^k")))
     ax.set_xlabel("k")
     ax.set_ylabel("pass@k")
     ax.set_ylim(0, 1)
     ax.legend(fontsize=8, loc="lower right")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(figure_text(title), fontsize=10)  # a caller's own title is shown as given
     ax.figure.tight_layout()
     return ax.figure
 
@@ -126,12 +132,13 @@ def plot_enumeration_cost(n_values, ax=None):
     ax = _new_axes(ax)
     work = [estimator_work(n, max(1, n // 4), n // 2) for n in n_values]
     ax.semilogy(n_values, [w[0] for w in work], "o-", color=SECOND_SERIES_COLOUR, ms=3,
-                label="enumeration: C(n, k) subsets")
+                label=figure_text(N_("enumeration: C(n, k) subsets")))
     ax.semilogy(n_values, [max(w[1], 1) for w in work], "o-", color=FIRST_SERIES_COLOUR, ms=3,
-                label="closed form: min(c, k) factors")
+                label=figure_text(N_("closed form: min(c, k) factors")))
     ax.set_xlabel("n (k = n // 2, c = n // 4)")
-    ax.set_ylabel("steps (log scale)")
-    ax.set_title("Cost of computing pass@k: enumeration vs the closed form", fontsize=10)
+    ax.set_ylabel(figure_text(N_("steps (log scale)")))
+    ax.set_title(figure_text(N_("Cost of computing pass@k: enumeration vs the closed form")),
+                 fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
     ax.figure.tight_layout()
     return ax.figure
@@ -143,15 +150,16 @@ def plot_pass_at_k_curve(n, correct, k=None, ax=None):
     ax = _new_axes(ax, integer_x=True)
     ks = range(1, n + 1)
     ax.plot(ks, [pass_at_k(n, correct, j) for j in ks], "-", color=FIRST_SERIES_COLOUR,
-            label="unbiased 1 - C(n-c,k)/C(n,k)")
+            label=figure_text(N_("unbiased 1 - C(n-c,k)/C(n,k)")))
     ax.plot(ks, [plugin_pass_at_k(n, correct, j) for j in ks], "--", color=SECOND_SERIES_COLOUR,
-            label="plug-in 1 - (1-c/n)^k")
+            label=figure_text(N_("plug-in 1 - (1-c/n)^k")))
     if k is not None:
         ax.plot([k], [pass_at_k(n, correct, k)], "o", color="black", ms=5)
     ax.set_xlabel("k")
     ax.set_ylabel("pass@k")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"pass@k over k: unbiased vs plug-in (n = {n}, c = {correct})", fontsize=10)
+    ax.set_title(figure_text(N_("pass@k over k: unbiased vs plug-in (n = {n}, c = {correct})")).format(
+        n=n, correct=correct), fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     ax.figure.tight_layout()
     return ax.figure

@@ -36,9 +36,11 @@ from reasoneval_mini.estimators import (
     pass_at_k,
     pass_at_k_interval,
 )
+from reasoneval_mini.lessons.figure_text import figure_text, prepare_figure_fonts
 from reasoneval_mini.lessons.palette import (
     DPI, FIGSIZE, FIRST_SERIES_COLOUR, GREY, OKABE_ITO, SECOND_SERIES_COLOUR)
 from reasoneval_mini.support.arguments import positive_int
+from reasoneval_mini.support.i18n import N_
 
 #: The spread of problem difficulties in every example of the lesson.
 SPREAD = 3.0
@@ -345,19 +347,20 @@ def plot_power(curves, *, simulated=(), ax=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
+        prepare_figure_fonts()
         _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
     colours = [FIRST_SERIES_COLOUR, SECOND_SERIES_COLOUR, OKABE_ITO["orange"]]
     for colour, (n, points) in zip(colours, curves.items()):
         ax.plot([size for size, _ in points], [power for _, power in points], "-",
-                color=colour, label=f"n = {n} samples per problem")
+                color=colour, label=figure_text(N_("n = {n} samples per problem")).format(n=n))
         ax.plot([size for n_, size, _ in simulated if n_ == n],
                 [found for n_, _, found in simulated if n_ == n], "o", color=colour)
     ax.axhline(0.8, color=GREY, linewidth=0.8, linestyle="--")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel("problems in the benchmark (log scale)")
-    ax.set_ylabel("chance to detect the gain")
-    ax.set_title("Power of the paired comparison: more problems, or more samples")
+    ax.set_xlabel(figure_text(N_("problems in the benchmark (log scale)")))
+    ax.set_ylabel(figure_text(N_("chance to detect the gain")))
+    ax.set_title(figure_text(N_("Power of the paired comparison: more problems, or more samples")))
     ax.legend(frameon=False, loc="lower right")
     return ax.figure
 
@@ -380,16 +383,17 @@ def plot_interval_widths(widths, ax=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
+        prepare_figure_fonts()
         _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
     sizes = [size for size, _ in widths]
     ax.plot(sizes, [width for _, width in widths], "o", color=FIRST_SERIES_COLOUR,
-            label="width of the 95% interval")
+            label=figure_text(N_("width of the {level} interval")).format(level="95%"))
     largest, last = widths[-1]
     ax.plot(sizes, [last * math.sqrt(largest / size) for size in sizes], "-", color=GREY,
-            label="∝ 1/√problems")
-    ax.set_xlabel("problems in the benchmark")
-    ax.set_ylabel("interval width")
-    ax.set_title("More problems, narrower interval: halving it takes 4x the problems")
+            label=figure_text(N_("∝ 1/√problems")))
+    ax.set_xlabel(figure_text(N_("problems in the benchmark")))
+    ax.set_ylabel(figure_text(N_("interval width")))
+    ax.set_title(figure_text(N_("More problems, narrower interval: halving it takes 4x the problems")))
     ax.legend(frameon=False)
     return ax.figure
 
@@ -402,15 +406,17 @@ def plot_paired_comparison(interval_a, interval_b, paired, labels=("model A", "m
     import matplotlib.pyplot as plt
 
     if ax is None:
+        prepare_figure_fonts()
         _, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI)
     rows = [(f"{labels[0]}", interval_a, FIRST_SERIES_COLOUR),
             (f"{labels[1]}", interval_b, SECOND_SERIES_COLOUR),
-            (f"{labels[0]} - {labels[1]} (paired)", paired, "#000000")]
+            (figure_text(N_("{a} - {b} (paired)")).format(a=labels[0], b=labels[1]), paired,
+             "#000000")]
     for y, (label, interval, colour) in enumerate(reversed(rows)):
         ax.errorbar(interval.estimate, y, color=colour, fmt="o", capsize=4,
                     xerr=[[interval.estimate - interval.low], [interval.high - interval.estimate]])
     ax.axvline(0.0, color=GREY, linewidth=0.8)
     ax.set_yticks(range(len(rows)), [label for label, _, _ in reversed(rows)])
-    ax.set_xlabel("pass@k (95% interval)")
-    ax.set_title("Same problems: compare problem by problem")
+    ax.set_xlabel(figure_text(N_("pass@k ({level} interval)")).format(level="95%"))
+    ax.set_title(figure_text(N_("Same problems: compare problem by problem")))
     return ax.figure
