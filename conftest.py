@@ -42,10 +42,12 @@ def pytest_collection_modifyitems(config, items):
     if not _quick(config):
         return
     root = config.rootpath
-    slow = [item for item in items if _is_slow(item, root)]
+    quick, slow = [], []
+    for item in items:
+        (slow if _is_slow(item, root) else quick).append(item)
     if slow:
         config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not _is_slow(item, root)]
+        items[:] = quick
 
 
 def pytest_report_header(config):
