@@ -296,8 +296,11 @@ def test_a_leftover_cannot_rewrite_grades_after_the_grader_exits(tmp_path):
     try:
         done = grade_in_a_process(tmp_path / "subs", tmp_path, *OFF, wait=30)
         assert done.returncode == 0, done.stderr
-        time.sleep(4)
+        # The leftover writes 3 s after it started, unless the grader killed it: wait
+        # for its death, not for its clock (gone means it can write nothing more).
+        assert_gone_soon(int(pid_file.read_text()))
         assert statuses(tmp_path, "ann")["add"] == "passed"
+        assert (tmp_path / "grades.csv").read_text() != "forged"
     finally:
         _kill(pid_file)
 
