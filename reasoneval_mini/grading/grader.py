@@ -40,7 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from reasoneval_mini.support.arguments import positive_int, positive_seconds
-from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language, ngettext
 from reasoneval_mini.support.interrupts import on_first_interrupt
 from reasoneval_mini.support.parallel import Interrupted, progress_bar, run_parallel
 from reasoneval_mini.support.text import shorten
@@ -161,8 +161,10 @@ def _graded(student, exercise, expected_checks, result):
     public = [c for c in checks if not c.get("hidden")]
     hidden = [c for c in checks if c.get("hidden")]
     score = exercise_score(points, public, hidden)
-    counted = (_("{passed} of {count} public checks passed") if hidden else
-               _("{passed} of {count} checks passed")).format(
+    counted = (ngettext("{passed} of {count} public check passed",
+                        "{passed} of {count} public checks passed", len(public)) if hidden else
+               ngettext("{passed} of {count} check passed",
+                        "{passed} of {count} checks passed", len(public))).format(
                    passed=sum(c['passed'] for c in public), count=len(public)) + (
         "; " + _("hidden checks: {passed} of {count} passed").format(
             passed=sum(c['passed'] for c in hidden), count=len(hidden)) if hidden else "")

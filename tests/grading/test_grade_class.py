@@ -118,7 +118,7 @@ def test_the_score_is_taken_on_the_hidden_checks_so_a_hardcoded_answer_earns_not
     assert rows["honest", "shout"][2:5] == ["1", "1", GRADE_PASSED]
     assert rows["hardcoded", "shout"][2:5] == ["0", "1", GRADE_FAILED]
     assert rows["hardcoded", "shout"][5].startswith(
-        "1 of 1 public checks passed; hidden checks: 0 of 1 passed")
+        "1 of 1 public check passed; hidden checks: 0 of 1 passed")
 
 
 def test_a_check_whose_call_raised_names_the_exception_once_in_the_feedback():

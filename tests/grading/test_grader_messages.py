@@ -56,7 +56,7 @@ def test_an_answer_defined_before_its_cell_hangs_or_raises_is_graded_and_names_t
     assert ("note: cell 1 of ex02_words.ipynb, which defines count_words(), failed: "
             "ZeroDivisionError") in words["message"]
     # A clean cell gets no note; the feedback file carries the note too.
-    assert rows["ann", "shout"]["message"] == "1 of 1 checks passed"
+    assert rows["ann", "shout"]["message"] == "1 of 1 check passed"
     feedback = (tmp_path / "feedback" / "ann.md").read_text(encoding="utf-8")
     assert "note: cell 1 of ex01\\_add.ipynb, which defines add\\_numbers\\(\\)" in feedback
 
@@ -95,7 +95,7 @@ def test_a_name_error_from_a_setup_cell_with_a_syntax_error_names_that_cell(tmp_
                     r"ex03_execution_states\.ipynb, which defines it, failed: SyntaxError", rates)
     assert f"line {lines}" in rates
     # An exercise whose answer needs nothing from the setup cell passes, with no note.
-    assert rows["ann", "kp3_human_eval_call_chain"]["message"] == "1 of 1 checks passed"
+    assert rows["ann", "kp3_human_eval_call_chain"]["message"] == "1 of 1 check passed"
 
 
 @pytest.mark.parametrize("source, names", [
