@@ -492,8 +492,9 @@ _GSM8K = Exercise(
                     "wins, no marker, `$5`, a wrong number) and a broken reference; the grader "
                     "adds pairs of its own. A `None` scored `False`, or a broken reference "
                     "scored instead of raising, caps the exercise at a third of its points."),
-    hint=N_("Two calls to extract_final_answer and one to numeric_equivalence; no try/except "
-            "needed."),
+    hint=N_("Which function of the course reads the final answer out of a GSM8K text, and "
+            "which compares two answers? And when the reference itself cannot be read, whose "
+            "error is that, and who should raise it?"),
     draw=_draw_gsm8k,
     checks=_gsm8k_checks,
     hidden=_gsm8k_hidden,
@@ -721,9 +722,10 @@ _DISAGREE = Exercise(
     checks_what=N_("All seven at once, as typed in your function. The check answers only "
                     "\"right\" or \"not yet\", never how many are sorted wrong nor which; once "
                     "right, it says why each pair is the kind it is."),
-    hint=N_("Start from the label: an 'equal' verdict on a pair labelled not_equal is a tolerance "
-             "or a false positive; ask whether the number written is close to the reference. "
-             "Every other disagreement is about reading a format."),
+    hint=N_("Take one pair at a time. Which number does the model's text mean, as a person "
+             "reads it, and is it the reference's? The label says which checker was right; "
+             "then ask what the other one did with the text: not read it at all, read the "
+             "number it means and be lenient about it, or read another number."),
     draw=_draw_disagreements,
     checks=_disagreement_checks,
     reveal_expected=False, typed=True, keyed=True,

@@ -131,8 +131,9 @@ _TWO_SUBSETS = Exercise(
         "`two_subsets(5)` and `two_subsets(n)` for your variant's n: each list has "
         "C(n, 2) entries, each a sorted pair of distinct indices 0..n-1, no repeats, none "
         "missing. The grader adds other n of its own."),
-    hint=N_("itertools.combinations(range(n), 2), or two nested loops with j starting at "
-            "i + 1."),
+    hint=N_("(0, 1) and (1, 0) are the same subset: how do you list each pair exactly once? "
+            "Two nested loops can, if the second starts in the right place; the standard "
+            "library also has a tool for it."),
     draw=_draw_two_subsets,
     checks=lambda data: _subset_checks((WORKED_N, data["n"])),
     hidden=lambda rng, data: _subset_checks(_hidden_subset_ns(rng, data)),
@@ -176,7 +177,9 @@ _ENUMERATE = Exercise(
                     "k = n, one with k = 1), each compared exactly with an enumeration of the "
                     "subsets (a float 0.7 fails); the grader adds pools of its own. A call to "
                     "the library's pass@k functions earns nothing."),
-    hint=N_("itertools.combinations(outcomes, k) and any(subset); Fraction(hits, total)."),
+    hint=N_("List every subset of k samples (as positions, so that equal outcomes stay "
+            "apart), count the subsets with at least one pass, and divide without rounding: "
+            "which type keeps hits / total exact?"),
     draw=lambda rng: _pools(rng, 5, set()),
     checks=_enumeration_checks,
     hidden=lambda rng, pools: _enumeration_checks(_pools(rng, 5, set(pools))),

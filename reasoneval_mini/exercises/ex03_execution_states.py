@@ -180,8 +180,8 @@ _FIVE_STATES = Exercise(
                  "`execution_summary`, which also refuses a repeated sample_id or a sixth "
                  "state; the grader adds counts of its own. A log without its not_run "
                  "records caps the exercise at a third of its points."),
-    hint=N_("One record per planned sample: loop over counts.items() and append counts[state] "
-            "records of that state, numbering the sample ids as you go."),
+    hint=N_("Every planned sample leaves a record, whatever happened to it: how many records "
+            "do these counts make, and how does each one get a sample id of its own?"),
     draw=lambda rng: _fresh(lambda: _draw_counts(rng, 3), 3, _counts_key),
     checks=_five_state_checks,
     hidden=lambda rng, public: _five_state_checks(
@@ -677,8 +677,8 @@ _RECORDS = Exercise(
                  "every record, and the coverage it gives. The grader adds runs of its own. "
                  "A sample dropped from the records caps the exercise at a third of its "
                  "points."),
-    hint=N_("Loop over results.items(); `if result is None` first, then read result.status, "
-            ".detail, .duration_s."),
+    hint=N_("A planned sample that never ran has no result (None): what must its record say? "
+            "Decide that case before you read the fields of a result that exists."),
     draw=lambda rng: _fresh(lambda: _result_specs(rng), 2, _ran_key),
     checks=_records_checks,
     hidden=lambda rng, public: _records_checks(

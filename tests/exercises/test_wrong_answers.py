@@ -116,6 +116,25 @@ def test_the_hints_of_prediction_exercises_name_no_item():
     assert not any(state in predict for state in STATUSES)
 
 
+def test_the_hint_of_a_sorting_exercise_names_no_kind_and_no_rule_that_sorts():
+    # The old hint said which label goes with which kinds ("an 'equal' verdict on a pair
+    # labelled not_equal is a tolerance or a false positive ... every other disagreement is
+    # about reading a format"): with the table's label column that sorted most pairs.
+    from reasoneval_mini.exercises.ex01_answer_equivalence import DISAGREEMENT_KINDS
+
+    hint = EXERCISES["kp1_sort_disagreements"].hint
+    assert not any(kind in hint for kind in DISAGREEMENT_KINDS)
+    assert "not_equal" not in hint and "every other" not in hint.lower()
+
+
+@pytest.mark.parametrize("exercise_id", ["kp2_two_subsets", "kp2_pass_at_k_by_subsets"])
+def test_the_hint_of_an_enumeration_exercise_does_not_dictate_the_enumeration(exercise_id):
+    # These two ask the learner to enumerate subsets; a hint that names the call with its
+    # arguments ("itertools.combinations(outcomes, k) and any(subset)") is the answer.
+    hint = EXERCISES[exercise_id].hint
+    assert "combinations(" not in hint and "Fraction(hits" not in hint and "any(subset)" not in hint
+
+
 def _why_lines(text):
     """Each failed test's "why:" line with its continuation lines, unwrapped.
 
