@@ -32,7 +32,7 @@ from reasoneval_mini.records import (
     TIMEOUT,
     execution_summary,
 )
-from reasoneval_mini.support.i18n import N_, _
+from reasoneval_mini.support.i18n import N_, TranslatedTexts, _
 
 
 #: This exercise set's notebook, as the course map names it.
@@ -351,7 +351,7 @@ _REPORT = Exercise(
 #: The pool of kp3_conditions_to_fix: key -> something one might fix or do when running
 #: generated code. A variant draws :data:`CONDITIONS_COUNT` of them; which must be fixed is
 #: in the answer key, not here.
-CONDITIONS = {
+CONDITIONS = TranslatedTexts({
     "python_version": N_("the exact Python version that runs the programs and tests"),
     "pinned_dependencies": N_("the installed packages and their exact versions"),
     "time_limit": N_("the time limit per sample"),
@@ -377,7 +377,7 @@ CONDITIONS = {
     "results_file_format": N_("whether the per-sample results are saved as JSON lines or as CSV"),
     "evaluator_name": N_("the name of the person who starts the evaluation"),
     "progress_bar": N_("whether a progress bar is shown while the samples run"),
-}
+})  # each text in the notebook's language: the menu cell prints CONDITIONS[key] itself
 
 #: How many conditions of the pool a variant's menu holds.
 CONDITIONS_COUNT = 10
@@ -691,7 +691,7 @@ _CONDITIONS_ID = "kp3_conditions_to_fix"
 
 
 def _conditions_statement(keys):
-    menu = "\n".join(f"- `{key}`: {_(CONDITIONS[key])}" for key in keys)
+    menu = "\n".join(f"- `{key}`: {CONDITIONS[key]}" for key in keys)
     return (
         _("Here is a menu of {count} things one might do or fix when running generated "
           "code (the cell below prints it too; `task_data(\"{exercise_id}\")` gives the "

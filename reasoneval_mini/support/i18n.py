@@ -46,11 +46,12 @@ ValueError: unknown language 'fr'; expected one of: en, zh-CN
 
 import gettext
 import threading
+from collections.abc import Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "N_", "_", "FormattedText",
-           "current_language", "language", "language_of_notebook", "ngettext", "use_language"]
+           "TranslatedTexts", "current_language", "language", "language_of_notebook", "ngettext", "use_language"]
 
 #: The languages of the course, English first (the source of every message).
 LANGUAGES = ("en", "zh-CN")
@@ -160,6 +161,38 @@ class FormattedText(str):
         text = super().__new__(cls, message.format(**fields) if fields else message)
         text.message, text.fields = message, dict(fields)
         return text
+
+
+class TranslatedTexts(Mapping):
+    """A mapping from keys to catalogue ids that gives each text in the current language.
+
+    For a table of texts that a notebook prints itself (``MENU[key]`` in a code
+    cell, which runs the same program in every edition): the lookup, not the
+    caller, translates, so the same line prints English in one edition and
+    Chinese in the other. :attr:`ids` keeps the ids, for the catalogue tools.
+
+    >>> menu = TranslatedTexts({"time_limit": N_("the time limit per sample")})
+    >>> menu["time_limit"], list(menu)
+    ('the time limit per sample', ['time_limit'])
+    >>> with language("zh-CN"):
+    ...     menu["time_limit"] == _("the time limit per sample") != "the time limit per sample"
+    True
+    """
+
+    def __init__(self, ids):
+        self.ids = dict(ids)
+
+    def __getitem__(self, key):
+        return _(self.ids[key])
+
+    def __iter__(self):
+        return iter(self.ids)
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.ids!r})"
 
 
 def _(message):

@@ -352,3 +352,17 @@ def test_nbgrader_sees_the_same_assignment_in_both_editions(folder, name):
               if kind == "manually graded answer"}
     assert manual == {task.id: task.points for task in WRITTEN_TASKS.values()
                       if task.notebook == name}
+
+
+def test_the_conditions_menu_a_notebook_prints_itself_is_in_the_notebooks_language():
+    # The zh-CN ex03 menu cell runs print(f"{key:<22} {CONDITIONS[key]}"), the English
+    # program: the lookup translates, so its lines were English in the Chinese notebook.
+    from reasoneval_mini.exercises.ex03_execution_states import CONDITIONS
+    from reasoneval_mini.support.i18n import catalogue
+
+    chinese = catalogue("zh-CN")
+    with language("zh-CN"):
+        shown = {key: CONDITIONS[key] for key in CONDITIONS}
+    assert shown == {key: chinese.gettext(CONDITIONS.ids[key]) for key in CONDITIONS}
+    assert all(shown[key] != CONDITIONS.ids[key] for key in CONDITIONS)
+    assert {key: CONDITIONS[key] for key in CONDITIONS} == CONDITIONS.ids  # English outside
