@@ -42,19 +42,51 @@ def _plain(value):
     return value
 
 
+def _digits(number):
+    """Decimal digits of the int *number*'s magnitude, without ``str()``.
+
+    ``str()`` of an int over 4,300 digits raises ``ValueError`` (Python 3.11 and
+    later), and an answer may return one: the count comes from ``log10``, which
+    takes an int of any size, corrected by one power of ten where it rounds.
+    """
+    number = abs(number)
+    if number < 10**18:
+        return len(str(number))
+    digits = int(math.log10(number)) + 1
+    if 10 ** (digits - 1) > number:
+        digits -= 1
+    elif 10**digits <= number:
+        digits += 1
+    return digits
+
+
 def _approximately(value):
     try:
         return f"≈{float(value):.6g}"
-    except OverflowError:  # beyond the float range
-        return "≈-inf" if value < 0 else "≈inf"
+    except OverflowError:  # beyond the float range, yet finite: leading digits and the power
+        whole = abs(int(value))
+        power = _digits(whole) - 1
+        lead = str(whole // 10 ** max(power - 5, 0))
+        return f"≈{'-' if value < 0 else ''}{lead[0]}.{lead[1:]}e+{power}"
 
 
 def _show_long_number(value):
     # A 130-digit numerator hides the point; the learner needs size and digits.
     if isinstance(value, Fraction):
-        return (f"Fraction({_approximately(value)}…, {len(str(abs(value.numerator)))}-digit "
-                f"numerator, {len(str(value.denominator))}-digit denominator)")
-    return f"int({_approximately(value)}…, {len(str(abs(value)))} digits)"
+        return (f"Fraction({_approximately(value)}…, "
+                + _("{numerator}-digit numerator, {denominator}-digit denominator").format(
+                    numerator=_digits(value.numerator), denominator=_digits(value.denominator))
+                + ")")
+    return f"int({_approximately(value)}…, " + _("{count} digits").format(
+        count=_digits(value)) + ")"
+
+
+def _number_chars(value):
+    # len(str(value)), without str() (see _digits)
+    if isinstance(value, Fraction):
+        return (value.numerator < 0) + _digits(value.numerator) + (
+            0 if value.denominator == 1 else 1 + _digits(value.denominator))
+    return (value < 0) + _digits(value)
 
 
 def show(value):
@@ -64,10 +96,15 @@ def show(value):
     ("{'a', 'b'}", 'Fraction(1, 2)')
     >>> show(Fraction(10**50 - 1, 10**50))
     'Fraction(≈1…, 50-digit numerator, 51-digit denominator)'
+
+    Surprising: a finite number past the float range, and one too long for ``str()``.
+
+    >>> show(int("6" * 1000)), show(10**5000)
+    ('int(≈6.66666e+999…, 1000 digits)', 'int(≈1.00000e+5000…, 5001 digits)')
     """
     value = _plain(value)
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-        if len(str(value)) > MAX_NUMBER_CHARS:
+        if _number_chars(value) > MAX_NUMBER_CHARS:
             return _show_long_number(value)
     if isinstance(value, (set, frozenset)):
         items = sorted((show(item) for item in value))

@@ -284,9 +284,9 @@ def _limits(rng):
 
 
 #: (label, maker) of each group, in the order check() shows them.
-_PARSE_SHAPES = (("integers", _integers), ("decimals", _decimals),
-                 ("fractions a/b", _fractions), ("texts outside the space", _outside),
-                 ("limits and refusals", _limits))
+_PARSE_SHAPES = ((N_("integers"), _integers), (N_("decimals"), _decimals),
+                 (N_("fractions a/b"), _fractions), (N_("texts outside the space"), _outside),
+                 (N_("limits and refusals"), _limits))
 
 
 def _shown_text(text):
@@ -302,7 +302,9 @@ def _shown_text(text):
 
 
 def _parse_check(label, inputs):
-    return case(f"[my_parse_rational(x) for x in {label}: "
+    # The group's label stays English in the data (task_data); the call shows it translated.
+    shown_label = _(label)
+    return case(f"[my_parse_rational(x) for x in {shown_label}: "
                 f"{', '.join(map(_shown_text, inputs))}]",
                 lambda f, inputs=tuple(inputs): [f(text) for text in inputs],
                 [parse_rational(text) for text in inputs])
