@@ -189,7 +189,7 @@ _ENUMERATE = Exercise(
 # --- 2.3 exact_pass_at_k ---------------------------------------------------------------
 
 #: A catalogue id (N_), shown through _(); no "; " inside: a bundle splits reasons on it.
-PLUG_IN_LESSON = N_("this is the plug-in 1 - (1 - c/n)**k, k draws *with* replacement, every "
+PLUG_IN_LESSON = N_("this is the plug-in 1 - (1 - c/n)**k, k draws with replacement, every "
                     "draw failing with probability (n - c)/n. Here no sample is put back: after "
                     "a failing draw, n - c - 1 of the n - 1 samples left fail")
 
