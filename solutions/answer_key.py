@@ -228,7 +228,7 @@ WHY = {
         "undefined_name": "a NameError while the assert's expression is evaluated: a crash",
         "os_exit_zero": "os._exit(0) ends the process at once, without the executor's end-of-program report",
         "prints_failed": "text on stdout decides nothing: the program ran to its end",
-        "writes_a_traceback": "text on stderr decides nothing either: no exception escaped",
+        "writes_a_traceback": "text on stderr decides nothing: no exception escaped",
         "warns": "a warning is printed, not raised: the program reaches its end",
     },
     "kp3_conditions_to_fix": {
@@ -276,9 +276,9 @@ WHY = {
         "hands_the_samples_to_a_thread_pool": "in the parent: evaluate_functional_correctness submits check_correctness to a ThreadPoolExecutor, one child process per sample",
         "numbers_the_samples_of_each_problem": "in the parent: evaluate_functional_correctness counts completion_id per task_id with a Counter",
         "refuses_a_run_that_skips_a_problem": "in the parent: evaluate_functional_correctness asserts every problem was attempted unless ignore_incomplete",
-        "reads_the_problems_by_task_id": "read_problems returns {task['task_id']: task for task in stream_jsonl(...)}",
-        "reads_jsonl_lines_gzip_too": "stream_jsonl opens with gzip when the name ends in .gz and yields json.loads of each non-blank line",
-        "writes_the_results_file": "write_jsonl writes json.dumps(x) + '\\n' per dict, through gzip for a .gz name",
+        "reads_the_problems_by_task_id": "in the parent: read_problems returns {task['task_id']: task for task in stream_jsonl(...)}",
+        "reads_jsonl_lines_gzip_too": "in the parent: stream_jsonl opens with gzip when the name ends in .gz and yields json.loads of each non-blank line",
+        "writes_the_results_file": "in the parent: write_jsonl writes json.dumps(x) + '\\n' per dict, through gzip for a .gz name",
     },
     "kp3_possible_states": {
         "r01": "the child appended 'passed' only after exec ran the tests to the end; under the conditions the same program also runs to its end here",
@@ -351,9 +351,9 @@ WHY_TRANSLATED = {
         '5 g is five grams, not 5 kg; math-verify dropped the unit and said equal':
             '5 g 是五克，不是 5 kg；math-verify 丢掉了单位，判为相等',
         '500 g is 0.5 kg; neither checker converts units (the course: None, math-verify reads 500)':
-            '500 g 是 0.5 kg；两个验证器都不换算单位（课程：None，math-verify 读出 500）',
+            '500 g 是 0.5 kg；两个答案验证器都不换算单位（课程：None，math-verify 读出 500）',
         '100 cm is 1 m; neither checker converts units (the course: None, math-verify reads 100)':
-            '100 cm 是 1 m；两个验证器都不换算单位（课程：None，math-verify 读出 100）',
+            '100 cm 是 1 m；两个答案验证器都不换算单位（课程：None，math-verify 读出 100）',
         '1 cm is a hundredth of a metre; math-verify dropped the unit and said equal to 1 m':
             '1 cm 是百分之一米；math-verify 丢掉了单位，判为等于 1 m',
         '1,00,000 is 100000 in Indian grouping; the course refuses the grouping (None), math-verify reads the comma as a decimal point (1.00)':
@@ -369,15 +369,15 @@ WHY_TRANSLATED = {
         "bold 18 is 18; the course's digit rule folds it, math-verify reads nothing":
             '粗体的 18 就是 18；课程的数字规则会把它折算成 ASCII 数字，math-verify 什么也没读出',
         'Arabic-Indic 18 is 18; neither checker reads those digits (the course: None, math-verify: nothing)':
-            '阿拉伯-印度数字写的 18 就是 18；两个验证器都读不出这些数字（课程：None，math-verify：什么也没读出）',
+            '阿拉伯-印度数字写的 18 就是 18；两个答案验证器都读不出这些数字（课程：None，math-verify：什么也没读出）',
         "U+2212 minus 5 is -5; the course's minus rule reads it, math-verify reads nothing":
             'U+2212 减号加 5 就是 -5；课程的减号规则读得出它，math-verify 什么也没读出',
         'an en dash before 5 means -5 here; neither checker reads it (the course: None, math-verify: nothing)':
-            '这里 5 前面的短破折号（en dash）表示 -5；两个验证器都读不出它（课程：None，math-verify：什么也没读出）',
+            '这里 5 前面的短破折号（en dash）表示 -5；两个答案验证器都读不出它（课程：None，math-verify：什么也没读出）',
         'the answer is 18 after an ideographic space; math-verify reads it, the course strips only ASCII spaces (None)':
             '答案是全角空格后面的 18；math-verify 读得出它，课程只去掉 ASCII 空格（None）',
         'the sign for one half is 1/2; neither checker reads it (the course: None, math-verify: nothing)':
-            '二分之一的符号就是 1/2；两个验证器都读不出它（课程：None，math-verify：什么也没读出）',
+            '二分之一的符号就是 1/2；两个答案验证器都读不出它（课程：None，math-verify：什么也没读出）',
         '0.5000001 is a different number, one ten-millionth from 1/2; math-verify rounds to 6 decimals, an unwritten tolerance':
             '0.5000001 是另一个数，与 1/2 相差千万分之一；math-verify 四舍五入到 6 位小数，这是一个没有写明的容差',
         '1e3 is 1000; the course keeps exponents outside its space (None), math-verify reads 1':
@@ -445,8 +445,8 @@ WHY_TRANSLATED = {
             'os._exit(0) 立即结束进程，执行器收不到程序结束时的报告',
         'text on stdout decides nothing: the program ran to its end':
             'stdout 上的文字决定不了什么：程序运行到了末尾',
-        'text on stderr decides nothing either: no exception escaped':
-            'stderr 上的文字同样决定不了什么：没有异常逃逸出来',
+        'text on stderr decides nothing: no exception escaped':
+            'stderr 上的文字决定不了什么：没有异常逃逸出来',
         'a warning is printed, not raised: the program reaches its end':
             '警告只是打印出来，并没有被抛出：程序运行到了末尾',
         # kp3_conditions_to_fix
@@ -529,12 +529,12 @@ WHY_TRANSLATED = {
             '在父进程中：evaluate_functional_correctness 用一个 Counter 按 task_id 统计 completion_id',
         'in the parent: evaluate_functional_correctness asserts every problem was attempted unless ignore_incomplete':
             '在父进程中：除非设置了 ignore_incomplete，evaluate_functional_correctness 会断言每道题目都已尝试',
-        "read_problems returns {task['task_id']: task for task in stream_jsonl(...)}":
-            "read_problems 返回 {task['task_id']: task for task in stream_jsonl(...)}",
-        'stream_jsonl opens with gzip when the name ends in .gz and yields json.loads of each non-blank line':
-            '文件名以 .gz 结尾时，stream_jsonl 用 gzip 打开文件，并对每个非空行产出 json.loads 的结果',
-        "write_jsonl writes json.dumps(x) + '\\n' per dict, through gzip for a .gz name":
-            "write_jsonl 对每个字典写入 json.dumps(x) + '\\n'，文件名以 .gz 结尾时经由 gzip 写入",
+        "in the parent: read_problems returns {task['task_id']: task for task in stream_jsonl(...)}":
+            "在父进程中：read_problems 返回 {task['task_id']: task for task in stream_jsonl(...)}",
+        'in the parent: stream_jsonl opens with gzip when the name ends in .gz and yields json.loads of each non-blank line':
+            '在父进程中：文件名以 .gz 结尾时，stream_jsonl 用 gzip 打开文件，并对每个非空行产出 json.loads 的结果',
+        "in the parent: write_jsonl writes json.dumps(x) + '\\n' per dict, through gzip for a .gz name":
+            "在父进程中：write_jsonl 对每个字典写入 json.dumps(x) + '\\n'，文件名以 .gz 结尾时经由 gzip 写入",
         # kp3_possible_states
         "the child appended 'passed' only after exec ran the tests to the end; under the conditions the same program also runs to its end here":
             "子进程只有在 exec 把测试运行到末尾之后才追加 'passed'；在给定条件下，同一个程序在这里也会运行到末尾",
