@@ -36,6 +36,8 @@ import signal
 import sys
 import time
 
+from reasoneval_mini.sandbox.libc import libc
+
 # Linux prctl options (include/uapi/linux/prctl.h).
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -46,10 +48,8 @@ def prctl(option, value):
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
+        return libc().prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or one without prctl
         return False
 
 

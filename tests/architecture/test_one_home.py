@@ -1,0 +1,75 @@
+"""Each job of the process machinery has one home (issue 24, item 1).
+
+Like the layer test, this reads the package's source with ``ast`` and imports
+nothing: a job written a second time, anywhere in the package, fails here and
+names the module that wrote it.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "reasoneval_mini"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def module_name(path, package=PACKAGE):
+    parts = path.relative_to(package.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _trees():
+    return [(module_name(path), ast.parse(path.read_text(encoding="utf-8"))) for path in MODULES]
+
+
+TREES = _trees()
+
+
+def _dotted(node):
+    """``"ctypes.CDLL"`` for the expression ``ctypes.CDLL``; None for anything that is no dotted name."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def calls_of(names, trees=None):
+    """``[(module, line)]`` for every call of a function spelled as one of *names*."""
+    found = []
+    for module, tree in TREES if trees is None else trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _dotted(node.func) in names:
+                found.append((module, node.lineno))
+    return sorted(found)
+
+
+def test_the_call_finder_sees_calls_inside_functions_and_expressions():
+    # The checker itself must be able to fail.
+    tree = ast.parse("import ctypes\n"
+                     "def f():\n    return x or ctypes.CDLL(None)\n"
+                     "y = CDLL(None)\nz = ctypes.CDLL\n")
+    assert calls_of({"ctypes.CDLL", "CDLL"}, [("probe", tree)]) == [("probe", 3), ("probe", 4)]
+
+
+def test_libc_is_loaded_with_ctypes_in_exactly_one_place():
+    # Each load makes a new ctypes library object, with its own function
+    # classes; one home loads it once, and every user shares it.
+    loads = calls_of({"ctypes.CDLL", "CDLL", "ctypes.cdll.LoadLibrary", "cdll.LoadLibrary",
+                      "ctypes.util.find_library", "find_library"})
+    assert [module for module, _ in loads] == ["reasoneval_mini.sandbox.libc"], (
+        "libc must be loaded once, in reasoneval_mini.sandbox.libc (use its libc()); loaded at:\n"
+        + "\n".join(f"{module}:{line}" for module, line in loads))
+
+
+@pytest.mark.parametrize("module", ["reasoneval_mini.sandbox.landlock", "reasoneval_mini.sandbox.policy",
+                                    "reasoneval_mini.sandbox.seccomp", "reasoneval_mini.runner.reaping",
+                                    "reasoneval_mini.runner.workdir"])
+def test_every_user_of_libc_takes_it_from_its_home(module):
+    tree = dict(TREES)[module]
+    used = {name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            and node.module == "reasoneval_mini.sandbox.libc" for name in (a.name for a in node.names)}
+    assert "libc" in used, f"{module} does not import libc from reasoneval_mini.sandbox.libc"
+
