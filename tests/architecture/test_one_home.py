@@ -73,3 +73,45 @@ def test_every_user_of_libc_takes_it_from_its_home(module):
             and node.module == "reasoneval_mini.sandbox.libc" for name in (a.name for a in node.names)}
     assert "libc" in used, f"{module} does not import libc from reasoneval_mini.sandbox.libc"
 
+
+def _constant_text(node):
+    """The literal text of a string or f-string (its ``{}`` parts as ``{}``); None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        return node.value if isinstance(node.value, str) else node.value.decode("latin-1")
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
+    return None
+
+
+def strings_matching(predicate, trees=None):
+    """``[(module, line)]`` for every string literal or f-string whose text satisfies *predicate*."""
+    found = []
+    for module, tree in TREES if trees is None else trees:
+        parents = {child: parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
+        for node in ast.walk(tree):
+            if isinstance(parents.get(node), ast.JoinedStr):
+                continue  # a piece of an f-string: the whole f-string is checked
+            text = _constant_text(node)
+            if text is not None and predicate(text):
+                found.append((module, node.lineno))
+    return sorted(found)
+
+
+def _names_a_proc_stat_file(text):
+    return text.startswith("/proc/") and text.endswith("/stat") and "\n" not in text
+
+
+def test_the_string_finder_sees_f_strings_whole():
+    tree = ast.parse('a = f"/proc/{pid}/stat"\nb = "/proc/self/stat"\nc = f"/proc/{pid}/status"\n'
+                     '"""Reads /proc/<pid>/stat."""\n')
+    assert strings_matching(_names_a_proc_stat_file, [("probe", tree)]) == [("probe", 1), ("probe", 2)]
+
+
+def test_proc_stat_is_read_in_exactly_one_place():
+    # The state and parent of a process, read one way: the name in field 2
+    # may hold spaces and ")" (a program picks its own), so the fields are
+    # split after the last ")", and a zombie counts as dead.
+    reads = strings_matching(_names_a_proc_stat_file)
+    assert [module for module, _ in reads] == ["reasoneval_mini.runner.reaping"], (
+        "/proc/<pid>/stat must be read once, by reasoneval_mini.runner.reaping.process_stat; read at:\n"
+        + "\n".join(f"{module}:{line}" for module, line in reads))
