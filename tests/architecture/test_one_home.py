@@ -115,3 +115,28 @@ def test_proc_stat_is_read_in_exactly_one_place():
     assert [module for module, _ in reads] == ["reasoneval_mini.runner.reaping"], (
         "/proc/<pid>/stat must be read once, by reasoneval_mini.runner.reaping.process_stat; read at:\n"
         + "\n".join(f"{module}:{line}" for module, line in reads))
+
+
+#: Threads started outside the one parallel runner, each for a job that is no pool of work.
+OTHER_THREADS = {
+    # One watcher per call, which interrupts the caller at its deadline.
+    "reasoneval_mini.support.time_limit",
+    # One reader per pipe of a child (stdout, stderr), so that neither fills up.
+    "reasoneval_mini.executor.fresh_interpreter",
+}
+POOLS = {"ThreadPoolExecutor", "ProcessPoolExecutor", "concurrent.futures.ThreadPoolExecutor",
+         "concurrent.futures.ProcessPoolExecutor", "multiprocessing.Pool",
+         "multiprocessing.pool.ThreadPool", "ThreadPool", "Pool"}
+
+
+def test_work_runs_in_parallel_only_through_support_parallel():
+    # support/parallel.run_parallel is the one pool: progress, Ctrl-C and
+    # results in item order are written there once.
+    pools = [(module, line) for module, line in calls_of(POOLS)
+             if module != "reasoneval_mini.support.parallel"]
+    threads = [(module, line) for module, line in calls_of({"threading.Thread", "Thread"})
+               if module not in OTHER_THREADS | {"reasoneval_mini.support.parallel"}]
+    assert not pools + threads, (
+        "a pool or threads outside reasoneval_mini.support.parallel (use run_parallel):\n"
+        + "\n".join(f"{module}:{line}" for module, line in pools + threads))
+
