@@ -33,7 +33,6 @@ How a run ends is one of :data:`ENDINGS`:
 """
 
 import base64
-import builtins
 import os
 import pickle
 import subprocess
@@ -46,6 +45,7 @@ from reasoneval_mini.support.i18n import _
 from reasoneval_mini.runner import (
     child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
     remove_tree)
+from reasoneval_mini.runner.exceptions import rebuild_exception
 from reasoneval_mini.runner.reaping import kill_descendants
 from reasoneval_mini.support.call_watch import DelegationRefused
 from reasoneval_mini.support.messages import (
@@ -172,19 +172,6 @@ def child_environment(workdir):
                               MPLBACKEND="Agg")
 
 
-def _exception(raised):
-    """An exception standing for the one the answer raised: same name, message and built-in base."""
-    base = getattr(builtins, str(raised.get("builtin")), Exception)
-    if not (isinstance(base, type) and issubclass(base, (Exception, SystemExit))):
-        base = Exception  # KeyboardInterrupt and the like must not act on the grader
-    message = shorten(str(raised.get("message", "")))
-    name = str(raised.get("type") or "")[:80]
-    name = name if name.isidentifier() else base.__name__  # type() refuses some names
-    kind = type(name, (base,),
-                {"__str__": lambda self: message, "__module__": "student"})
-    return kind(message)
-
-
 def outcome_value(outcome):
     """Return what a call's *outcome* (a child reply) returned, or raise what it raised."""
     if not isinstance(outcome, dict):
@@ -203,7 +190,7 @@ def outcome_value(outcome):
         raise DelegationRefused(shorten(str(refused.get("function", "?")), 120),
                                 refused.get("escape") is True)
     if "raised" in outcome and isinstance(outcome["raised"], dict):
-        raise _exception(outcome["raised"])
+        raise rebuild_exception(outcome["raised"])
     raise CallStopped(shorten(str(outcome.get("stopped", "no answer"))))
 
 

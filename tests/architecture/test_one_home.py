@@ -140,3 +140,35 @@ def test_work_runs_in_parallel_only_through_support_parallel():
         "a pool or threads outside reasoneval_mini.support.parallel (use run_parallel):\n"
         + "\n".join(f"{module}:{line}" for module, line in pools + threads))
 
+
+def _functions_defined(tree):
+    return {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _names_imported_from(tree, module):
+    return {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            and node.module == module for alias in node.names}
+
+
+def test_an_exception_is_described_and_rebuilt_across_the_boundary_in_one_place():
+    # The child describes what its untrusted code raised as plain bounded
+    # fields (name, built-in base, message); the trusted side rebuilds a
+    # stand-in from them. Written once, so that the executor's and the
+    # grader's bounds and hostile-__str__ guards cannot drift apart.
+    home = "reasoneval_mini.runner.exceptions"
+    trees = dict(TREES)
+    assert home in trees, f"{home} does not exist"
+    assert {"describe_exception", "rebuild_exception"} <= _functions_defined(trees[home])
+    reading_classes = [(module, node.lineno) for module, tree in TREES if module != home
+                       for node in ast.walk(tree)
+                       if isinstance(node, ast.Attribute) and node.attr == "__mro__"]
+    assert not reading_classes, (f"an exception's class is read outside {home}:\n"
+                                 + "\n".join(f"{module}:{line}" for module, line in reading_classes))
+    for module, name in (("reasoneval_mini.executor.child", "describe_exception"),
+                         ("reasoneval_mini.grading.child", "describe_exception"),
+                         ("reasoneval_mini.grading.process", "rebuild_exception")):
+        assert name in _names_imported_from(trees[module], home), f"{module} does not use {home}.{name}"
+        assert name not in _functions_defined(trees[module]), f"{module} defines its own {name}"
+    for module, own in (("reasoneval_mini.executor.child", "_safe_description"),
+                        ("reasoneval_mini.grading.process", "_exception")):
+        assert own not in _functions_defined(trees[module]), f"{module} still defines {own}"
