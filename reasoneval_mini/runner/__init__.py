@@ -10,6 +10,8 @@ gets is the same in both, and lives here:
   (:func:`make_workdir`, :func:`remove_tree`), and capped in size where a
   child can afford it (:func:`cap_workdir`);
 * ``limits``: its resource limits (:func:`apply_limits`);
+* ``deadlines``: how long the trusted side waits past a child's own limit
+  (the grace) and how often it looks at a cancel meanwhile;
 * ``exceptions``: what the untrusted code raised, described in the child as
   plain bounded fields (:func:`describe_exception`) and rebuilt as a
   harmless stand-in on the trusted side (:func:`rebuild_exception`);

@@ -172,3 +172,36 @@ def test_an_exception_is_described_and_rebuilt_across_the_boundary_in_one_place(
     for module, own in (("reasoneval_mini.executor.child", "_safe_description"),
                         ("reasoneval_mini.grading.process", "_exception")):
         assert own not in _functions_defined(trees[module]), f"{module} still defines {own}"
+
+
+#: Waits that are no wait on a child: the parallel runner's calling thread looks for a
+#: Ctrl-C (support/ is below runner/, and that poll is no child's deadline).
+OTHER_POLLS = {("reasoneval_mini.support.parallel", "POLL_SECONDS")}
+
+
+def _timing_constants(tree):
+    """Module-level ``NAME = number`` where NAME is a grace, guard or poll in seconds."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
+                and isinstance(node.value.value, (int, float)):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id.endswith(
+                        ("GRACE_SECONDS", "GUARD_SECONDS", "POLL_SECONDS")):
+                    found.append((target.id, node.lineno))
+    return found
+
+
+def test_the_grace_past_a_childs_limit_and_the_cancel_polls_are_set_in_one_place():
+    # How long the trusted side waits past a child's own limit, and how often
+    # it looks at a cancel while it waits: one table, so the executor and the
+    # grader can be compared and changed together.
+    home = "reasoneval_mini.runner.deadlines"
+    elsewhere = [f"{module}:{line} {name}" for module, tree in TREES if module != home
+                 for name, line in _timing_constants(tree) if (module, name) not in OTHER_POLLS]
+    assert not elsewhere, f"set outside {home}:\n" + "\n".join(elsewhere)
+    trees = dict(TREES)
+    assert home in trees, f"{home} does not exist"
+    for module in ("reasoneval_mini.executor.fork_server", "reasoneval_mini.executor.fresh_interpreter",
+                   "reasoneval_mini.grading.process"):
+        assert _names_imported_from(trees[module], home), f"{module} does not use {home}"
