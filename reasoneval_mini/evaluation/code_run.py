@@ -1,8 +1,10 @@
 """Run a sample file's programs through the course's executor, in small chunks, resumably.
 
-:func:`run_code_samples` keeps *workers* threads busy, each handing the
+:func:`run_code_samples` keeps *workers* threads busy
+(:func:`~reasoneval_mini.support.parallel.run_parallel`), each handing the
 executor one small chunk of the plan at a time (``execute_samples`` with one
-worker), and the main thread appends every finished chunk's records to the
+worker; a chunk is sized when a thread takes it, from the durations seen so
+far), and the main thread appends every finished chunk's records to the
 results file as it arrives. So:
 
 * a slow or looping sample holds up one thread, not the whole run (with one
@@ -25,7 +27,6 @@ dies takes its running chunks with it; Dask runs them again elsewhere, and a
 sample whose record is already written is never written twice.
 """
 
-import queue
 import threading
 import time
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB
 from reasoneval_mini.records import NOT_RUN
 from reasoneval_mini.sandbox import plan_isolation
 from reasoneval_mini.support.interrupts import on_first_interrupt
-from reasoneval_mini.support.parallel import progress_bar
+from reasoneval_mini.support.parallel import progress_bar, run_parallel
 
 #: A chunk holds about this many seconds of work, judged from the samples run so far.
 CHUNK_SECONDS = 1.0
@@ -111,9 +112,12 @@ def run_chunk(plan, timeout, executor_arguments):
                            **(executor_arguments or {}))
 
 
-def _dask_work(client, to_run, problem_set, timeout, executor_arguments, chunk_size,
-               finished, stop):
-    """Send every chunk of *to_run* to *client*'s workers; put each result on *finished*."""
+def _dask_results(client, to_run, problem_set, timeout, executor_arguments, chunk_size, stop):
+    """Send every chunk of *to_run* to *client*'s workers; yield each one's future as it completes.
+
+    Stops at the first completed future after *stop* is set; closed or
+    stopped, it cancels the futures still running on the cluster.
+    """
     from distributed import as_completed  # the optional extra; the caller checked it is there
 
     size = chunk_size or DASK_CHUNK
@@ -124,13 +128,9 @@ def _dask_work(client, to_run, problem_set, timeout, executor_arguments, chunk_s
         for future in as_completed(futures):
             if stop.is_set():
                 break
-            finished.put(future.result())
-    except BaseException as error:  # handed to the main thread, which raises it
-        stop.set()
-        finished.put(error)
+            yield future
     finally:
         client.cancel([future for future in futures if not future.done()])
-        finished.put(None)
 
 
 def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_arguments=None,
@@ -152,56 +152,55 @@ def run_code_samples(samples, problem_set, log, *, timeout, workers, executor_ar
     to_run = [sample for sample in samples if sample.sample_id not in log.records]
     lines = {sample.sample_id: sample.line for sample in samples}
     chunks = _Chunks(to_run, chunk_size)
-    finished, stop = queue.Queue(), threading.Event()
+    stop = threading.Event()
 
-    def work():
+    def next_chunks():
+        # Read by run_parallel as a thread becomes free: each chunk is sized
+        # from the durations seen so far, and none is handed out after a stop.
+        while not stop.is_set() and (chunk := chunks.take()):
+            yield chunk
+
+    def run(chunk):
         try:
-            while not stop.is_set():
-                chunk = chunks.take()
-                if not chunk:
-                    break
-                records = run_chunk(build_plan(chunk, problem_set), timeout,
-                                    executor_arguments)
-                chunks.observe(records)
-                finished.put(records)
-        except BaseException as error:  # handed to the main thread, which raises it
-            stop.set()
-            finished.put(error)
-        finally:
-            finished.put(None)
+            records = run_chunk(build_plan(chunk, problem_set), timeout, executor_arguments)
+        except BaseException:
+            stop.set()  # here, before this thread takes another chunk; raised in write()
+            raise
+        chunks.observe(records)
+        return records
 
     if dask_client is not None and to_run:
-        threads = [threading.Thread(target=_dask_work, name="evaluate-dask", daemon=True,
-                                    args=(dask_client, to_run, problem_set, timeout,
-                                          executor_arguments, chunk_size, finished, stop))]
+        # One thread waits for the cluster's results; the work runs on its workers.
+        work, threads = (lambda future: future.result()), 1
+        items = _dask_results(dask_client, to_run, problem_set, timeout, executor_arguments,
+                              chunk_size, stop)
     else:
-        threads = [threading.Thread(target=work, name=f"evaluate-{index}", daemon=True)
-                   for index in range(min(workers, len(to_run)))]
+        work, threads, items = run, min(workers, max(1, len(to_run))), next_chunks()
     bar = progress_bar(len(to_run), "evaluating", "sample", progress) if to_run else None
-    ran, errors, running = 0, [], len(threads)
+    ran, errors = 0, []
+
+    def write(done):
+        nonlocal ran
+        if done.error is not None:
+            stop.set()  # no new chunk (Dask's too); the running ones end and are written
+            errors.append(done.error)
+            return
+        # A chunk Dask ran again after losing a worker may hold a sample
+        # already written: a sample is counted once.
+        kept = [dict(record, line=lines[record["sample_id"]]) for record in done.value
+                if not _cancelled(record) and record["sample_id"] not in log.records]
+        log.append(kept)
+        ran += len(kept)
+        if bar is not None:
+            bar.update(len(kept))
+
     try:
         with on_first_interrupt(stop.set):
-            for thread in threads:
-                thread.start()
-            while running:
-                try:
-                    item = finished.get(timeout=0.1)
-                except queue.Empty:
-                    continue
-                if item is None:
-                    running -= 1
-                elif isinstance(item, BaseException):
-                    errors.append(item)
-                else:
-                    # A chunk Dask ran again after losing a worker may hold a sample
-                    # already written: a sample is counted once.
-                    kept = [dict(record, line=lines[record["sample_id"]]) for record in item
-                            if not _cancelled(record) and record["sample_id"] not in log.records]
-                    log.append(kept)
-                    ran += len(kept)
-                    if bar is not None:
-                        bar.update(len(kept))
+            run_parallel(work, items if to_run else (), threads=threads, on_done=write)
+    except Exception as error:  # noqa: BLE001 - reading Dask's results failed: raised below
+        errors.append(error)
     finally:
+        items.close()  # a stopped Dask run cancels what still runs on the cluster
         if bar is not None:
             bar.close()
     interrupted = stop.is_set() and not errors

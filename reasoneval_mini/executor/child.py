@@ -23,7 +23,6 @@ import sys
 import traceback
 
 PROGRAM_FILENAME = "<program>"
-MAX_MESSAGE_CHARS = 1000
 MAX_TRACEBACK_FRAMES = 50
 #: The exit status of a child whose own setup failed (the sandbox refused, above
 #: all) before the program ran; the reason goes on a channel the program never holds.
@@ -114,47 +113,26 @@ def _report_channel_lost():
     _exit(REPORT_CHANNEL_LOST)
 
 
+def program_facts(error, describe_exception):
+    """The facts the parent needs to classify an exception that ended the program, as plain JSON values.
 
-def describe_exception(error):
-    """The facts the parent needs to classify an exception, as plain JSON values."""
-    kind = type(error)
-    name = kind.__qualname__
-    if kind.__module__ not in ("builtins", "__main__"):
-        name = f"{kind.__module__}.{name}"
+    *describe_exception* is :func:`reasoneval_mini.runner.exceptions.describe_exception`
+    (bound before the program ran), whose fields come with ``completed``
+    (False) and ``line`` (the program's last line in the traceback, or a
+    ``SyntaxError``'s line; None if none).
+    """
+    facts = {"completed": False, **describe_exception(error), "line": None}
     try:
-        # A SyntaxError's str() repeats the file and line; its msg does not.
-        message = str(error.msg if isinstance(error, SyntaxError) else error)
-    except BaseException:  # a hostile __str__
-        message = "<message could not be read>"
-    line = getattr(error, "lineno", None) if isinstance(error, SyntaxError) else None
-    frame = error.__traceback__
-    while frame is not None:
-        if frame.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
-            line = frame.tb_lineno
-        frame = frame.tb_next
-    facts = {
-        "completed": False,
-        "exception": name,
-        "message": message[:MAX_MESSAGE_CHARS],
-        "assertion": isinstance(error, AssertionError),
-        "system_exit": isinstance(error, SystemExit),
-        "line": line,
-    }
-    if isinstance(error, SystemExit):
-        try:
-            facts["exit_code"] = str(repr(error.code))[:MAX_MESSAGE_CHARS]
-        except BaseException:  # a hostile __repr__
-            facts["exit_code"] = "<code could not be shown>"
-    return facts
-
-
-def _safe_description(error):
-    """:func:`describe_exception`, or the bare minimum if even that fails."""
-    try:
-        return describe_exception(error)
+        line = getattr(error, "lineno", None) if isinstance(error, SyntaxError) else None
+        frame = error.__traceback__
+        while frame is not None:
+            if frame.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
+                line = frame.tb_lineno
+            frame = frame.tb_next
+        facts["line"] = line if isinstance(line, int) else None
     except BaseException:  # noqa: B036 - a hostile exception must not stop the report
-        return {"completed": False, "exception": "<unreadable exception>", "message": "",
-                "assertion": False, "system_exit": False, "line": None}
+        pass
+    return facts
 
 
 def print_bounded_traceback(error):
@@ -225,12 +203,15 @@ def run_program(source, send_report, nonce, warnings=()):
     Returns the exit status the process should end with, as plain Python
     would (see :func:`exit_status_of`).
     """
+    # Bound before the program runs; imported with the runner by then, in both ways a child starts.
+    from reasoneval_mini.runner.exceptions import describe_exception
+
     main_pid = _getpid()
     completed, facts, status = False, {}, 0
     try:
         exec(compile_program(source), {"__name__": "__main__", "__builtins__": builtins})
     except BaseException as error:  # noqa: B036 - every exit path is a fact to report
-        facts = _safe_description(error)
+        facts = program_facts(error, describe_exception)
         print_bounded_traceback(error)
         status = exit_status_of(error)
     else:

@@ -97,6 +97,7 @@ from reasoneval_mini.runner.confinement import (
     isolation_from_fields,
     prepare_confinement,
 )
+from reasoneval_mini.runner.deadlines import ANSWER_GRACE_SECONDS, deadline_after
 from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.runner.limits import (
     FILE_SIZE_LIMIT_MB,
@@ -334,7 +335,7 @@ def _clear_source(size):
 
 
 #: How long the server may spend removing a program's folder past the
-#: program's own deadline before it answers (of the caller's GUARD_SECONDS).
+#: program's own deadline before it answers (of the caller's ANSWER_GRACE_SECONDS).
 REMOVAL_SECONDS = 0.25
 #: This server's folders (set by serve()): the base folder its caller made,
 #: and whether a file system of the memory limit is mounted over it.
@@ -507,10 +508,9 @@ SERVER_BOOT = (
     "del sys.path[0]; fork_server.serve({notes}, {base!r}, {memory_mb})"
 )
 #: How long the caller waits for a new server to start and to start the
-#: program (the compile included); and, after the program's own timeout, for
-#: the answer (the server's drain of output held by a leftover takes 0.5 s).
+#: program (the compile included); after the program's own timeout, it waits
+#: ANSWER_GRACE_SECONDS (reasoneval_mini.runner.deadlines) for the answer.
 STARTUP_SECONDS = 5.0
-GUARD_SECONDS = 0.8
 MAX_ANSWER_BYTES = 1 << 20  # an answer's fields are a few hundred bytes
 MAX_PARTS_BYTES = MAX_REPORT_BYTES + (1 << 20)  # the report, heads and tails of both streams
 
@@ -612,7 +612,7 @@ class ForkServerWorker(Worker):
         there; with no note yet, only a new server (still starting up) gets
         the startup allowance. Raises :class:`WorkerLost` past the last deadline.
         """
-        deadline = sent + timeout + GUARD_SECONDS
+        deadline = deadline_after(sent, timeout, ANSWER_GRACE_SECONDS)
         while True:
             try:
                 return self._expect(request_id, deadline)
@@ -622,9 +622,10 @@ class ForkServerWorker(Worker):
             note = self.notes.get(request_id)
             if note is not None:
                 start = min(note[1], sent + STARTUP_SECONDS)
-                later = start + timeout + GUARD_SECONDS
+                later = deadline_after(start, timeout, ANSWER_GRACE_SECONDS)
             else:
-                later = sent + (STARTUP_SECONDS if fresh else 0.0) + timeout + GUARD_SECONDS
+                later = deadline_after(sent + (STARTUP_SECONDS if fresh else 0.0), timeout,
+                                       ANSWER_GRACE_SECONDS)
             if later <= time.monotonic() or later <= deadline:
                 raise WorkerLost("no answer from the fork server in time "
                                  "(stopped, or too busy)")

@@ -26,13 +26,13 @@ from reasoneval_mini.executor.workers import (
     Worker,
 )
 from reasoneval_mini.executor.child import MAX_SETUP_NOTE
+from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS
 from reasoneval_mini.runner.environment import child_environment
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
 from reasoneval_mini.support.processes import kill_process_tree
 
 CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child.py")
-POLL_SECONDS = 0.02
 
 
 class FreshInterpreterWorker(Worker):
@@ -114,7 +114,7 @@ class FreshInterpreterWorker(Worker):
             if remaining <= 0:
                 return TIMED_OUT
             try:
-                process.wait(min(remaining, POLL_SECONDS))
+                process.wait(min(remaining, EXIT_POLL_SECONDS))
                 return EXITED
             except subprocess.TimeoutExpired:
                 pass

@@ -66,6 +66,7 @@ import threading
 import time
 
 from reasoneval_mini.runner import apply_limits, cap_workdir, confine_child, isolation_from_fields
+from reasoneval_mini.runner.exceptions import describe_exception
 from reasoneval_mini.runner.reaping import (
     PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl)
 from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
@@ -150,10 +151,7 @@ def _outcome(answer, args, kwargs):
     except DelegationRefused as refused:
         return {"refused": {"function": refused.function, "escape": refused.escape}}
     except BaseException as error:  # noqa: BLE001 - the learner's code may raise anything
-        builtin = next((c.__name__ for c in type(error).__mro__
-                        if c.__module__ == "builtins" and c is not object), "Exception")
-        return {"raised": {"type": type(error).__name__, "builtin": builtin,
-                           "message": shorten(error)}}
+        return {"raised": describe_exception(error)}
     try:
         encoded = encode_plain(value)
     except NotPlain as error:

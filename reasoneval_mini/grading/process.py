@@ -33,7 +33,6 @@ How a run ends is one of :data:`ENDINGS`:
 """
 
 import base64
-import builtins
 import os
 import pickle
 import subprocess
@@ -46,6 +45,8 @@ from reasoneval_mini.support.i18n import _
 from reasoneval_mini.runner import (
     child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
     remove_tree)
+from reasoneval_mini.runner.deadlines import CANCEL_POLL_SECONDS, KILL_GRACE_SECONDS, deadline_after
+from reasoneval_mini.runner.exceptions import rebuild_exception
 from reasoneval_mini.runner.reaping import kill_descendants
 from reasoneval_mini.support.call_watch import DelegationRefused
 from reasoneval_mini.support.messages import (
@@ -56,8 +57,6 @@ from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS
 from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
-#: Extra seconds the grader waits past the child's own watchdog before killing it.
-KILL_GRACE_SECONDS = 1.0
 ENDING_DONE = "done"
 ENDING_TIMEOUT = "timeout"
 ENDING_DIED = "died"
@@ -66,8 +65,6 @@ ENDING_INTERRUPTED = "interrupted"
 ENDINGS = (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
 #: Largest event the grader reads; a real one (a returned value) is rarely over a few KB.
 MAX_EVENT_BYTES = 4 << 20
-#: How often a waiting grader looks at its cancel event.
-POLL_SECONDS = 0.1
 
 _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # the folder holding the package
 
@@ -172,19 +169,6 @@ def child_environment(workdir):
                               MPLBACKEND="Agg")
 
 
-def _exception(raised):
-    """An exception standing for the one the answer raised: same name, message and built-in base."""
-    base = getattr(builtins, str(raised.get("builtin")), Exception)
-    if not (isinstance(base, type) and issubclass(base, (Exception, SystemExit))):
-        base = Exception  # KeyboardInterrupt and the like must not act on the grader
-    message = shorten(str(raised.get("message", "")))
-    name = str(raised.get("type") or "")[:80]
-    name = name if name.isidentifier() else base.__name__  # type() refuses some names
-    kind = type(name, (base,),
-                {"__str__": lambda self: message, "__module__": "student"})
-    return kind(message)
-
-
 def outcome_value(outcome):
     """Return what a call's *outcome* (a child reply) returned, or raise what it raised."""
     if not isinstance(outcome, dict):
@@ -203,7 +187,7 @@ def outcome_value(outcome):
         raise DelegationRefused(shorten(str(refused.get("function", "?")), 120),
                                 refused.get("escape") is True)
     if "raised" in outcome and isinstance(outcome["raised"], dict):
-        raise _exception(outcome["raised"])
+        raise rebuild_exception(outcome["raised"])
     raise CallStopped(shorten(str(outcome.get("stopped", "no answer"))))
 
 
@@ -258,7 +242,7 @@ class _Session:
     def __init__(self, process, job, tasks, cancel):
         self.process, self.cancel = process, cancel
         self.channel = process.stdout.fileno()
-        self.limit = job.step_timeout + KILL_GRACE_SECONDS
+        self.step_timeout = job.step_timeout
         self.tasks = list(tasks)
         self.step, self.results, self.fatal, self.seq = Step(), {}, None, 0
 
@@ -270,7 +254,7 @@ class _Session:
 
     def next_accepted(self, accept):
         """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`."""
-        step_end = time.monotonic() + self.limit
+        step_end = deadline_after(time.monotonic(), self.step_timeout, KILL_GRACE_SECONDS)
         while True:
             message = self._read(step_end)
             if message is None:
@@ -293,7 +277,7 @@ class _Session:
             if self.cancel is not None and self.cancel.is_set():
                 raise _Stop(ENDING_INTERRUPTED)
             try:
-                wait_until_readable(self.channel, min(step_end, time.monotonic() + POLL_SECONDS))
+                wait_until_readable(self.channel, min(step_end, time.monotonic() + CANCEL_POLL_SECONDS))
                 return read_message(self.channel, max_bytes=MAX_EVENT_BYTES, deadline=step_end)
             except TimeoutError:
                 if time.monotonic() >= step_end:

@@ -26,6 +26,7 @@ import time
 
 from reasoneval_mini.executor.program import execute_program
 from reasoneval_mini.datasets.humaneval import build_humaneval_program
+from reasoneval_mini.runner.reaping import is_running
 
 #: Completions (function bodies) that trip harnesses up, with what they do.
 TRAP_COMPLETIONS = {
@@ -123,16 +124,8 @@ def process_is_running(pid):
 
     if platform.system() == "Windows":
         return None
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            # Field 3 is the state; the name in field 2 may hold spaces, so
-            # read after its closing parenthesis.
-            return stat.read().rpartition(")")[2].split()[0] not in ("Z", "X")
-    except FileNotFoundError:
-        if os.path.isdir("/proc/self"):
-            return False
-    except OSError:
-        pass
+    if os.path.isdir("/proc/self"):  # Linux: /proc tells a zombie from a live process
+        return is_running(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

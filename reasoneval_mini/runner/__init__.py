@@ -10,6 +10,11 @@ gets is the same in both, and lives here:
   (:func:`make_workdir`, :func:`remove_tree`), and capped in size where a
   child can afford it (:func:`cap_workdir`);
 * ``limits``: its resource limits (:func:`apply_limits`);
+* ``deadlines``: how long the trusted side waits past a child's own limit
+  (the grace) and how often it looks at a cancel meanwhile;
+* ``exceptions``: what the untrusted code raised, described in the child as
+  plain bounded fields (:func:`describe_exception`) and rebuilt as a
+  harmless stand-in on the trusted side (:func:`rebuild_exception`);
 * ``reaping``: on Linux, the trusted parent of the untrusted process (the
   executor's fork server, the grader's keeper) is a child subreaper and
   kills everything the run started, what left its process group included
@@ -24,7 +29,7 @@ gets is the same in both, and lives here:
   forking it (:func:`build_child_ruleset`), so that a child pays one
   system call.
 
-Standard library and :mod:`reasoneval_mini.sandbox` only: a fork server and
+Standard library, :mod:`reasoneval_mini.sandbox` and :mod:`reasoneval_mini.support` only: a fork server and
 a bare ``python -I`` child import it before anything untrusted runs.
 """
 
@@ -39,11 +44,12 @@ from reasoneval_mini.runner.confinement import (
     prepare_confinement,
 )
 from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
+from reasoneval_mini.runner.exceptions import describe_exception, rebuild_exception
 from reasoneval_mini.runner.limits import apply_limits
 from reasoneval_mini.runner.workdir import (
     cap_workdir, make_workdir, remove_tree, working_directory_base)
 
 __all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
-           "child_environment",
+           "child_environment", "describe_exception", "rebuild_exception",
            "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
            "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]

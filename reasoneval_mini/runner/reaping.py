@@ -36,6 +36,8 @@ import signal
 import sys
 import time
 
+from reasoneval_mini.sandbox.libc import libc
+
 # Linux prctl options (include/uapi/linux/prctl.h).
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -46,10 +48,8 @@ def prctl(option, value):
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):
+        return libc().prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # no C library to load, or one without prctl
         return False
 
 
@@ -79,16 +79,37 @@ def _children(pid):
             return None  # no such file (the kernel was built without CONFIG_PROC_CHILDREN)
         except OSError:
             continue
-    return [child for child in listed if _running(child)]
+    return [child for child in listed if is_running(child)]
 
 
-def _running(pid):
-    """True unless *pid* is gone or a zombie."""
+#: The states of a process that is dead, not yet reaped (zombie) or on its way out.
+DEAD_STATES = ("Z", "X")
+
+
+def process_stat(pid):
+    """``(state, parent pid)`` of process *pid*, from ``/proc/<pid>/stat``: ``("S", 1)``; None if unreadable.
+
+    The one reader of that file. None means the process is gone where
+    ``/proc`` exists (Linux), and cannot be known where it does not.
+
+    >>> not sys.platform.startswith("linux") or process_stat(os.getpid()) == ("R", os.getppid())
+    True
+    """
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X")
-    except (OSError, IndexError):
-        return False
+            # Field 2 is the program's name in parentheses, and a program
+            # chooses its name: "a) Z 1" included. Only what follows the
+            # last ")" is the kernel's.
+            fields = handle.read().rpartition(b")")[2].split()
+        return fields[0].decode("ascii"), int(fields[1])
+    except (OSError, IndexError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def is_running(pid):
+    """True unless process *pid* is gone or a zombie (Linux ``/proc``; False where it cannot be read)."""
+    stat = process_stat(pid)
+    return stat is not None and stat[0] not in DEAD_STATES
 
 
 def _children_map():
@@ -101,13 +122,9 @@ def _children_map():
     for entry in entries:
         if not entry.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rpartition(b")")[2].split()
-        except OSError:
-            continue
-        if len(fields) > 1 and fields[0] not in (b"Z", b"X"):  # a zombie is dead already
-            children.setdefault(int(fields[1]), []).append(int(entry))
+        stat = process_stat(entry)
+        if stat is not None and stat[0] not in DEAD_STATES:  # a zombie is dead already
+            children.setdefault(stat[1], []).append(int(entry))
     return children
 
 

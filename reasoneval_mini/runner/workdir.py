@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+from reasoneval_mini.sandbox.libc import libc
+
 PREFIX = "reasoneval-run-"
 
 
@@ -222,17 +224,6 @@ def cap_workdir(path, size_mb):
     return True
 
 
-_LIBC = []  # the C library, loaded on first use (each load makes a new ctypes class)
-
-
-def _libc():
-    if not _LIBC:
-        import ctypes
-
-        _LIBC.append(ctypes.CDLL(None, use_errno=True))
-    return _LIBC[0]
-
-
 def enter_private_mounts():
     """Move this (single-threaded) process to its own user and mount namespaces; True if it did.
 
@@ -246,9 +237,8 @@ def enter_private_mounts():
     """
     if not sys.platform.startswith("linux"):
         return False
-    libc = _libc()
     uid, gid = os.geteuid(), os.getegid()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
+    if libc().unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0:
         try:
             for name, text in (("setgroups", b"deny"), ("uid_map", b"0 %d 1" % uid),
                                ("gid_map", b"0 %d 1" % gid)):
@@ -259,10 +249,10 @@ def enter_private_mounts():
                     os.close(fd)
         except OSError:
             return False
-    elif libc.unshare(CLONE_NEWNS) != 0:  # no user namespaces: root may still
+    elif libc().unshare(CLONE_NEWNS) != 0:  # no user namespaces: root may still
         return False
     # Private: no mount of ours shows in (or propagates to) the caller's namespace.
-    return libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) == 0
+    return libc().mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) == 0
 
 
 #: Files (folders, links) a capped folder may hold per MB of its size. Each
@@ -283,6 +273,6 @@ def mount_capped(path, size_mb):
     process that still has the powers to mount (in its own namespace).
     """
     options = b"size=%dm,nr_inodes=%d,mode=0700" % (int(size_mb), int(size_mb) * FILES_PER_MB)
-    return _libc().mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV,
+    return libc().mount(b"tmpfs", os.fsencode(path), b"tmpfs", MS_NOSUID | MS_NODEV,
                          options) == 0
 

@@ -8,6 +8,7 @@ the child process, before any untrusted code runs.
 * ``landlock``: the kernel interface (three system calls, the kernel's names);
 * ``seccomp``: a filter against new sockets, for what Landlock does not rule
   (UDP, Unix sockets bound to a path), on x86_64 and aarch64;
+* ``libc``: the C library through ``ctypes``, loaded once for all of the package;
 * ``policy``: what a run may touch, the modes (``auto``, ``required``,
   ``off``), how much this machine enforces (:class:`~policy.Isolation`), and
   :func:`~policy.confine`, which applies it.

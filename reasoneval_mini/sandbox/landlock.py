@@ -42,7 +42,8 @@ stays allowed.
 import ctypes
 import errno
 import os
-import sys
+
+from reasoneval_mini.sandbox.libc import libc
 
 # --- Constants, named as in include/uapi/linux/landlock.h --------------------
 
@@ -109,21 +110,8 @@ class _PathBeneathAttr(ctypes.Structure):
                 ("parent_fd", ctypes.c_int32)]
 
 
-def _libc():
-    # Loaded on first use only: importing this module must work everywhere.
-    if sys.platform != "linux":
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
-
-
-_LIBC = _libc()
-
-
 def _syscall(number, *args):
-    result = _LIBC.syscall(ctypes.c_long(number), *args)
+    result = libc().syscall(ctypes.c_long(number), *args)
     if result < 0:
         code = ctypes.get_errno()
         raise LandlockError(code, os.strerror(code))
@@ -136,8 +124,10 @@ def abi_version():
     Never raises: a kernel without Landlock answers ``ENOSYS`` (not built in)
     or ``EOPNOTSUPP`` (built in, switched off at boot), both read as 0.
     """
-    if _LIBC is None:
-        return 0
+    try:
+        libc()
+    except OSError:
+        return 0  # not Linux, or no C library to call the kernel through
     try:
         return _syscall(SYS_landlock_create_ruleset, None, ctypes.c_size_t(0),
                         ctypes.c_uint32(LANDLOCK_CREATE_RULESET_VERSION))
@@ -227,7 +217,7 @@ def enforce_ruleset(ruleset):
     Sets ``no_new_privs`` first; raises :class:`LandlockError` if the kernel
     refuses. The descriptor stays open.
     """
-    if _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+    if libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         code = ctypes.get_errno()
         raise LandlockError(code, f"prctl(PR_SET_NO_NEW_PRIVS): {os.strerror(code)}")
     _syscall(SYS_landlock_restrict_self, ctypes.c_int(ruleset), ctypes.c_uint32(0))

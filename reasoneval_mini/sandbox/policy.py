@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
+from reasoneval_mini.sandbox.libc import libc
 
 #: The sandbox modes a caller may ask for.
 MODES = ("auto", "required", "off")
@@ -335,9 +336,8 @@ def drop_bounding_set():
     """
     if sys.platform != "linux" or os.geteuid() != 0 or _BOUNDING_SET["empty"]:
         return
-    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
     for capability in range(_last_capability() + 1):
-        libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
+        libc().prctl(PR_CAPBSET_DROP, capability, 0, 0, 0)  # EINVAL past the last one: fine
     _BOUNDING_SET["empty"] = True
 
 
@@ -360,10 +360,9 @@ def drop_capabilities():
     if sys.platform != "linux" or os.geteuid() != 0 or _CAPABILITIES["dropped"]:
         return
     drop_bounding_set()
-    libc = landlock._LIBC or ctypes.CDLL(None, use_errno=True)
     header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()
-    if libc.capset(ctypes.byref(header), data) != 0:
+    if libc().capset(ctypes.byref(header), data) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"capset: {os.strerror(code)}")
     _CAPABILITIES["dropped"] = True

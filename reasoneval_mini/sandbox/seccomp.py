@@ -86,7 +86,7 @@ import os
 import platform
 import sys
 
-import reasoneval_mini.sandbox.landlock as landlock
+from reasoneval_mini.sandbox.libc import libc
 
 # Named as in include/uapi/linux/filter.h (classic BPF) and seccomp.h.
 BPF_LD, BPF_JMP, BPF_RET = 0x00, 0x05, 0x06
@@ -322,6 +322,6 @@ def deny_sockets(program=None):
     """
     if program is None:
         program = prepared_filter()
-    if landlock._LIBC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
+    if libc().prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) != 0:
         code = ctypes.get_errno()
         raise OSError(code, f"prctl(PR_SET_SECCOMP): {os.strerror(code)}")

@@ -56,6 +56,9 @@ def run_parallel(work, items, *, threads, on_done=None, cancel=None):
     """Run ``work(item)`` for every item on up to *threads* threads; return results in item order.
 
     Items are handed out in order, one at a time, to whichever thread is free.
+    *items* is read only then, one item at a time: an iterator (a generator)
+    may decide its next item from what has finished so far (the size of the
+    next chunk of samples, say), and it is never read by two threads at once.
     Returns a list with one :class:`Done` per item, in the order of *items*.
     Whatever ``work`` raises is kept in that item's ``Done.error``; the
     other items go on.
@@ -69,8 +72,9 @@ def run_parallel(work, items, *, threads, on_done=None, cancel=None):
     arguments: it should make the running ``work`` calls return soon), waits
     for the running ones to return, and raises :class:`Interrupted` carrying
     every result that finished, those finished after the interrupt included
-    (*on_done* is not called for them). Any other exception from *on_done* is
-    handled the same way, then re-raised as it is. No thread outlives the call.
+    (*on_done* is not called for them). Any other exception from *on_done*,
+    or from reading *items*, is handled the same way, then re-raised as it
+    is. No thread outlives the call.
 
     Raises ``ValueError`` (an ``ArgumentTypeError`` for a wrong type) when
     *work*, *on_done* or *cancel* is not callable (None allowed for the last
@@ -83,42 +87,81 @@ def run_parallel(work, items, *, threads, on_done=None, cancel=None):
             raise ArgumentTypeError(f"{name} must be callable or None, got {value!r}")
     positive_int(threads, "threads")
     try:
-        items = list(items)
+        source = _Items(items)
     except TypeError:
         raise ArgumentTypeError(f"items must be iterable, got {items!r}") from None
-    results = [None] * len(items)
-    if not items:
-        return results
-    todo = queue.Queue()
-    for index, item in enumerate(items):
-        todo.put((index, item))
+    if source.known == 0:
+        return []
     finished = queue.Queue()
-    stop = threading.Event()
-    pool = [threading.Thread(target=_serve, args=(work, todo, finished, stop), daemon=True)
-            for _ in range(min(threads, len(items)))]
+    pool = [threading.Thread(target=_serve, args=(work, source, finished), daemon=True)
+            for _ in range(min(threads, source.known or threads))]
     for thread in pool:
         thread.start()
+    results, running = {}, len(pool)
     try:
-        for _ in items:
+        while running:
             done = _next(finished)
+            if done is None:  # a thread found nothing more to do
+                running -= 1
+                continue
             results[done.index] = done
             if on_done is not None:
                 on_done(done)
+        if source.error is not None:
+            raise source.error
     except BaseException as error:
-        stop.set()
+        source.stop()
         if cancel is not None:
             cancel()
         for thread in pool:
             thread.join()
         while not finished.empty():  # finished after the interrupt: kept, never lost
             done = finished.get_nowait()
-            results[done.index] = done
+            if done is not None:
+                results[done.index] = done
         if isinstance(error, KeyboardInterrupt):
-            raise Interrupted(results) from error
+            raise Interrupted(source.in_order(results)) from error
         raise
     for thread in pool:
         thread.join()
-    return results
+    return source.in_order(results)
+
+
+class _Items:
+    """The items of one :func:`run_parallel` call, handed out one at a time under a lock."""
+
+    def __init__(self, items):
+        self.known = len(items) if hasattr(type(items), "__len__") else None  # None: a generator
+        self._items = enumerate(iter(items))
+        self._lock = threading.Lock()
+        self._stopped = False
+        self.handed = 0
+        self.error = None
+
+    def take(self):
+        """``(index, item)`` for the next item; None once there are none, or after :meth:`stop`."""
+        with self._lock:
+            if self._stopped:
+                return None
+            try:
+                taken = next(self._items)
+            except StopIteration:
+                self._stopped = True
+                return None
+            except BaseException as error:  # noqa: BLE001 - raised in the caller's thread
+                self._stopped, self.error = True, error
+                return None
+            self.handed += 1
+            return taken
+
+    def stop(self):
+        with self._lock:
+            self._stopped = True
+
+    def in_order(self, results):
+        """The results as a list in item order, None for each item that did not finish."""
+        count = self.handed if self.known is None else self.known
+        return [results.get(index) for index in range(count)]
 
 
 def _next(finished):
@@ -131,17 +174,17 @@ def _next(finished):
             continue
 
 
-def _serve(work, todo, finished, stop):
-    while not stop.is_set():
-        try:
-            index, item = todo.get_nowait()
-        except queue.Empty:
-            return
-        try:
-            done = Done(index, value=work(item))
-        except BaseException as error:  # noqa: BLE001 - kept for the caller, never lost
-            done = Done(index, error=error)
-        finished.put(done)
+def _serve(work, source, finished):
+    try:
+        while (taken := source.take()) is not None:
+            index, item = taken
+            try:
+                done = Done(index, value=work(item))
+            except BaseException as error:  # noqa: BLE001 - kept for the caller, never lost
+                done = Done(index, error=error)
+            finished.put(done)
+    finally:
+        finished.put(None)  # this thread is done: the caller counts them
 
 
 def progress_bar(total, description, unit, enabled=True):

@@ -243,8 +243,8 @@ def test_installed_the_filter_refuses_socket_and_keeps_socketpair():
     if pid == 0:
         os.close(read_end)
         try:
-            import reasoneval_mini.sandbox.landlock as landlock
-            landlock._LIBC.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as Landlock sets it
+            from reasoneval_mini.sandbox.libc import libc
+            libc().prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as Landlock sets it
             seccomp.deny_sockets()
             left, right = socket.socketpair()
             outcome = ["pair ok"]
@@ -282,8 +282,8 @@ def test_installed_the_filter_keeps_threads_forks_and_subprocesses_and_refuses_a
             import sys
             import threading
 
-            import reasoneval_mini.sandbox.landlock as landlock
-            landlock._LIBC.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as Landlock sets it
+            from reasoneval_mini.sandbox.libc import libc
+            libc().prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, as Landlock sets it
             seccomp.deny_sockets()
             box = []
             thread = threading.Thread(target=box.append, args=("thread ran",))

@@ -2,6 +2,7 @@
 
 import _thread
 import threading
+import time
 
 import pytest
 
@@ -182,3 +183,41 @@ def test_the_terminal_check_survives_streams_without_isatty():
             raise ValueError("I/O operation on closed file")
 
     assert _is_terminal(None) is False and _is_terminal(Closed()) is False
+
+
+def test_a_generator_is_read_only_when_a_thread_is_free():
+    # Each item is the number of items finished when it was read: read all
+    # at once, they would all be 0.
+    finished = []
+
+    def items():
+        for _ in range(4):
+            yield len(finished)
+
+    results = run_parallel(finished.append, items(), threads=1)
+    assert finished == [0, 1, 2, 3]
+    assert [done.index for done in results] == [0, 1, 2, 3]
+
+
+def test_a_generator_read_by_many_threads_is_read_by_one_at_a_time():
+    # A generator read by two threads at once raises "generator already executing".
+    def items():
+        for number in range(200):
+            time.sleep(0.001)  # inside the generator: two readers would overlap here
+            yield number
+
+    results = run_parallel(lambda n: n, items(), threads=4)
+    assert [done.value for done in results] == list(range(200))
+    assert all(done.error is None for done in results)
+
+
+def test_an_error_reading_the_items_stops_handing_out_and_is_raised_after_the_running_ones():
+    seen = []
+
+    def items():
+        yield "a"
+        raise LookupError("no more items")
+
+    with pytest.raises(LookupError, match="no more items"):
+        run_parallel(lambda item: item, items(), threads=2, on_done=seen.append)
+    assert [done.value for done in seen] == ["a"]
