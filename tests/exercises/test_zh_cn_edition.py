@@ -10,7 +10,6 @@ its sandboxed processes, and with the registry's points.
 
 import json
 import re
-from gettext import GNUTranslations
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,8 @@ from reasoneval_mini.exercises.build import (
 from reasoneval_mini.exercises.registry import EXERCISES, WRITTEN_TASKS, render_task_markdown
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.grader import grade_class
-from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, LOCALE_DIR, language, use_language
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, language, use_language
+from translations import zh, zh_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 ZH = "zh-CN"
@@ -32,18 +32,6 @@ CHINESE = re.compile(r"[\u4e00-\u9fff]")
 EDITIONS = sorted(path.name for path in (ROOT / "solutions" / ZH).glob("*.ipynb"))
 #: Identities graded in both editions: the shipped variant and two students.
 GRADED = ("self-study", "student-001", "student-017")
-
-
-def _catalogue():
-    with open(LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "reasoneval.mo", "rb") as handle:
-        return GNUTranslations(handle)
-
-
-def zh(english):
-    """*english* as the shipped catalogue translates it; fails when it does not."""
-    translated = _catalogue().gettext(english)
-    assert translated != english, f"no zh-CN translation of {english!r}"
-    return translated
 
 
 def _grade_id(cell):
@@ -283,7 +271,7 @@ def test_check_on_an_untouched_zh_cn_stub_answers_in_chinese(name, restore_kerne
     printed = capsys.readouterr().out
     title = zh("{exercise_id}: {title} ({points})").format(
         exercise_id=exercise.id, title=zh(exercise.title),
-        points=_catalogue().ngettext("{count} point", "{count} points", exercise.points).format(
+        points=zh_catalogue().ngettext("{count} point", "{count} points", exercise.points).format(
             count=exercise.points))
     advice = zh("  not attempted yet: replace `raise NotImplementedError()` in {function} with "
                 "your code, then run this cell again.").format(function=exercise.answer_name)
