@@ -8,9 +8,9 @@ of the ``.po``.
 """
 
 import functools
-from gettext import GNUTranslations
+from gettext import GNUTranslations, NullTranslations
 
-from reasoneval_mini.support.i18n import LOCALE_DIR
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, LOCALE_DIR
 
 
 @functools.cache
@@ -18,6 +18,18 @@ def zh_catalogue():
     """The compiled zh-CN catalogue, read with :class:`gettext.GNUTranslations` (no fallback)."""
     with open(LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "reasoneval.mo", "rb") as handle:
         return GNUTranslations(handle)
+
+
+def shipped_catalogue(language):
+    """What a learner of *language* reads: English, the ids themselves; zh-CN, :func:`zh_catalogue`.
+
+    Raises ``ValueError`` naming any other language (the tests know these two).
+    """
+    if language == DEFAULT_LANGUAGE:
+        return NullTranslations()
+    if language == "zh-CN":
+        return zh_catalogue()
+    raise ValueError(f"no catalogue for {language!r} in the tests; expected 'en' or 'zh-CN'")
 
 
 def zh(english):

@@ -67,9 +67,10 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
     the library's refusal (for ``k > n``: no subset of k to draw, generate
     more samples) instead of quietly computing something else, and removes
     the figure (a curve for other sliders would be read as the answer to
-    these). Each slider change recomputes exactly once, and the figure is sent as image data, so a change
-    writes nothing outside the widget (JupyterLab's log stays empty). With
-    ``draw=False`` no figure is made (faster in tests). Needs ``ipywidgets``.
+    these). Each slider change recomputes exactly once, and the figure is
+    sent as image data, so a change writes nothing outside the widget
+    (JupyterLab's log stays empty). With ``draw=False`` no figure is made
+    (faster in tests). Needs ``ipywidgets``.
     """
     try:
         import ipywidgets as widgets
