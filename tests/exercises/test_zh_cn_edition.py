@@ -19,7 +19,9 @@ from reasoneval_mini.editions import edition_path
 from reasoneval_mini.exercises.build import (
     RUBRIC_START, dumps_notebook, master_for, out_of_date, plan_exercises, read_notebook,
     strip_notebook)
-from reasoneval_mini.exercises.registry import EXERCISES, WRITTEN_TASKS, render_task_markdown
+from reasoneval_mini.exercises.checks import RUBRIC_LEVELS, rubric_criteria
+from reasoneval_mini.exercises.registry import (
+    EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.grader import grade_class
 from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, language, use_language
@@ -354,3 +356,18 @@ def test_the_conditions_menu_a_notebook_prints_itself_is_in_the_notebooks_langua
     assert shown == {key: chinese.gettext(CONDITIONS.ids[key]) for key in CONDITIONS}
     assert all(shown[key] != CONDITIONS.ids[key] for key in CONDITIONS)
     assert {key: CONDITIONS[key] for key in CONDITIONS} == CONDITIONS.ids  # English outside
+
+
+@pytest.mark.parametrize("task_id", sorted(WRITTEN_TASKS))
+def test_a_rubrics_criteria_and_levels_are_enumerated_with_the_languages_separator(task_id):
+    # English lists with ", ", Chinese with the enumeration comma: the catalogue's ", ".
+    rows = rubric_criteria(WRITTEN_TASKS[task_id].rubric)
+    english = [name if criterion else name.split(":")[0] for name, __, criterion in rows]
+    chinese = [zh(name) if criterion else zh(name).split(":")[0] for name, __, criterion in rows]
+    levels = [str(level) for level in RUBRIC_LEVELS[:-1]]
+    assert ", ".join(english) in render_task_markdown(task_id)
+    assert ", ".join(levels) + " or " in render_rubric_markdown(task_id)
+    with language(ZH):
+        task, rubric = render_task_markdown(task_id), render_rubric_markdown(task_id)
+    assert zh(", ").join(chinese) in task
+    assert zh("{levels} or {top}").format(levels=zh(", ").join(levels), top=RUBRIC_LEVELS[-1]) in rubric
