@@ -36,7 +36,7 @@ from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.estimators import mean_pass_at_k, pass_at_k, pass_at_k_by_enumeration
 from reasoneval_mini.exercises.checks import (
     Exercise, bundle, case, rejects, same_set, same_value, show)
-from reasoneval_mini.support.i18n import N_, _, ngettext
+from reasoneval_mini.support.i18n import N_, _, join_items, ngettext
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -582,7 +582,7 @@ def _run_checks(data):
     ) + tuple(
         bundle(ngettext("better_run refuses {count} pair: {kinds}",
                         "better_run refuses {count} pairs: {kinds}", len(pairs)).format(
-                            count=len(pairs), kinds=", ".join(map(_, REFUSAL_KINDS))), [
+                            count=len(pairs), kinds=join_items(map(_, REFUSAL_KINDS))), [
             rejects(_label(*pair), lambda f, p=pair: f(dict(p[0]), dict(p[1])), ValueError,
                     mentions=key, avoids=tuple(other for other in ("n",) + BUDGET_KEYS
                                                if other != key))

@@ -32,7 +32,7 @@ from reasoneval_mini.records import (
     TIMEOUT,
     execution_summary,
 )
-from reasoneval_mini.support.i18n import N_, TranslatedTexts, _
+from reasoneval_mini.support.i18n import N_, TranslatedTexts, _, join_items
 
 
 #: This exercise set's notebook, as the course map names it.
@@ -153,8 +153,8 @@ def _five_state_checks(all_counts):
 
 def _listed(pairs):
     """``2 `passed`, 1 `timeout``` in the current language, from ``(state, count)`` pairs."""
-    return _(", ").join(_("{count} `{state}`").format(count=count, state=state)
-                        for state, count in pairs)
+    return join_items(_("{count} `{state}`").format(count=count, state=state)
+                      for state, count in pairs)
 
 
 def _five_state_statement(all_counts):

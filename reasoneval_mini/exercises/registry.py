@@ -49,7 +49,7 @@ from reasoneval_mini.exercises.typed import typed_value
 from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY, Variant, current_variant
 from reasoneval_mini.support.arguments import ArgumentTypeError
 from reasoneval_mini.support.call_watch import resolve_refused, watched
-from reasoneval_mini.support.i18n import N_, _, ngettext
+from reasoneval_mini.support.i18n import N_, _, join_items, ngettext
 from reasoneval_mini.support.text import cut
 
 __all__ = [
@@ -129,7 +129,7 @@ def render_rubric_markdown(task_id):
     task = WRITTEN_TASKS[task_id]
     rows = rubric_criteria(task.rubric)
     levels = _("{levels} or {top}").format(
-        levels=", ".join(map(str, RUBRIC_LEVELS[:-1])), top=RUBRIC_LEVELS[-1])
+        levels=join_items(map(str, RUBRIC_LEVELS[:-1])), top=RUBRIC_LEVELS[-1])
     with_levels = all(criterion is not None for __, __, criterion in rows)
     lines = [(_("**Rubric ({points}; each criterion {levels})**") if with_levels else
               _("**Rubric ({points})**")).format(points=_points(task.points), levels=levels), ""]
@@ -181,8 +181,8 @@ def _render_written_task(task):
     number = (f"{NOTEBOOKS.index(task.notebook) + 1}."
               f"{len(exercises) + written.index(task.id) + 1}")
     rows = rubric_criteria(task.rubric)
-    criteria = ", ".join(_text(name) if criterion else _text(name).split(":")[0]
-                         for name, __, criterion in rows)
+    criteria = join_items(_text(name) if criterion else _text(name).split(":")[0]
+                          for name, __, criterion in rows)
     if all(criterion is not None for __, __, criterion in rows):
         criteria += _("; each criterion 0, 1 or 2 points")
     # "Written task id: `...`" stays in English in every edition: the grader looks for it.

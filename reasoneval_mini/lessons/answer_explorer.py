@@ -10,8 +10,11 @@ from reasoneval_mini.lessons.answer_pipelines import PIPELINES, compare_answer_p
 from reasoneval_mini.lessons.figure_text import figure_text, prepare_figure_fonts
 from reasoneval_mini.lessons.palette import DPI, FIGSIZE, VERDICT_COLOURS
 from reasoneval_mini.support.arguments import ArgumentTypeError
-from reasoneval_mini.support.i18n import N_
+from reasoneval_mini.support.i18n import N_, _
 
+
+#: The text boxes' labels: the names of describe_answer_verdicts' two arguments.
+PREDICTION_LABEL, REFERENCE_LABEL = N_("prediction"), N_("reference")
 
 #: What each verdict means, in the words the lesson uses.
 VERDICT_MEANINGS = {
@@ -58,14 +61,15 @@ def make_answer_explorer(prediction="1,000", reference="1000"):
     Returns an ``ipywidgets.VBox`` with extra attributes ``prediction_box``,
     ``reference_box`` (``Text`` widgets) and ``verdicts`` (a ``Textarea``
     whose ``.value`` is :func:`describe_answer_verdicts` of the boxes).
+    The labels are in the current language when the explorer is built.
     Needs ``ipywidgets``; raises ``ImportError`` with a hint if it is missing.
     """
     try:
         import ipywidgets as widgets
     except ImportError as error:  # the core course runs without widgets
         raise ImportError('the explorer needs ipywidgets: pip install -e ".[course]"') from error
-    prediction_box = widgets.Text(value=prediction, description="prediction")
-    reference_box = widgets.Text(value=reference, description="reference")
+    prediction_box = widgets.Text(value=prediction, description=_(PREDICTION_LABEL))
+    reference_box = widgets.Text(value=reference, description=_(REFERENCE_LABEL))
     verdicts = widgets.Textarea(
         value="", disabled=True, layout=widgets.Layout(width="95%", height="5.5em")
     )

@@ -12,6 +12,10 @@ from reasoneval_mini.lessons.sample_pool import check_problems
 from reasoneval_mini.lessons.synthetic_completions import VARIANTS, build_completion
 from reasoneval_mini.executor.samples import execute_samples
 from reasoneval_mini.datasets.humaneval import build_humaneval_program
+from reasoneval_mini.support.i18n import N_, _
+
+#: The controls' labels (the options, task ids and variant names, are ids: never translated).
+PROBLEM_LABEL, VARIANT_LABEL, RUN_LABEL = N_("problem"), N_("variant"), N_("Run sample")
 
 
 def run_chosen_sample(problem, variant, *, timeout=1.0):
@@ -70,7 +74,9 @@ def make_execution_explorer(problems, *, task_id=None, variant="canonical", time
     runs until the button is pressed: a sample may take *timeout* seconds.
     Raises ``ValueError`` for an empty list or a problem without HumanEval's
     keys (see :func:`~reasoneval_mini.lessons.sample_pool.check_problems`), an
-    unknown *task_id* or *variant*; ``ImportError`` without ipywidgets.
+    unknown *task_id* or *variant*; ``ImportError`` without ipywidgets. The
+    labels and prompts are in the current language when the explorer is built;
+    the result text (:func:`format_sample_result`) stays English, as the lesson prints it.
     """
     try:
         import ipywidgets as widgets
@@ -83,15 +89,21 @@ def make_execution_explorer(problems, *, task_id=None, variant="canonical", time
         raise ValueError(f"unknown task_id {task_id!r}; expected one of {list(by_id)[:5]}...")
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}")
-    task_dropdown = widgets.Dropdown(options=list(by_id), value=task_id, description="problem")
-    variant_dropdown = widgets.Dropdown(options=list(VARIANTS), value=variant, description="variant")
-    run_button = widgets.Button(description="Run sample", icon="play")
-    view = widgets.HTML("<i>Choose a problem and a variant, then press <b>Run sample</b>.</i>")
+    task_dropdown = widgets.Dropdown(options=list(by_id), value=task_id,
+                                     description=_(PROBLEM_LABEL))
+    variant_dropdown = widgets.Dropdown(options=list(VARIANTS), value=variant,
+                                        description=_(VARIANT_LABEL))
+    run_button = widgets.Button(description=_(RUN_LABEL), icon="play")
+    # The button's name is a field, so that the prompt names the button as it is labelled.
+    prompt = html.escape(_("Choose a problem and a variant, then press {button}.")).format(
+        button=f"<b>{html.escape(run_button.description)}</b>")
+    view = widgets.HTML(f"<i>{prompt}</i>")
     box = widgets.VBox([widgets.HBox([task_dropdown, variant_dropdown, run_button]), view])
     box.result = None
+    running = _("running...")
 
     def run(_button=None):
-        view.value = "<i>running...</i>"
+        view.value = f"<i>{html.escape(running)}</i>"
         box.result = run_chosen_sample(by_id[task_dropdown.value], variant_dropdown.value,
                                        timeout=timeout)
         view.value = f"<pre>{html.escape(format_sample_result(box.result))}</pre>"

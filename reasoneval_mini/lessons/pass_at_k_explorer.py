@@ -10,6 +10,10 @@ import html
 
 from reasoneval_mini.estimators import check_counts, pass_at_k, plugin_pass_at_k
 from reasoneval_mini.support.arguments import ArgumentTypeError
+from reasoneval_mini.support.i18n import N_, _
+
+#: The sliders' labels (``k`` is the formula's symbol, the same in every language).
+N_LABEL, C_LABEL = N_("n samples"), N_("c correct")
 
 
 def describe_pass_at_k(n, correct, k):
@@ -57,14 +61,16 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
     something invalid), ``error`` (that ``ValueError``'s message, or ``None``)
     and ``updates`` (how many times the explorer recomputed).
 
-    Every slider ranges up to *max_n*, and nothing is clamped: when c or k
-    exceeds n the explorer shows the library's refusal (for ``k > n``: no
-    subset of k to draw, generate more samples) instead of quietly computing
-    something else, and removes the figure (a curve for other sliders would
-    be read as the answer to these). Each slider change
-    recomputes exactly once, and the figure is sent as image data, so a change
-    writes nothing outside the widget (JupyterLab's log stays empty). With
-    ``draw=False`` no figure is made (faster in tests). Needs ``ipywidgets``.
+    Its labels and its refusal are in the language current when it is built
+    (:mod:`~reasoneval_mini.support.i18n`). Every slider ranges up to
+    *max_n*, and nothing is clamped: when c or k exceeds n the explorer shows
+    the library's refusal (for ``k > n``: no subset of k to draw, generate
+    more samples) instead of quietly computing something else, and removes
+    the figure (a curve for other sliders would be read as the answer to
+    these). Each slider change recomputes exactly once, and the figure is
+    sent as image data, so a change writes nothing outside the widget
+    (JupyterLab's log stays empty). With ``draw=False`` no figure is made
+    (faster in tests). Needs ``ipywidgets``.
     """
     try:
         import ipywidgets as widgets
@@ -75,13 +81,15 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
         raise ArgumentTypeError(f"max_n must be an int >= n={n}, got {max_n!r} ({type(max_n).__name__})")
     if max_n < n:
         raise ValueError(f"max_n must be an int >= n={n}, got {max_n!r}")
-    n_slider = widgets.IntSlider(value=n, min=1, max=max_n, description="n samples")
-    c_slider = widgets.IntSlider(value=correct, min=0, max=max_n, description="c correct")
+    n_slider = widgets.IntSlider(value=n, min=1, max=max_n, description=_(N_LABEL))
+    c_slider = widgets.IntSlider(value=correct, min=0, max=max_n, description=_(C_LABEL))
     k_slider = widgets.IntSlider(value=k, min=1, max=max_n, description="k")
     summary = widgets.HTML()
     figure = widgets.Image(format="png")
     box = widgets.VBox([n_slider, c_slider, k_slider, summary, figure])
     box.updates = 0
+    # Taken now, like the labels: the explorer speaks the language it was built in.
+    refusal = _("refused: {error}")
 
     def update(_change=None):
         box.updates += 1
@@ -89,7 +97,9 @@ def make_pass_at_k_explorer(n=5, correct=2, k=2, *, max_n=50, draw=True):
             box.result = describe_pass_at_k(n_slider.value, c_slider.value, k_slider.value)
         except ValueError as error:
             box.result, box.error = None, str(error)
-            summary.value = f"<code>refused: {html.escape(box.error)}</code>"
+            # The refusal itself is the library's ValueError, English like every error it raises.
+            refused = refusal.format(error=box.error)
+            summary.value = f"<code>{html.escape(refused)}</code>"
             figure.value, figure.layout.display = b"", "none"
             return
         box.error = None

@@ -10,6 +10,10 @@ import html
 
 from reasoneval_mini.lessons.uncertainty import paired_difference_sources, paired_power, problems_needed
 from reasoneval_mini.support.arguments import positive_int
+from reasoneval_mini.support.i18n import N_, _
+
+#: The sliders' labels.
+PROBLEMS_LABEL, N_LABEL, GAP_LABEL = N_("problems"), N_("n samples"), N_("skill gap")
 
 
 def describe_power(problems, n, skill_gap, *, k=1):
@@ -44,7 +48,8 @@ def make_power_explorer(problems=164, n=10, skill_gap=0.4):
     Returns an ``ipywidgets.VBox`` with extra attributes ``problems_slider``,
     ``n_slider``, ``gap_slider``, ``summary`` (an ``HTML`` widget),
     ``result`` (the latest :func:`describe_power` dict) and ``updates`` (how
-    many times it recomputed). Needs ``ipywidgets``.
+    many times it recomputed). The labels are in the current language when
+    the explorer is built. Needs ``ipywidgets``.
     """
     try:
         import ipywidgets as widgets
@@ -52,10 +57,10 @@ def make_power_explorer(problems=164, n=10, skill_gap=0.4):
         raise ImportError('the explorer needs ipywidgets: pip install -e ".[course]"') from error
     describe_power(problems, n, skill_gap)  # refuses bad starting values before any widget
     problems_slider = widgets.IntSlider(value=problems, min=10, max=2000,
-                                        description="problems")
-    n_slider = widgets.IntSlider(value=n, min=1, max=50, description="n samples")
+                                        description=_(PROBLEMS_LABEL))
+    n_slider = widgets.IntSlider(value=n, min=1, max=50, description=_(N_LABEL))
     gap_slider = widgets.FloatSlider(value=skill_gap, min=0.05, max=2.0, step=0.05,
-                                     description="skill gap")
+                                     description=_(GAP_LABEL))
     summary = widgets.HTML()
     box = widgets.VBox([problems_slider, n_slider, gap_slider, summary])
     box.updates = 0

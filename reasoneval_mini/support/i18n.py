@@ -51,7 +51,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "NOTEBOOK_LANGUAGE_KEY", "N_", "_", "FormattedText",
-           "TranslatedTexts", "current_language", "language", "language_of_notebook", "ngettext", "use_language"]
+           "TranslatedTexts", "current_language", "join_items", "language", "language_of_notebook",
+           "ngettext", "use_language"]
 
 #: The languages of the course, English first (the source of every message).
 LANGUAGES = ("en", "zh-CN")
@@ -205,6 +206,24 @@ def _(message):
 def ngettext(singular, plural, count):
     """The form of *singular*/*plural* for *count*, in the current language (Chinese has one)."""
     return catalogue(current_language()).ngettext(singular, plural, count)
+
+
+def join_items(items):
+    """*items*, texts already in the current language, as one enumeration in that language.
+
+    For a list read as prose (rubric criteria, kinds of mistake, counts of
+    states). A value shown as Python (a list's ``repr``, a set of ids) keeps
+    its ``", "``, and so does every text the code splits again.
+
+    >>> join_items(["style", "accuracy"])
+    'style, accuracy'
+    >>> with language("zh-CN"):
+    ...     join_items(["表达空间", "局限"])
+    '表达空间、局限'
+    """
+    # The separator is a message of its own: Chinese enumerates with "、", where English
+    # writes ", " (and a reader of Chinese sees ", " as a slip of the Latin keyboard).
+    return _(", ").join(str(item) for item in items)
 
 
 def language_of_notebook(notebook):

@@ -1,13 +1,16 @@
 """The course as a learner sees it: JupyterLab in headless Chromium, driven by Playwright.
 
-For each lesson in notebooks/: Restart Kernel and Run All (accepting the
-dialog), wait until the kernel is idle and every code cell has run, then
-check what the page shows: no error output, every explorer rendered as live
-controls (not "Loading widget...", "model not found" or a text repr), one
-control moved in the browser changes that explorer's output, every figure
-displayed, and the Log Console empty. Then one exercise: type a correct
-answer into a stub, run it and its check, and see the check say all tests
-pass.
+For each lesson in notebooks/, and the zh-CN edition of lesson 02: Restart
+Kernel and Run All (accepting the dialog), wait until the kernel is idle and
+every code cell has run, then check what the page shows: no error output,
+every explorer rendered as live controls (not "Loading widget...", "model not
+found" or a text repr) labelled in the lesson's language, one control moved
+in the browser changes that explorer's output, every figure displayed, and
+the Log Console empty. Then one exercise, in English and in its zh-CN
+edition: untouched, its check says "not attempted yet"; type a correct answer
+into a stub, run it and its check, and see the check say all tests pass, in
+the notebook's language. The texts in another language come from the shipped
+catalogue (tests/translations.py), never typed into this file.
 
 Runs on a temporary copy of notebooks/ and exercises/ (the checkout is never
 written) and imports the package of this checkout (PYTHONPATH). Skipped when
@@ -25,15 +28,23 @@ from pathlib import Path
 import pytest
 
 from jupyterlab_session import chromium_browser, copy_course, find_chromium, running_lab
+from reasoneval_mini.editions import edition_path
+from translations import shipped_catalogue
 
 pytestmark = pytest.mark.browser
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.name for path in (REPOSITORY / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+#: The translated lessons run too: one is enough to see an edition's kernel, widgets and
+#: labels work (each costs a lesson's run); the others run the same program (tests/editions).
+EDITION_LESSONS = (("02_pass_at_k.ipynb", "zh-CN"),)
+#: The labels, as catalogue ids, that a lesson's explorers show: in an edition, their translations.
+EXPLORER_LABELS = {"02": ("n samples", "c correct")}
 #: Lessons that have an explorer today: a floor, so that a lesson losing its
 #: explorer (or the detection below finding none) cannot pass silently.
 LESSONS_WITH_EXPLORERS = ("01", "02", "03", "04", "05")
 EXERCISE = "ex01_answer_equivalence.ipynb"
+EXERCISE_LANGUAGES = ("en", "zh-CN")
 
 # Timeouts, in seconds, sized for a busy 2-core machine.
 OPEN_TIMEOUT = 120       # page load, kernel start
@@ -51,9 +62,11 @@ WIDGET_FAILURES = ("Loading widget", "model not found", "Error displaying widget
 EXPLORER_CALL = re.compile(r"^(?!\s*(?:from|import)\b).*\b\w*_explorer\(.*$", re.MULTILINE)
 #: A cell meant to show a figure: it calls plt.show() or ends with the bare name `figure`.
 FIGURE_CELL = re.compile(r"plt\.show\(\)|\A(?:.*\n)*figure\s*\Z")
-#: What feedback.check prints when every public test of an exercise passes (k of k), or when
-#: a typed prediction is right.
-ALL_PASS = re.compile(r"^(?:(\d+) of \1 public checks? pass(?:es)?\..*|Right\.)$", re.MULTILINE)
+#: feedback.check's words for "k of k public checks pass" (an ngettext pair) and for a right
+#: prediction, and the state of an untouched stub: catalogue ids.
+PUBLIC_CHECKS = ("{passed} of {count} public check passes", "{passed} of {count} public checks pass")
+RIGHT = "Right."
+FAILED_TEST = "  FAIL  {call}"   # a failed test's line; its words before the call start the line
 NOT_ATTEMPTED = "not attempted yet"
 
 # The current notebook, as the page shows it: kernel status and, per code cell,
@@ -246,6 +259,26 @@ def short(source, lines=2):
     return " / ".join(source.strip().splitlines()[:lines])[:120]
 
 
+def all_pass(language):
+    """A pattern for the line feedback.check starts when every public check passes (k of k),
+    or when a typed prediction is right, in *language*: built from the catalogue's words.
+
+    >>> bool(all_pass("en").search("3 of 3 public checks pass. The grader adds hidden checks"))
+    True
+    >>> bool(all_pass("en").search("2 of 3 public checks pass. For a hint, run hint('x')."))
+    False
+    """
+    catalogue = shipped_catalogue(language)
+    forms = dict.fromkeys(catalogue.ngettext(*PUBLIC_CHECKS, count) for count in (1, 2))
+    patterns = [re.escape(catalogue.gettext(RIGHT)) + "$"]
+    for number, form in enumerate(forms):  # the singular and plural forms (Chinese has one)
+        form = re.escape(form)
+        # The same number twice, whichever of {passed} and {count} the language puts first.
+        first, second = sorted((r"\{passed\}", r"\{count\}"), key=form.index)
+        patterns.append(form.replace(first, rf"(?P<k{number}>\d+)").replace(second, rf"(?P=k{number})"))
+    return re.compile(f"^(?:{'|'.join(patterns)})", re.MULTILINE)
+
+
 # --- the checks -------------------------------------------------------------------------------
 
 def check_every_cell_ran(state, failures):
@@ -314,7 +347,19 @@ def move_one_control(cell):
     return None
 
 
-def check_explorers(page, state, lesson, failures, screenshots):
+def check_labels(cell, index, source, lesson, language, failures):
+    """The explorer's controls are labelled in *language*: the catalogue's words for its ids."""
+    catalogue = shipped_catalogue(language)
+    shown = [text.strip() for text in cell.locator(".jp-OutputArea .widget-label").all_text_contents()
+             if text.strip()]
+    for label in EXPLORER_LABELS.get(lesson[:2], ()):
+        expected = catalogue.gettext(label)
+        if expected not in shown:
+            failures.add(f"explorer cell {index} ({source}) shows the labels {shown}, not "
+                         f"{expected!r} ({label!r} in {language})", cell=index)
+
+
+def check_explorers(page, state, lesson, language, failures, screenshots):
     indices = explorer_cells(state)
     if lesson[:2] in LESSONS_WITH_EXPLORERS and not indices:
         failures.add(f"{lesson}: no cell builds an explorer (a line calling ..._explorer(...))")
@@ -333,6 +378,7 @@ def check_explorers(page, state, lesson, failures, screenshots):
                          f"{text[:300]!r}", cell=index)
             continue
         cell = code_cell(page, index)
+        check_labels(cell, index, source, lesson, language, failures)
         output_area = cell.locator(".jp-Cell-outputArea")
         controls = cell.locator(".jp-OutputArea .widget-slider, .jp-OutputArea .widget-text, "
                                 ".jp-OutputArea .widget-dropdown, .jp-OutputArea button, "
@@ -393,34 +439,46 @@ def check_log_console(page, failures):
 
 # --- the tests --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("lesson", LESSONS)
+def edition(name, language):
+    """The pytest param ``(name, language)``, named as the edition's path: ``zh-CN/02_pass_at_k.ipynb``."""
+    return pytest.param(name, language, id=edition_path(name, language).as_posix())
+
+
+@pytest.mark.parametrize("lesson, language", [edition(name, "en") for name in LESSONS]
+                         + [edition(name, language) for name, language in EDITION_LESSONS])
 def test_lesson_runs_in_jupyterlab_with_live_explorers_figures_and_empty_log(page, lab, lesson,
-                                                                              tmp_path):
+                                                                              language, tmp_path):
     failures = Failures()
-    open_notebook(page, lab, f"notebooks/{lesson}")
+    open_notebook(page, lab, edition_path(f"notebooks/{lesson}", language).as_posix())
     check_not_modified_on_open(page, failures)
     state = restart_and_run_all(page)
     check_every_cell_ran(state, failures)
     check_no_errors(page, state, failures)
     check_figures(page, state, failures)
-    check_explorers(page, state, lesson, failures, tmp_path)
+    check_explorers(page, state, lesson, language, failures, tmp_path)
     check_log_console(page, failures)
     failures.check(page, tmp_path / f"{lesson[:2]}.png")
 
 
-def solution_of(grade_id):
-    """The solutions notebook's answer for *grade_id*, without the BEGIN/END SOLUTION lines."""
-    notebook = json.loads((REPOSITORY / "solutions" / EXERCISE).read_text())
+def solution_of(exercise, grade_id, language):
+    """The *language* solutions notebook's answer for *grade_id*, without the BEGIN/END SOLUTION lines."""
+    path = edition_path(f"solutions/{exercise}", language)
+    notebook = json.loads((REPOSITORY / path).read_text(encoding="utf-8"))
     for cell in notebook["cells"]:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id:
             return "\n".join(line for line in "".join(cell["source"]).splitlines()
                              if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line)
-    raise AssertionError(f"solutions/{EXERCISE} has no cell {grade_id!r}")
+    raise AssertionError(f"{path.as_posix()} has no cell {grade_id!r}")
 
 
-def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, tmp_path):
+@pytest.mark.parametrize("exercise, language",
+                         [edition(EXERCISE, language) for language in EXERCISE_LANGUAGES])
+def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, exercise, language,
+                                                                    tmp_path):
     failures = Failures()
-    path = f"exercises/{EXERCISE}"
+    catalogue = shipped_catalogue(language)
+    not_attempted = catalogue.gettext(NOT_ATTEMPTED)
+    path = edition_path(f"exercises/{exercise}", language).as_posix()
     open_notebook(page, lab, path)
     check_not_modified_on_open(page, failures)
     state = restart_and_run_all(page)
@@ -433,8 +491,8 @@ def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, t
              .filter(cell => cell.model.type === 'code')[index].model.getMetadata('nbgrader').grade_id""",
         stub)
     before = "".join(o["text"] for o in state["cells"][stub + 1]["outputs"])
-    if NOT_ATTEMPTED not in before:
-        failures.add(f"before an answer, the check of {grade_id} should say {NOT_ATTEMPTED!r}; "
+    if not_attempted not in before:
+        failures.add(f"before an answer, the check of {grade_id} should say {not_attempted!r}; "
                      f"it says {before!r}")
 
     # Type the answer into the stub as a learner would: click, select all, replace.
@@ -443,21 +501,22 @@ def test_exercise_check_says_all_pass_after_typing_a_correct_answer(page, lab, t
     editor = code_cell(page, stub).locator(".cm-content")
     editor.click()
     page.keyboard.press("Control+a")
-    page.keyboard.insert_text(solution_of(grade_id))
+    page.keyboard.insert_text(solution_of(exercise, grade_id, language))
     page.keyboard.press("Shift+Enter")   # run the answer; the check cell is selected next
     page.keyboard.press("Shift+Enter")   # run the check
     deadline = time.monotonic() + RUN_ALL_TIMEOUT
     while True:
         state = wait_until_idle(page, RUN_ALL_TIMEOUT)
         report = "".join(o["text"] for o in state["cells"][stub + 1]["outputs"])
-        if NOT_ATTEMPTED not in report or time.monotonic() > deadline:
+        if not_attempted not in report or time.monotonic() > deadline:
             break
         time.sleep(0.5)
     failures.first_cell = stub + 1  # the screenshot shows the check's report
     if "raise NotImplementedError()" in state["cells"][stub]["source"]:
         failures.add(f"typing into the stub did not replace it: {state['cells'][stub]['source']!r}")
-    if not ALL_PASS.search(report) or "FAIL" in report:
-        failures.add(f"the check of {grade_id} does not say all tests pass: {report!r}")
+    failed = re.compile("^" + re.escape(catalogue.gettext(FAILED_TEST).split("{call}")[0]), re.M)
+    if not all_pass(language).search(report) or failed.search(report):
+        failures.add(f"the check of {grade_id} does not say all tests pass in {language}: {report!r}")
     check_no_errors(page, state, failures)
     check_log_console(page, failures)
     failures.check(page, tmp_path / "exercise.png")

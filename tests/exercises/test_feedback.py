@@ -1,6 +1,8 @@
 """Learner feedback: check, hint, progress, and comparison by value."""
 
 import json
+import re
+import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
@@ -14,6 +16,8 @@ from reasoneval_mini.exercises.checks import (
     FLOAT_ABS_TOL, FLOAT_REL_TOL, case, rejects, same_set, same_value, show)
 from reasoneval_mini.exercises.registry import WRITTEN_TASKS
 from reasoneval_mini.exercises.registry import EXERCISES
+from reasoneval_mini.support.i18n import language
+from translations import zh
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -215,6 +219,25 @@ def test_progress_table_lists_every_exercise_with_its_session_state(capsys):
     assert states["kp1_parse_rational"] == NOT_CHECKED
     assert lines[-1] == f"1 of {len(EXERCISES)} exercises passed (1 of "\
         f"{sum(e.points for e in EXERCISES.values())} points)."
+
+
+def _columns(text):
+    """The terminal columns *text* takes, counted here from Unicode's East Asian Width: W and F are 2."""
+    return sum(2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in text)
+
+
+def test_progress_table_columns_line_up_in_chinese_whose_characters_are_two_columns_wide():
+    states = {"kp2_two_subsets": "not attempted", "kp3_five_state_log": "passed"}
+    with language("zh-CN"):
+        lines = feedback.format_progress(states).splitlines()
+    assert lines[0].split() == [zh("exercise"), zh("points"), zh("state")]
+    assert len(lines) == len(EXERCISES) + 3  # heading, exercises, written tasks, summary
+    # Each row: a first column without spaces, the right-aligned points, two spaces, the state.
+    row = re.compile(r"^(\S+) +(\S+)  (\S.*)$")
+    ends = {(_columns(line[:match.end(2)]), _columns(line[:match.start(3)]))
+            for line in lines[:-1] for match in [row.match(line)]}
+    assert len(ends) == 1, f"the points and state columns end and start at {ends}:\n" + "\n".join(lines)
+    assert any(zh("passed") in line for line in lines)
 
 
 # Comparison by value -------------------------------------------------------

@@ -10,7 +10,6 @@ its sandboxed processes, and with the registry's points.
 
 import json
 import re
-from gettext import GNUTranslations
 from pathlib import Path
 
 import pytest
@@ -20,10 +19,13 @@ from reasoneval_mini.editions import edition_path
 from reasoneval_mini.exercises.build import (
     RUBRIC_START, dumps_notebook, master_for, out_of_date, plan_exercises, read_notebook,
     strip_notebook)
-from reasoneval_mini.exercises.registry import EXERCISES, WRITTEN_TASKS, render_task_markdown
+from reasoneval_mini.exercises.checks import RUBRIC_LEVELS, rubric_criteria
+from reasoneval_mini.exercises.registry import (
+    EXERCISES, WRITTEN_TASKS, render_rubric_markdown, render_task_markdown)
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.grader import grade_class
-from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, LOCALE_DIR, language, use_language
+from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, language, use_language
+from translations import zh, zh_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 ZH = "zh-CN"
@@ -32,18 +34,6 @@ CHINESE = re.compile(r"[\u4e00-\u9fff]")
 EDITIONS = sorted(path.name for path in (ROOT / "solutions" / ZH).glob("*.ipynb"))
 #: Identities graded in both editions: the shipped variant and two students.
 GRADED = ("self-study", "student-001", "student-017")
-
-
-def _catalogue():
-    with open(LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "reasoneval.mo", "rb") as handle:
-        return GNUTranslations(handle)
-
-
-def zh(english):
-    """*english* as the shipped catalogue translates it; fails when it does not."""
-    translated = _catalogue().gettext(english)
-    assert translated != english, f"no zh-CN translation of {english!r}"
-    return translated
 
 
 def _grade_id(cell):
@@ -283,7 +273,7 @@ def test_check_on_an_untouched_zh_cn_stub_answers_in_chinese(name, restore_kerne
     printed = capsys.readouterr().out
     title = zh("{exercise_id}: {title} ({points})").format(
         exercise_id=exercise.id, title=zh(exercise.title),
-        points=_catalogue().ngettext("{count} point", "{count} points", exercise.points).format(
+        points=zh_catalogue().ngettext("{count} point", "{count} points", exercise.points).format(
             count=exercise.points))
     advice = zh("  not attempted yet: replace `raise NotImplementedError()` in {function} with "
                 "your code, then run this cell again.").format(function=exercise.answer_name)
@@ -366,3 +356,18 @@ def test_the_conditions_menu_a_notebook_prints_itself_is_in_the_notebooks_langua
     assert shown == {key: chinese.gettext(CONDITIONS.ids[key]) for key in CONDITIONS}
     assert all(shown[key] != CONDITIONS.ids[key] for key in CONDITIONS)
     assert {key: CONDITIONS[key] for key in CONDITIONS} == CONDITIONS.ids  # English outside
+
+
+@pytest.mark.parametrize("task_id", sorted(WRITTEN_TASKS))
+def test_a_rubrics_criteria_and_levels_are_enumerated_with_the_languages_separator(task_id):
+    # English lists with ", ", Chinese with the enumeration comma: the catalogue's ", ".
+    rows = rubric_criteria(WRITTEN_TASKS[task_id].rubric)
+    english = [name if criterion else name.split(":")[0] for name, __, criterion in rows]
+    chinese = [zh(name) if criterion else zh(name).split(":")[0] for name, __, criterion in rows]
+    levels = [str(level) for level in RUBRIC_LEVELS[:-1]]
+    assert ", ".join(english) in render_task_markdown(task_id)
+    assert ", ".join(levels) + " or " in render_rubric_markdown(task_id)
+    with language(ZH):
+        task, rubric = render_task_markdown(task_id), render_rubric_markdown(task_id)
+    assert zh(", ").join(chinese) in task
+    assert zh("{levels} or {top}").format(levels=zh(", ").join(levels), top=RUBRIC_LEVELS[-1]) in rubric

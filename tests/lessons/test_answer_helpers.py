@@ -15,6 +15,8 @@ from reasoneval_mini.lessons.answer_pipelines import (
     format_pipeline_table,
 )
 from reasoneval_mini.lessons.answer_explorer import describe_answer_verdicts, make_answer_explorer
+from reasoneval_mini.support.i18n import language
+from translations import widget_labels, zh
 
 # An independent oracle for the declared space: a regex written from docs/library.md's
 # description, and Fraction built from int pieces only (never Fraction(str)).
@@ -123,6 +125,13 @@ def test_answer_explorer_updates_when_boxes_change():
     assert "exact_match     False" in box.verdicts.value
     box.reference_box.value = "five"
     assert box.verdicts.value.startswith("ValueError")
+
+
+def test_answer_explorer_labels_are_in_the_language_it_is_built_in():
+    assert widget_labels(make_answer_explorer()) == ["prediction", "reference"]
+    with language("zh-CN"):
+        chinese = make_answer_explorer()
+    assert widget_labels(chinese) == [zh("prediction"), zh("reference")]
 
 
 def test_verdict_plot_draws_one_labelled_cell_per_verdict():

@@ -1,5 +1,7 @@
 """The lesson 03 explorer, driven headlessly: set the dropdowns, press Run, read the record."""
 
+import html
+
 import pytest
 
 from reasoneval_mini import NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
@@ -10,6 +12,8 @@ from reasoneval_mini.lessons.execution_explorer import (
     run_chosen_sample,
 )
 from reasoneval_mini.datasets.humaneval import load_humaneval
+from reasoneval_mini.support.i18n import language
+from translations import widget_labels, zh
 
 widgets = pytest.importorskip("ipywidgets")
 
@@ -59,6 +63,19 @@ def test_widget_follows_new_choices_on_the_next_press(problems):
     box.run_button.click()
     assert box.result["variant"] == "not_generated" and box.result["record"]["status"] == NOT_RUN
     assert "(no completion was generated)" in box.view.value
+
+
+def test_widget_labels_and_prompt_are_in_the_language_it_is_built_in(problems):
+    english = make_execution_explorer(problems)
+    with language("zh-CN"):
+        chinese = make_execution_explorer(problems)
+    assert widget_labels(english) == ["problem", "variant", "Run sample"]
+    assert widget_labels(chinese) == [zh("problem"), zh("variant"), zh("Run sample")]
+    assert english.view.value == "<i>Choose a problem and a variant, then press <b>Run sample</b>.</i>"
+    prompt = zh("Choose a problem and a variant, then press {button}.").format(
+        button=f"<b>{html.escape(zh('Run sample'))}</b>")
+    assert chinese.view.value == f"<i>{prompt}</i>"
+    assert list(chinese.variant_dropdown.options) == list(VARIANTS)  # ids, never translated
 
 
 @pytest.mark.parametrize("kwargs, message", [

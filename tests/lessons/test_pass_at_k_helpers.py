@@ -1,5 +1,6 @@
 """Helpers behind lesson 02 (pass@k), checked against independent oracles."""
 
+import html
 import itertools
 import math
 from fractions import Fraction
@@ -28,6 +29,8 @@ from reasoneval_mini.lessons.estimator_bias import (  # noqa: E402
     simulate_estimates,
     true_pass_at_k,
 )
+from reasoneval_mini.support.i18n import language  # noqa: E402
+from translations import widget_labels, zh  # noqa: E402
 
 
 def exact_unbiased(n, c, k):
@@ -212,3 +215,15 @@ def test_explorer_says_one_sample_not_one_samples():
     box = make_pass_at_k_explorer(n=3, correct=1, k=2, draw=False)
     box.n_slider.value = 1
     assert "with only 1 sample there" in box.summary.value and "1 samples" not in box.summary.value
+
+
+def test_explorer_labels_and_refusal_are_in_the_language_it_is_built_in():
+    english = make_pass_at_k_explorer(n=5, correct=2, k=2, draw=False)
+    with language("zh-CN"):
+        chinese = make_pass_at_k_explorer(n=5, correct=2, k=2, draw=False)
+    english.k_slider.value = chinese.k_slider.value = 9  # k > n: refused
+    assert widget_labels(english) == ["n samples", "c correct", "k"]
+    assert widget_labels(chinese) == [zh("n samples"), zh("c correct"), "k"]  # k: the symbol
+    assert english.summary.value == f"<code>refused: {html.escape(english.error)}</code>"
+    refused = zh("refused: {error}").format(error=chinese.error)
+    assert chinese.summary.value == f"<code>{html.escape(refused)}</code>"

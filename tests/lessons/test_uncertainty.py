@@ -33,6 +33,8 @@ from reasoneval_mini.lessons.uncertainty import (
     synthetic_run,
     variance_sources,
 )
+from reasoneval_mini.support.i18n import language
+from translations import widget_labels, zh
 
 pytestmark = pytest.mark.slow  # Monte Carlo checks of lesson 04's numbers
 
@@ -252,6 +254,13 @@ def test_the_power_description_and_explorer():
     assert box.result["needed"] == 860 and box.updates == 2
     with pytest.raises(ValueError, match="skill_gap"):
         describe_power(164, 10, 0.0)
+
+
+def test_the_power_explorer_labels_are_in_the_language_it_is_built_in():
+    assert widget_labels(make_power_explorer()) == ["problems", "n samples", "skill gap"]
+    with language("zh-CN"):
+        chinese = make_power_explorer()
+    assert widget_labels(chinese) == [zh("problems"), zh("n samples"), zh("skill gap")]
 
 
 # --- few problems, many comparisons ----------------------------------------------------------
