@@ -320,7 +320,7 @@ def hint(exercise_id):
     """Print the hint of *exercise_id* (or, for an unknown id, the closest valid ids).
 
     >>> hint("kp2_two_subsets")
-    Hint for kp2_two_subsets: itertools.combinations(range(n), 2), or two nested loops with j starting at i + 1.
+    Hint for kp2_two_subsets: (0, 1) and (1, 0) are the same subset: how do you list each pair exactly once? Two nested loops can, if the second starts in the right place; the standard library also has a tool for it.
     >>> hint("kp3_rate")
     There is no exercise 'kp3_rate'. Did you mean 'kp3_rates'?
     """
