@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, replace
 
 from reasoneval_mini.exercises.compare import FLOAT_ABS_TOL, FLOAT_REL_TOL, same_set, same_value, show
 from reasoneval_mini.support.call_watch import DelegationRefused
-from reasoneval_mini.support.i18n import N_, _, ngettext
+from reasoneval_mini.support.i18n import N_, _, join_items, ngettext
 
 __all__ = [
     "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "NOT_YET", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
@@ -436,7 +436,7 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
         # Built when the check runs, not when it is made: in the language of that moment.
         return _("raises {error_type}").format(error_type=error_type.__name__) + "".join(
             _(", message mentions {text!r}").format(text=text) for text in mentions) + (
-            _(", and not {texts}").format(texts=", ".join(map(repr, avoids))) if avoids else "")
+            _(", and not {texts}").format(texts=join_items(map(repr, avoids))) if avoids else "")
 
     def check(answer):
         return replace(_rejects_result(answer), withheld=True)
@@ -456,7 +456,7 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
                        ngettext("the message also names {texts}, which was fine: name only what "
                                 "is wrong",
                                 "the message also names {texts}, which were fine: name only what "
-                                "is wrong", len(named)).format(texts=", ".join(map(repr, named)))
+                                "is wrong", len(named)).format(texts=join_items(map(repr, named)))
                        if named else "ok")
             return CheckResult(name or call, not (absent or named), call, expected, actual,
                                message)

@@ -16,7 +16,7 @@ from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.datasets.answer_pairs import NOT_EQUAL, answer_pairs
 from reasoneval_mini.normalise import RULES, normalised_verdict
-from reasoneval_mini.support.i18n import N_, _
+from reasoneval_mini.support.i18n import N_, _, join_items
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -99,7 +99,7 @@ def _practice_verdicts(data):
 
 
 def _practice_statement(data):
-    shown = ", ".join(f"`{p!r}`".replace("'", '"') for p in data["predictions"])
+    shown = join_items(f"`{p!r}`".replace("'", '"') for p in data["predictions"])
     return _(
         "Complete `practice_verdicts()` so that it returns a dict mapping each of the "
         "predictions {shown} to the verdict `numeric_equivalence(prediction, "

@@ -115,7 +115,7 @@ def _two_subsets_statement(data):
         "variant there are n = {n} completions, and completions {passing} pass: mark in a "
         "comment which of the pairs of `two_subsets({n})` hold a pass, and count them: that "
         "count over the total is pass@2.").format(
-            n=data["n"], passing=", ".join(map(str, data["passing"])))
+            n=data["n"], passing=join_items(map(str, data["passing"])))
 
 
 def _hidden_subset_ns(rng, data):

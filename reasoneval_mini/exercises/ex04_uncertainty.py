@@ -48,7 +48,7 @@ from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.estimators import pass_at_k, student_t_quantile
 from reasoneval_mini.exercises.checks import (
     Exercise, bundle, case, rejects, same_set, same_value, show, with_distinction)
-from reasoneval_mini.support.i18n import N_, _
+from reasoneval_mini.support.i18n import N_, _, join_items
 
 #: This exercise set's notebook, as the course map names it.
 NOTEBOOK = exercise_notebook_for(__name__).notebook
@@ -177,8 +177,8 @@ def _fields(names, tolerances, explain):
             return ""
         right = [name for name in names if name not in wrong]
         why = (_("wrong: {wrong} ({right} right)").format(
-                   wrong=", ".join(wrong), right=", ".join(right)) if right else
-               _("wrong: {wrong}").format(wrong=", ".join(wrong)))
+                   wrong=join_items(wrong), right=join_items(right)) if right else
+               _("wrong: {wrong}").format(wrong=join_items(wrong)))
         lesson = explain(actual)
         return f"{why}; {lesson}" if lesson else why
     return compare
