@@ -1,9 +1,9 @@
 """What runs inside the child process: limits, the program, the end-of-program report.
 
 Private to the executor (see ``execute_program``). Stdlib only at import:
-the fork server imports it, and a fresh interpreter runs it as a script
-(``python -I child.py REQUEST_FILE``, the fallback where ``fork`` is missing,
-e.g. Windows), which then takes what every child gets (limits, sandbox) from
+the fork server imports it, and a fresh interpreter (the fallback where
+``fork`` is missing, e.g. Windows) runs its :func:`main` on a request file,
+which then takes what every child gets (limits, sandbox) from
 :mod:`reasoneval_mini.runner`.
 
 The report is the executor's own end-of-program signal: a JSON object carrying
@@ -230,8 +230,8 @@ def run_program(source, send_report, nonce, warnings=()):
     return status
 
 
-def _main(request_path):
-    """Fresh-interpreter entry point: read and delete the request, confine, then run.
+def main(request_path):
+    """The fresh interpreter's life (started by :func:`~reasoneval_mini.runner.start.start_child`): read and delete the request, confine, then run.
 
     The report and setup files sit in a private folder outside the sandbox:
     both are opened before confining. The setup file is closed before the
@@ -261,15 +261,3 @@ def _main(request_path):
     status = run_program(request["program"], send_on_channel, request["nonce"], warnings)
     _exit(status)  # skip the program's atexit handlers and lingering threads
 
-
-if __name__ == "__main__":
-    # Run as a script under ``python -I``: the package is not on sys.path, so
-    # the folder that holds it goes there for our own imports, and out again
-    # before the program runs.
-    _PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path.insert(0, _PACKAGE_PARENT)
-    try:
-        import reasoneval_mini.runner  # noqa: F401
-    finally:
-        sys.path.remove(_PACKAGE_PARENT)
-    _main(sys.argv[1])

@@ -2,11 +2,12 @@
 
 Private to the executor. Both ends live here: :class:`ForkServerWorker`, the
 parent's handle (a :class:`~reasoneval_mini.executor.workers.Worker`), and
-:func:`serve`, the server. The handle starts the server as
-``python -I -c ...``; the server imports the package from the folder the
-caller's copy lives in, pre-imports modules that test programs commonly use, and then serves
-requests read from its stdin, one at a time, answering on its stdout (framed
-as :mod:`reasoneval_mini.support.messages` says).
+:func:`serve`, the server. The handle starts the server with
+:func:`~reasoneval_mini.runner.start.start_child` (the package imported from
+the folder the caller's copy lives in); the server pre-imports modules that
+test programs commonly use, and then serves requests read from its stdin,
+one at a time, answering on its stdout (framed as
+:mod:`reasoneval_mini.support.messages` says).
 
 Why a server: a fresh interpreter costs about 15-30 ms, a fork about 2 ms.
 The server itself is single-threaded, so forking it is safe (forking a
@@ -30,7 +31,7 @@ Folders: the caller makes one base folder per server, and each program's
 folder is ``<base>/run`` in turn, made empty before it starts and removed
 after it ends (a new folder each time: the sandbox's rule names that very
 folder, so a program's leftover helper cannot write in the next one's). The
-name never changes, so ``HOME`` and ``TMPDIR`` are set once, in the server.
+name never changes, so ``HOME`` and ``TMPDIR`` are set once, in the server's environment.
 On Linux the server lives in user and mount namespaces of its own (root's
 powers over those only; :func:`~reasoneval_mini.runner.workdir.enter_private_mounts`)
 and mounts a ``tmpfs`` of its memory limit over the base once: files in
@@ -98,7 +99,6 @@ from reasoneval_mini.runner.confinement import (
     prepare_confinement,
 )
 from reasoneval_mini.runner.deadlines import ANSWER_GRACE_SECONDS, deadline_after
-from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.runner.limits import (
     FILE_SIZE_LIMIT_MB,
     OPEN_FILES_LIMIT,
@@ -106,6 +106,7 @@ from reasoneval_mini.runner.limits import (
     cpu_seconds_for,
 )
 from reasoneval_mini.runner.reaping import become_subreaper
+from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
@@ -430,7 +431,9 @@ def serve(notes_fd=None, base=None, memory_mb=None):
 
     *base* is the empty folder (made by the caller) that holds each
     program's folder in turn; on Linux a file system of *memory_mb* MB is
-    mounted over it, seen by this server and its children only.
+    mounted over it, seen by this server and its children only. Its
+    environment (``HOME`` and ``TMPDIR`` naming ``<base>/run``) is the
+    caller's to give (:meth:`ForkServerWorker._start`).
     """
     # No SIGINT handling here: the server runs in its own session, so a Ctrl-C
     # in a terminal or a notebook's interrupt never reaches it or its children,
@@ -447,8 +450,7 @@ def serve(notes_fd=None, base=None, memory_mb=None):
         # Else the folders stay uncapped, and every answer says so.
         _FOLDERS["capped"] = enter_private_mounts() and mount_capped(base, memory_mb)
         _FOLDERS["base"] = base
-        workdir = os.path.join(base, RUN_FOLDER)
-        os.environ.update(HOME=workdir, TMPDIR=workdir)  # once, for every child
+        # HOME and TMPDIR already name <base>/run: the caller's start_child set them.
     while True:
         try:
             request = _next_request()
@@ -499,14 +501,6 @@ def _answer_one(request, notes_fd):
 
 # --- The parent's side: a handle on one server -------------------------------
 
-# The folder that holds the package: ``python -I`` ignores PYTHONPATH, and an
-# instructor may run the course from a checkout that is not installed.
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SERVER_BOOT = (
-    "import sys; sys.path.insert(0, {dir!r}); "
-    "from reasoneval_mini.executor import fork_server; "
-    "del sys.path[0]; fork_server.serve({notes}, {base!r}, {memory_mb})"
-)
 #: How long the caller waits for a new server to start and to start the
 #: program (the compile included); after the program's own timeout, it waits
 #: ANSWER_GRACE_SECONDS (reasoneval_mini.runner.deadlines) for the answer.
@@ -542,14 +536,11 @@ class ForkServerWorker(Worker):
         self.base, self.memory_mb = make_workdir(), memory_mb
         notes_r, notes_w = os.pipe()
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-I", "-X", "utf8", "-c",
-                 SERVER_BOOT.format(dir=PACKAGE_PARENT, notes=notes_w, base=self.base,
-                                    memory_mb=int(memory_mb))],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(MINIMAL_ENV),
-                start_new_session=True,  # a Ctrl-C in the terminal must not reach it
-                close_fds=True, pass_fds=(notes_w,),
-            )
+            # Its stderr is the caller's: a server that fails says why there.
+            self.process = start_child(
+                "reasoneval_mini.executor.fork_server", "serve",
+                (notes_w, self.base, int(memory_mb)),
+                workdir=os.path.join(self.base, RUN_FOLDER), stderr=None, pass_fds=(notes_w,))
         except BaseException:
             os.close(notes_r)
             remove_tree(self.base)

@@ -1,4 +1,4 @@
-"""The portable fallback worker: a fresh ``python -I`` per program (private).
+"""The portable fallback worker: a fresh interpreter per program (private).
 
 Used where ``os.fork`` is missing (Windows) or when asked for. Slower than the
 fork server (an interpreter start per program, about 15-30 ms) but it runs
@@ -12,7 +12,6 @@ import json
 import os
 import secrets
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -27,19 +26,17 @@ from reasoneval_mini.executor.workers import (
 )
 from reasoneval_mini.executor.child import MAX_SETUP_NOTE
 from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS
-from reasoneval_mini.runner.environment import child_environment
+from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import MAX_REPORT_BYTES, parse_report
 from reasoneval_mini.support.processes import kill_process_tree
 
-CHILD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "child.py")
 
 
 class FreshInterpreterWorker(Worker):
     """Runs each program in a new interpreter; one program at a time (see :class:`Worker`)."""
 
-    def __init__(self, env):
-        self.env = dict(env)
+    def __init__(self):
         self.cancelled = threading.Event()
 
     def run(self, request):
@@ -88,23 +85,16 @@ class FreshInterpreterWorker(Worker):
         }
 
     def _spawn(self, request, private, workdir, nonce, report_path, setup_path):
-        """Start ``python -I child.py`` on a request file in the private directory."""
+        """Start :func:`~reasoneval_mini.executor.child.main` on a request file in the private directory."""
         request_path = os.path.join(private, "request.json")
         with open(request_path, "w", encoding="utf-8") as handle:
             json.dump({"program": request["program"], "timeout": request["timeout"],
                        "memory_mb": request["memory_mb"], "nonce": nonce,
                        "isolation": request["isolation"], "report_path": report_path,
                        "setup_path": setup_path}, handle)
-        env = dict(self.env, **child_environment(workdir))
-        if os.name == "nt":
-            group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
-        else:
-            group = {"start_new_session": True}
-        return subprocess.Popen(
-            # -X utf8: the program's output is UTF-8 whatever the locale (Windows).
-            [sys.executable, "-I", "-X", "utf8", CHILD_SCRIPT, request_path], cwd=workdir,
-            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            **group)
+        return start_child("reasoneval_mini.executor.child", "main", (request_path,),
+                           workdir=workdir, cwd=workdir, stdin=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
 
     def _wait(self, process, deadline):
         while True:
@@ -131,7 +121,7 @@ class FreshInterpreterWorker(Worker):
 
 def _pump(stream, buffer):
     while True:
-        chunk = stream.read1(1 << 16)
+        chunk = stream.read(1 << 16)  # an unbuffered pipe: what one read gives
         if not chunk:
             stream.close()
             return

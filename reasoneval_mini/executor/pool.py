@@ -11,7 +11,6 @@ import threading
 
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
-from reasoneval_mini.runner.environment import MINIMAL_ENV
 
 _IDLE = []  # warm workers, ready for the next call
 _IDLE_LOCK = threading.Lock()
@@ -55,5 +54,5 @@ def _close_idle_workers():
 def make_worker(fresh_interpreter=False):
     """A fork-server worker where ``os.fork`` exists, else a fresh-interpreter one."""
     if fresh_interpreter or not hasattr(os, "fork"):
-        return FreshInterpreterWorker(MINIMAL_ENV)
+        return FreshInterpreterWorker()
     return ForkServerWorker()

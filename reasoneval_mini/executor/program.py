@@ -12,7 +12,7 @@ What isolates a program, where the operating system offers it:
   x86_64 and aarch64 it cannot leave its process group nor change a file's
   mode (seccomp). A child whose sandbox the kernel refuses never runs the program;
 * a clean process per program (forked from a pre-warmed worker, or a fresh
-  ``python -I`` where ``fork`` is missing), in its own session and process
+  interpreter where ``fork`` is missing), in its own session and process
   group: a timeout kills the whole group, grandchildren included (on
   Linux, those that left the group too);
 * resource limits: address space (``memory_mb``, compiling included), CPU

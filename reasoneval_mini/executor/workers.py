@@ -7,7 +7,8 @@ kinds implement :class:`Worker`, so they cannot drift apart:
   one pre-warmed ``fork_server`` process that forks a clean child per program;
 * :class:`~reasoneval_mini.executor.fresh_interpreter.FreshInterpreterWorker`
   (everywhere, the fallback where ``fork`` is missing): a fresh
-  ``python -I child.py`` per program.
+  interpreter per program (both started by
+  :func:`~reasoneval_mini.runner.start.start_child`).
 
 This module is also the one home of the worker *outcomes* (how a run ended,
 as the worker saw it: :data:`OUTCOMES`). What both kinds give the child (its

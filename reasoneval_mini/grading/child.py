@@ -1,8 +1,9 @@
 """The grading child process: run one student's code cells in the sandbox, then call the answers.
 
-Started by :mod:`reasoneval_mini.grading.process` as ``python -s -c BOOT``
-(:data:`BOOT`: the package is imported from the folder that holds it, and
-that folder leaves ``sys.path`` again before any student code runs). It
+Started by :mod:`reasoneval_mini.grading.process` through
+:func:`~reasoneval_mini.runner.start.start_child`, which calls :func:`main`
+(the folder that holds the package leaves ``sys.path`` again before any
+student code runs). It
 reads framed messages (:mod:`reasoneval_mini.support.messages`) on stdin.
 The first is the job::
 
@@ -91,12 +92,6 @@ WORKDIR_LIMIT_MB = 256
 FILE_SIZE_LIMIT_MB = WORKDIR_LIMIT_MB
 #: Largest encoded returned value, in characters.
 MAX_VALUE_CHARS = 2 << 20
-#: ``python -s -c BOOT.format(parent=...)`` starts a grading child. The folder
-#: holding the package is on ``sys.path`` only while the child imports it.
-BOOT = ("import sys; sys.path[0] = {parent!r}; "
-        "from reasoneval_mini.grading import child; "
-        "del sys.path[0]; child.main({grader})")
-
 # Bound before any student code runs.
 _loads, _b64decode, _monotonic, _dumps = pickle.loads, base64.b64decode, time.monotonic, json.dumps
 _TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT

@@ -8,7 +8,8 @@ data (:func:`decode_plain`, bounded in size, in the time exact arithmetic
 on it takes and in what a set of its parts costs). The expected values,
 hidden checks and comparisons never enter the child.
 
-Processes: the child gets a minimal environment (:func:`child_environment`),
+Processes: the child is started by :func:`~reasoneval_mini.runner.start.start_child`,
+with a minimal environment (and :data:`CHILD_SETTINGS`),
 an empty temporary working folder, no path to any notebook, registry or
 hidden-tests file, and confines itself to the sandbox the job's
 :class:`~reasoneval_mini.sandbox.Isolation` describes. On Linux its keeper
@@ -36,24 +37,22 @@ import base64
 import os
 import pickle
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from reasoneval_mini.support.i18n import _
 from reasoneval_mini.runner import (
-    child_environment as runner_environment, isolation_to_fields, make_workdir, plan_sandbox,
-    remove_tree)
+    isolation_to_fields, make_workdir, plan_sandbox, remove_tree)
 from reasoneval_mini.runner.deadlines import CANCEL_POLL_SECONDS, KILL_GRACE_SECONDS, deadline_after
 from reasoneval_mini.runner.exceptions import rebuild_exception
 from reasoneval_mini.runner.reaping import kill_descendants
+from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.support.call_watch import DelegationRefused
 from reasoneval_mini.support.messages import (
     MessageTooLarge, read_message, wait_until_readable, write_message)
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.child import BOOT, CELL_ERROR_CHARS
+from reasoneval_mini.grading.child import CELL_ERROR_CHARS
 from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
@@ -66,7 +65,9 @@ ENDINGS = (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
 #: Largest event the grader reads; a real one (a returned value) is rarely over a few KB.
 MAX_EVENT_BYTES = 4 << 20
 
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # the folder holding the package
+#: What a grading child's environment holds besides the runner's minimal one
+#: (:func:`~reasoneval_mini.runner.environment.child_environment`): reproducible runs.
+CHILD_SETTINGS = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
 
 
 @dataclass(frozen=True)
@@ -158,15 +159,6 @@ class CallStopped(BaseException):
     """
 
 
-def child_environment(workdir):
-    """The child's whole environment: the runner's minimal one, and settings for reproducible runs.
-
-    >>> sorted(child_environment("/tmp/x"))  # doctest: +NORMALIZE_WHITESPACE
-    ['HOME', 'LANG', 'LC_ALL', 'MPLBACKEND', 'PATH', 'PYTHONDONTWRITEBYTECODE',
-     'PYTHONHASHSEED', 'TMPDIR']
-    """
-    return runner_environment(workdir, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1",
-                              MPLBACKEND="Agg")
 
 
 def outcome_value(outcome):
@@ -368,11 +360,8 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
                              for t in tasks]}
     workdir = make_workdir()
     try:
-        process = subprocess.Popen(
-            [sys.executable, "-s", "-c", BOOT.format(parent=_PACKAGE_PARENT, grader=os.getpid())],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=workdir, env=child_environment(workdir), start_new_session=os.name == "posix",
-            bufsize=0)
+        process = start_child("reasoneval_mini.grading.child", "main", (os.getpid(),),
+                              workdir=workdir, cwd=workdir, extra_env=CHILD_SETTINGS)
         session = _Session(process, job, tasks, cancel)
         ending, returncode = ENDING_DONE, None
         try:

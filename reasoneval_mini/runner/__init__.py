@@ -9,6 +9,8 @@ gets is the same in both, and lives here:
 * ``workdir``: the child's own working folder, made and removed
   (:func:`make_workdir`, :func:`remove_tree`), and capped in size where a
   child can afford it (:func:`cap_workdir`);
+* ``start``: the one way a child interpreter starts (:func:`start_child`):
+  its command line, its environment, its own session;
 * ``limits``: its resource limits (:func:`apply_limits`);
 * ``deadlines``: how long the trusted side waits past a child's own limit
   (the grace) and how often it looks at a cancel meanwhile;
@@ -30,7 +32,7 @@ gets is the same in both, and lives here:
   system call.
 
 Standard library, :mod:`reasoneval_mini.sandbox` and :mod:`reasoneval_mini.support` only: a fork server and
-a bare ``python -I`` child import it before anything untrusted runs.
+a bare interpreter started by :func:`start_child` import it before anything untrusted runs.
 """
 
 from reasoneval_mini.runner.confinement import (
@@ -46,10 +48,11 @@ from reasoneval_mini.runner.confinement import (
 from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
 from reasoneval_mini.runner.exceptions import describe_exception, rebuild_exception
 from reasoneval_mini.runner.limits import apply_limits
+from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
     cap_workdir, make_workdir, remove_tree, working_directory_base)
 
 __all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
            "child_environment", "describe_exception", "rebuild_exception",
            "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
-           "plan_sandbox", "prepare_confinement", "remove_tree", "working_directory_base"]
+           "plan_sandbox", "prepare_confinement", "remove_tree", "start_child", "working_directory_base"]

@@ -40,7 +40,6 @@ from reasoneval_mini.executor import samples as samples_module
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
-from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.sandbox import Isolation, SandboxUnavailable, plan_isolation
 
 pytestmark = pytest.mark.slow  # hostile programs under the sandbox: fork bombs, escapes, leftovers
@@ -557,7 +556,7 @@ def test_a_sandbox_the_kernel_refuses_means_the_program_never_runs(kind):
     # A plan that claims file rules at ABI 0: the kernel refuses to confine.
     refused = Isolation("auto", 0, ("files",), ("network", "signals"))
     request = build_request("print('ran')\nassert False", 2.0, DEFAULT_MEMORY_MB, refused)
-    worker = ForkServerWorker() if kind == "fork_server" else FreshInterpreterWorker(MINIMAL_ENV)
+    worker = ForkServerWorker() if kind == "fork_server" else FreshInterpreterWorker()
     try:
         raw = worker.run(request)
     finally:

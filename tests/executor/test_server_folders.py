@@ -27,6 +27,7 @@ from reasoneval_mini import (
 from reasoneval_mini.executor import fork_server, pool
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
+import reasoneval_mini.runner.start as start
 from reasoneval_mini.sandbox import plan_isolation
 
 # slow: folders that take seconds to remove
@@ -41,6 +42,13 @@ def scrub(path):
     if os.path.lexists(path) and shutil.which("rm"):
         subprocess.run(["chmod", "-R", "u+rwx", path], capture_output=True)
         subprocess.run(["rm", "-rf", "--", path], capture_output=True)
+
+
+def boot_with(statement, monkeypatch):
+    """Make every child started in this test run *statement* (on its module ``_entry``) before its function."""
+    boot = start.BOOT.replace("_entry.{function}(", statement + "_entry.{function}(")
+    assert boot != start.BOOT
+    monkeypatch.setattr(start, "BOOT", boot)
 
 
 def needs_landlock(test):
@@ -329,11 +337,7 @@ def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_progra
         own_worker, monkeypatch):
     # Whatever the reason the folder stays (here, a server whose removal does
     # nothing), the next program must not pay for it: it runs on a new server.
-    boot = fork_server.SERVER_BOOT.replace(
-        "fork_server.serve(", "fork_server.remove_tree = lambda path, deadline=None: None; "
-        "fork_server.serve(")
-    assert boot != fork_server.SERVER_BOOT
-    monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
+    boot_with("_entry.remove_tree = lambda path, deadline=None: None; ", monkeypatch)
     first = run("open('f', 'w').write('x')")
     assert first.status == PASSED, first.detail
     assert first.warnings == ("the working directory could not be removed",)
@@ -455,10 +459,7 @@ def test_a_record_says_its_folder_was_not_capped_where_its_server_could_not_moun
     # As where user namespaces are off: the server's namespaces are refused,
     # and a memory_mb=64 program wrote 960 MB into /dev/shm while every record
     # said the sandbox was whole.
-    boot = fork_server.SERVER_BOOT.replace(
-        "fork_server.serve(", "fork_server.enter_private_mounts = lambda: False; fork_server.serve(")
-    assert boot != fork_server.SERVER_BOOT
-    monkeypatch.setattr(fork_server, "SERVER_BOOT", boot)
+    boot_with("_entry.enter_private_mounts = lambda: False; ", monkeypatch)
     result = run(FILL_96_MB, memory_mb=64, timeout=20.0)
     assert result.status == PASSED, result.detail
     assert int(result.stdout_tail) == 96  # the oracle: nothing held it to 64 MB

@@ -8,7 +8,6 @@ from reasoneval_mini import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TI
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
 from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
-from reasoneval_mini.runner.environment import MINIMAL_ENV
 from reasoneval_mini.executor.workers import (
     CANCELLED,
     OUTCOMES,
@@ -44,7 +43,7 @@ def test_both_kinds_implement_the_worker_interface(kind):
 
 @pytest.fixture
 def both_workers():
-    workers = [ForkServerWorker(), FreshInterpreterWorker(MINIMAL_ENV)]
+    workers = [ForkServerWorker(), FreshInterpreterWorker()]
     yield workers
     for worker in workers:
         worker.close()
@@ -67,7 +66,7 @@ def test_both_kinds_give_the_same_state_and_the_documented_raw_keys(both_workers
 def test_after_cancel_a_run_returns_cancelled_at_once_and_is_not_run(kind):
     if kind is ForkServerWorker and not hasattr(os, "fork"):
         pytest.skip("the fork server needs os.fork")
-    worker = kind() if kind is ForkServerWorker else kind(MINIMAL_ENV)
+    worker = kind()
     worker.cancel()
     try:
         raw = worker.run(build_request("pass", TIMEOUT_S, DEFAULT_MEMORY_MB))
