@@ -237,9 +237,8 @@ def main(request_path):
     both are opened before confining. The setup file is closed before the
     program runs; a refused sandbox is written there and the program never runs.
     """
-    from reasoneval_mini.runner.confinement import confine_child, isolation_from_fields
-    from reasoneval_mini.runner.limits import (
-        FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, apply_limits, cpu_seconds_for)
+    from reasoneval_mini.runner.confinement import isolation_from_fields, limit_and_confine
+    from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
 
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
@@ -249,15 +248,15 @@ def main(request_path):
     report_fd = _open(request["report_path"], flags, 0o600)
     setup_fd = _open(request["setup_path"], flags, 0o600)
     try:
-        confine_child(isolation_from_fields(request["isolation"]), os.getcwd())
+        warnings = limit_and_confine(
+            isolation_from_fields(request["isolation"]), os.getcwd(),
+            memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
+            file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
     except BaseException as error:  # noqa: B036 - nothing of the program may run now
         _write(setup_fd, f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE].encode())
         _exit(SETUP_FAILED)
     _close(setup_fd)
     claim_report_channel(report_fd)
-    warnings = apply_limits(
-        memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
-        file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
     status = run_program(request["program"], send_on_channel, request["nonce"], warnings)
     _exit(status)  # skip the program's atexit handlers and lingering threads
 

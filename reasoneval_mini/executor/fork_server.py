@@ -22,10 +22,11 @@ pipes for stdout and stderr (read here, keeping head and tail), a private
 pipe on fd 3 for the end-of-program report (all three read into memory
 the server made once, sent to the caller as raw bytes after the answer's
 fields, then zeroed; the program's source comes the same way: nothing of
-one program stays in the memory the next one is forked from), then the sandbox the request's
-plan names (:mod:`reasoneval_mini.runner.confinement`; the policy's paths
-are opened once in the server) and the resource limits; the child compiles
-the program itself, under those limits.
+one program stays in the memory the next one is forked from), then the resource
+limits and the sandbox the request's plan names, in that order
+(:func:`~reasoneval_mini.runner.confinement.limit_and_confine`; the policy's paths
+are opened once in the server); the child compiles the program itself,
+under those limits.
 
 Folders: the caller makes one base folder per server, and each program's
 folder is ``<base>/run`` in turn, made empty before it starts and removed
@@ -93,18 +94,13 @@ from reasoneval_mini.executor.workers import (
 )
 from reasoneval_mini.runner.confinement import (
     build_child_ruleset,
-    confine_child,
     harden_forking_parent,
     isolation_from_fields,
+    limit_and_confine,
     prepare_confinement,
 )
 from reasoneval_mini.runner.deadlines import ANSWER_GRACE_SECONDS, deadline_after
-from reasoneval_mini.runner.limits import (
-    FILE_SIZE_LIMIT_MB,
-    OPEN_FILES_LIMIT,
-    apply_limits,
-    cpu_seconds_for,
-)
+from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
 from reasoneval_mini.runner.reaping import become_subreaper
 from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
@@ -166,13 +162,14 @@ def _child_main(request, workdir, pipes, nonce, ruleset=None):
         # Not inheritable: a program that execs something does not hand it the channel.
         os.dup2(report_w, REPORT_FD, inheritable=False)
         isolation = isolation_from_fields(request["isolation"])
-        confine_child(isolation, workdir, _prepared(isolation), ruleset)
+        top = _max_fd()  # asked before the limits: descriptors above the new one stay open
+        warnings = limit_and_confine(
+            isolation, workdir, memory_mb=request["memory_mb"],
+            cpu_seconds=cpu_seconds_for(request["timeout"]), file_size_mb=FILE_SIZE_LIMIT_MB,
+            open_files=OPEN_FILES_LIMIT, prepared=_prepared(isolation), ruleset=ruleset)
         os.close(setup_w)  # confined: from here on, nothing can say "setup failed"
-        os.closerange(REPORT_FD + 1, _max_fd())  # the rules' descriptors too
+        os.closerange(REPORT_FD + 1, top)  # the rules' descriptors too
         claim_report_channel(REPORT_FD)
-        warnings = apply_limits(
-            memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
-            file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
         status = run_program(_source_of(request), send_on_channel, nonce, warnings)
         _exit(status)
     except BaseException as error:

@@ -66,7 +66,7 @@ import sys
 import threading
 import time
 
-from reasoneval_mini.runner import apply_limits, cap_workdir, confine_child, isolation_from_fields
+from reasoneval_mini.runner import isolation_from_fields, limit_and_confine
 from reasoneval_mini.runner.exceptions import describe_exception
 from reasoneval_mini.runner.reaping import (
     PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl)
@@ -307,8 +307,6 @@ def _become_worker(grader_pid):
 def main(grader):
     """The child's life (*grader*: the grader's pid): keeper and worker, job, sandbox, cells, exit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
-    # A runaway list gets MemoryError, a runaway file EFBIG; no core files.
-    apply_limits(memory_mb=MEMORY_LIMIT_MB, file_size_mb=FILE_SIZE_LIMIT_MB)
     _become_worker(grader)
     channel, requests = os.dup(1), os.dup(0)
     null = os.open(os.devnull, os.O_RDWR)
@@ -328,10 +326,11 @@ def main(grader):
 
     try:
         job = read_message(requests)
-        isolation = isolation_from_fields(job["isolation"])
-        if isolation.enforced:  # where the kernel lets us, before the sandbox ("off" is off)
-            cap_workdir(os.getcwd(), WORKDIR_LIMIT_MB)
-        confine_child(isolation, os.getcwd())
+        # A runaway list gets MemoryError, a runaway file EFBIG; no core files;
+        # the folder is capped where the kernel lets us, then the sandbox.
+        limit_and_confine(isolation_from_fields(job["isolation"]), os.getcwd(),
+                          memory_mb=MEMORY_LIMIT_MB, file_size_mb=FILE_SIZE_LIMIT_MB,
+                          cap_mb=WORKDIR_LIMIT_MB)
     except BaseException as error:  # no sandbox, no student code: the grader says why
         emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
         os._exit(0)

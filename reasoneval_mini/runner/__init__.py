@@ -24,8 +24,8 @@ gets is the same in both, and lives here:
 * ``confinement``: the operating system's sandbox around it, planned in the
   caller with a warning once per session about what is missing
   (:func:`plan_sandbox`; :func:`isolation_to_fields` carries the plan to
-  the child), applied in the child before any untrusted code
-  (:func:`confine_child`, which fails closed). A parent that forks many
+  the child), applied in the child before any untrusted code, after its
+  limits (:func:`limit_and_confine`, which fails closed). A parent that forks many
   children prepares once (:func:`prepare_confinement`,
   :func:`harden_forking_parent`) and builds each child's ruleset before
   forking it (:func:`build_child_ruleset`), so that a child pays one
@@ -42,6 +42,7 @@ from reasoneval_mini.runner.confinement import (
     harden_forking_parent,
     isolation_from_fields,
     isolation_to_fields,
+    limit_and_confine,
     plan_sandbox,
     prepare_confinement,
 )
@@ -53,6 +54,6 @@ from reasoneval_mini.runner.workdir import (
     cap_workdir, make_workdir, remove_tree, working_directory_base)
 
 __all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
-           "child_environment", "describe_exception", "rebuild_exception",
-           "confine_child", "harden_forking_parent", "isolation_from_fields", "isolation_to_fields", "make_workdir",
+           "child_environment", "confine_child", "describe_exception", "harden_forking_parent",
+           "isolation_from_fields", "isolation_to_fields", "limit_and_confine", "make_workdir",
            "plan_sandbox", "prepare_confinement", "remove_tree", "start_child", "working_directory_base"]

@@ -6,8 +6,9 @@ policy raises :class:`~reasoneval_mini.sandbox.SandboxUnavailable` there,
 and ``"auto"`` or ``"off"`` warn once per session about what is not
 enforced. The plan travels to the child as plain JSON values
 (:func:`isolation_to_fields`). The child applies it with
-:func:`confine_child` after its own setup and before the first untrusted
-line; when that fails the child must not run the code at all.
+:func:`limit_and_confine` (its resource limits, then the sandbox) after its
+own setup and before the first untrusted line; when that fails the child
+must not run the code at all.
 
 A long-lived server that forks one child per program opens the policy's
 read-only paths once (:func:`prepare_confinement`) and builds each child's
@@ -30,6 +31,8 @@ True
 import os
 import warnings
 
+from reasoneval_mini.runner.limits import apply_limits
+from reasoneval_mini.runner.workdir import cap_workdir
 from reasoneval_mini.sandbox.policy import (
     Isolation,
     build_ruleset,
@@ -127,3 +130,29 @@ def confine_child(isolation, workdir, prepared=None, ruleset=None):
         confine(isolation, workdir, prepared, ruleset)
     except OSError as error:
         raise ConfinementFailed(error.errno, f"the sandbox could not be applied: {error}") from None
+
+
+def limit_and_confine(isolation, workdir, *, memory_mb=None, cpu_seconds=None, file_size_mb=None,
+                      open_files=None, cap_mb=None, prepared=None, ruleset=None):
+    """In the child, before any untrusted code: its limits, its folder's cap, its sandbox, in that order.
+
+    The one setup of every child (the fork server's, the fresh
+    interpreter's, the grader's). First the resource limits (see
+    :func:`~reasoneval_mini.runner.limits.apply_limits` for *memory_mb*,
+    *cpu_seconds*, *file_size_mb*, *open_files*): everything after them,
+    the sandbox's own steps included, runs under them, and no sandbox the
+    kernel may tighten later can forbid lowering them. Then, with *cap_mb*
+    and where *isolation* enforces anything, *workdir* gets a file system of
+    its own of that size (:func:`~reasoneval_mini.runner.workdir.cap_workdir`,
+    which needs the powers the sandbox takes away). Last the sandbox
+    (:func:`confine_child`, with the parent's *prepared* rules and
+    *ruleset*, if any). Returns the warnings for the limits the platform
+    refused; raises :class:`ConfinementFailed` when the sandbox could not
+    be applied (then nothing untrusted may run).
+    """
+    refused = apply_limits(memory_mb=memory_mb, cpu_seconds=cpu_seconds,
+                           file_size_mb=file_size_mb, open_files=open_files)
+    if cap_mb is not None and isolation.enforced:  # "off" is off: no namespaces either
+        cap_workdir(workdir, cap_mb)
+    confine_child(isolation, workdir, prepared, ruleset)
+    return refused

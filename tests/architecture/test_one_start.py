@@ -104,3 +104,32 @@ def test_each_way_of_running_untrusted_code_starts_through_the_runner(caller):
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
              and (dotted(node.func) or "").split(".")[-1] == "start_child"]
     assert calls, f"{caller} does not start its child with runner.start.start_child"
+
+
+# --- Limits and confinement: one function, one order -------------------------------
+
+#: Applied only by :func:`reasoneval_mini.runner.confinement.limit_and_confine`.
+SETUP_STEPS = {"apply_limits", "confine_child", "cap_workdir", "confine"}
+CONFINEMENT = PACKAGE / "runner" / "confinement.py"
+
+
+def calls_named(names):
+    def call(node):
+        return (isinstance(node, ast.Call)
+                and (dotted(node.func) or "").split(".")[-1] in names)
+    return call
+
+
+def test_only_the_runner_limits_and_confines_a_child():
+    assert places(calls_named(SETUP_STEPS), allowed=CONFINEMENT) == []
+
+
+#: The three places a child sets itself up before untrusted code runs.
+CHILDREN = ("executor/fork_server.py", "executor/child.py", "grading/child.py")
+
+
+@pytest.mark.parametrize("child", CHILDREN)
+def test_each_child_limits_and_confines_itself_with_the_one_function(child):
+    tree = ast.parse((PACKAGE / child).read_text(encoding="utf-8"))
+    assert [node for node in ast.walk(tree) if calls_named({"limit_and_confine"})(node)], (
+        f"{child} does not set itself up with runner.confinement.limit_and_confine")

@@ -165,3 +165,36 @@ def test_a_capped_folder_refuses_writes_past_its_size_and_shows_nothing_outside(
         assert os.listdir(folder) == []  # the child's files were never in the caller's folder
     finally:
         remove_tree(folder)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Landlock is Linux's")
+def test_a_child_is_limited_before_it_is_confined_and_stays_limited_when_the_sandbox_is_refused(
+        tmp_path):
+    from reasoneval_mini.runner import limit_and_confine
+
+    def body():
+        import resource
+
+        landlock.SYS_landlock_restrict_self = 4095  # the sandbox's last step fails
+        try:
+            limit_and_confine(plan_sandbox("auto"), str(tmp_path), open_files=40, file_size_mb=3)
+        except ConfinementFailed:
+            # Independent reference: the kernel's own record of this process's limits.
+            return (resource.getrlimit(resource.RLIMIT_NOFILE),
+                    resource.getrlimit(resource.RLIMIT_FSIZE))
+        return "ran unconfined"
+
+    if not plan_sandbox("auto").enforced:
+        pytest.skip("no sandbox to refuse on this kernel")
+    assert in_fork(body) == str(((40, 40), (3 << 20, 3 << 20)))
+
+
+def test_limit_and_confine_returns_the_limits_the_platform_refused(tmp_path):
+    from reasoneval_mini.runner import limit_and_confine
+    import reasoneval_mini.runner.limits as limits
+
+    def body():
+        limits.resource = None  # as on Windows
+        return limit_and_confine(plan_sandbox("off"), str(tmp_path), memory_mb=64)
+
+    assert in_fork(body) == str(["no resource limits: the resource module is missing on this platform"])
