@@ -86,7 +86,7 @@ from reasoneval_mini.executor.child import (
     send_on_channel,
 )
 from reasoneval_mini.executor.output_buffer import ReusedHeadTail, head_tail_text
-from reasoneval_mini.executor.watch_child import PARENT_CHECK_SECONDS, parent_gone, watch_child
+from reasoneval_mini.executor.watch_child import watch_child
 from reasoneval_mini.executor.workers import (
     CANCELLED,
     EXECUTOR_ERROR,
@@ -101,7 +101,8 @@ from reasoneval_mini.runner.confinement import (
 )
 from reasoneval_mini.runner.deadlines import ANSWER_GRACE_SECONDS, deadline_after
 from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
-from reasoneval_mini.runner.reaping import become_subreaper
+from reasoneval_mini.runner.reaping import (
+    PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, parent_gone)
 from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
@@ -423,8 +424,8 @@ def _next_request():
     return request
 
 
-def serve(notes_fd=None, base=None, memory_mb=None):
-    """Answer requests from stdin until it closes; write start notes on *notes_fd*.
+def serve(parent_pid, notes_fd=None, base=None, memory_mb=None):
+    """Answer requests from stdin until it closes or *parent_pid* dies; write start notes on *notes_fd*.
 
     *base* is the empty folder (made by the caller) that holds each
     program's folder in turn; on Linux a file system of *memory_mb* MB is
@@ -441,7 +442,10 @@ def serve(notes_fd=None, base=None, memory_mb=None):
     # child would otherwise write to all of them, copying every shared page.
     gc.collect()
     gc.freeze()
-    _PARENT["pid"] = os.getppid()
+    # No death signal: this server outlives the caller's thread that started
+    # it (it is kept warm for later calls), so it looks for its parent itself.
+    die_with_parent(parent_pid)
+    _PARENT["pid"] = parent_pid
     _PARENT["subreaper"] = become_subreaper()
     if base is not None:
         # Else the folders stay uncapped, and every answer says so.
@@ -536,7 +540,7 @@ class ForkServerWorker(Worker):
             # Its stderr is the caller's: a server that fails says why there.
             self.process = start_child(
                 "reasoneval_mini.executor.fork_server", "serve",
-                (notes_w, self.base, int(memory_mb)),
+                (os.getpid(), notes_w, self.base, int(memory_mb)),
                 workdir=os.path.join(self.base, RUN_FOLDER), stderr=None, pass_fds=(notes_w,))
         except BaseException:
             os.close(notes_r)

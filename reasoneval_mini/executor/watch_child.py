@@ -8,16 +8,10 @@ import select
 import time
 
 from reasoneval_mini.executor.workers import CANCELLED, EXITED, TIMED_OUT
-from reasoneval_mini.runner.reaping import kill_descendants
+from reasoneval_mini.runner.reaping import PARENT_CHECK_SECONDS, kill_descendants, parent_gone
 from reasoneval_mini.support.processes import kill_process_group
 
 DRAIN_SECONDS = 0.5  # how long to wait for output still held by an escaped grandchild
-PARENT_CHECK_SECONDS = 1.0  # how often a waiting server checks that its parent is alive
-
-
-def parent_gone(parent_pid):
-    """True once *parent_pid* is no longer our parent (False when it is None)."""
-    return parent_pid is not None and os.getppid() != parent_pid
 
 
 def watch_child(pid, streams, deadline, parent_pid=None, subreaper=False):

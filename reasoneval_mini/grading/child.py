@@ -68,8 +68,7 @@ import time
 
 from reasoneval_mini.runner import isolation_from_fields, limit_and_confine
 from reasoneval_mini.runner.exceptions import describe_exception
-from reasoneval_mini.runner.reaping import (
-    PR_SET_PDEATHSIG, become_subreaper, kill_descendants, prctl)
+from reasoneval_mini.runner.reaping import become_subreaper, die_with_parent, kill_descendants
 from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
@@ -286,11 +285,15 @@ def _keep(worker):
 
 
 def _become_worker(grader_pid):
-    """On Linux, split into keeper and worker; return in the worker (everywhere else at once)."""
-    if not prctl(PR_SET_PDEATHSIG, signal.SIGTERM):
-        return
-    if os.getppid() != grader_pid:  # the grader died before prctl took effect
-        os._exit(1)
+    """On Linux, split into keeper and worker; return in the worker (everywhere else at once).
+
+    The keeper gets SIGTERM when the grader dies (its handler kills
+    everything below it), the worker SIGKILL when the keeper does; either
+    ends at once if its parent died before it could ask
+    (:func:`~reasoneval_mini.runner.reaping.die_with_parent`).
+    """
+    if not die_with_parent(grader_pid, signal.SIGTERM):
+        return  # no death signal here: no keeper either
     become_subreaper()
     keeper = os.getpid()
     worker = os.fork()
@@ -299,9 +302,7 @@ def _become_worker(grader_pid):
         for fd in (0, 1, 2):  # only the worker holds the pipes to the grader
             os.dup2(null, fd)
         _keep(worker)
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != keeper:
-        os._exit(1)
+    die_with_parent(keeper, signal.SIGKILL)
 
 
 def main(grader):

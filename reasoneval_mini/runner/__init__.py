@@ -56,4 +56,5 @@ from reasoneval_mini.runner.workdir import (
 __all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
            "child_environment", "confine_child", "describe_exception", "harden_forking_parent",
            "isolation_from_fields", "isolation_to_fields", "limit_and_confine", "make_workdir",
-           "plan_sandbox", "prepare_confinement", "remove_tree", "start_child", "working_directory_base"]
+           "plan_sandbox", "prepare_confinement", "rebuild_exception", "remove_tree", "start_child",
+           "working_directory_base"]

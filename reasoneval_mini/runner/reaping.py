@@ -58,6 +58,37 @@ def become_subreaper():
     return prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
+#: How often a process that gets no death signal looks at its parent, while it waits.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def parent_gone(parent_pid):
+    """True once *parent_pid* is no longer this process's parent (False when it is None)."""
+    return parent_pid is not None and os.getppid() != parent_pid
+
+
+def die_with_parent(parent_pid, signum=None):
+    """The one rule of a trusted process that must not outlive *parent_pid*, its parent.
+
+    With *signum*, on Linux, the kernel sends it to this process when its
+    parent dies (``PR_SET_PDEATHSIG``). Then, in every case, if the parent
+    is gone already (it died before ``prctl`` took effect, or before this
+    process could look), this process exits at once (status 1). Returns
+    True when the kernel will send *signum*; False where nothing will (no
+    *signum*, or not Linux): the caller then looks at :func:`parent_gone`
+    every :data:`PARENT_CHECK_SECONDS` while it waits.
+
+    Surprising: Linux sends the signal when the *thread* that started this
+    process ends, though its process lives on. A process that outlives the
+    thread that started it (the executor's warm fork server, lent to the
+    threads of later calls) passes no *signum* and looks for itself.
+    """
+    armed = signum is not None and prctl(PR_SET_PDEATHSIG, signum)
+    if parent_gone(parent_pid):
+        os._exit(1)
+    return armed
+
+
 def _children(pid):
     """The live children of *pid*, from its threads' ``children`` files; None where the kernel has none.
 

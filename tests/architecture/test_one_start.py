@@ -133,3 +133,33 @@ def test_each_child_limits_and_confines_itself_with_the_one_function(child):
     tree = ast.parse((PACKAGE / child).read_text(encoding="utf-8"))
     assert [node for node in ast.walk(tree) if calls_named({"limit_and_confine"})(node)], (
         f"{child} does not set itself up with runner.confinement.limit_and_confine")
+
+
+# --- Dying with the parent: one rule ----------------------------------------------
+
+REAPING = PACKAGE / "runner" / "reaping.py"
+
+
+def test_only_the_runner_asks_who_the_parent_is_or_arms_a_death_signal():
+    # The rule (PR_SET_PDEATHSIG, then getppid for the parent that died
+    # first) and the poll of a parent that cannot send one live in one place.
+    def parent_question(node):
+        return ((isinstance(node, ast.Attribute) and dotted(node) == "os.getppid")
+                or (isinstance(node, ast.Name) and node.id in ("PR_SET_PDEATHSIG", "prctl"))
+                or (isinstance(node, ast.alias) and node.name in ("PR_SET_PDEATHSIG", "prctl")))
+
+    found = []
+    for path in MACHINERY:
+        if path == REAPING:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if parent_question(node):
+                found.append(f"{name_of(path)}:{getattr(node, 'lineno', '?')}")
+    assert found == []
+
+
+@pytest.mark.parametrize("keeper", ["executor/fork_server.py", "grading/child.py"])
+def test_each_keeper_of_untrusted_code_dies_with_its_parent_by_the_one_rule(keeper):
+    tree = ast.parse((PACKAGE / keeper).read_text(encoding="utf-8"))
+    assert [node for node in ast.walk(tree) if calls_named({"die_with_parent"})(node)], (
+        f"{keeper} does not use runner.reaping.die_with_parent")

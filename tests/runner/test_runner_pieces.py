@@ -198,3 +198,45 @@ def test_limit_and_confine_returns_the_limits_the_platform_refused(tmp_path):
         return limit_and_confine(plan_sandbox("off"), str(tmp_path), memory_mb=64)
 
     assert in_fork(body) == str(["no resource limits: the resource module is missing on this platform"])
+
+
+def test_a_process_whose_parent_is_gone_already_ends_at_once():
+    from reasoneval_mini.runner.reaping import die_with_parent
+
+    pid = os.fork()
+    if pid == 0:
+        die_with_parent(os.getppid() + 100_000)  # not our parent: as if it had died first
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_process_that_dies_with_its_parent_is_killed_when_the_parent_dies():
+    import signal
+
+    from reasoneval_mini.runner.reaping import become_subreaper, die_with_parent
+
+    def watcher():
+        # A subreaper of its own (not this test's process), so that the
+        # orphan comes back to it and its end can be read from waitpid.
+        become_subreaper()
+        armed_r, armed_w = os.pipe()  # child to parent
+        told_r, told_w = os.pipe()  # parent to the watcher
+        parent = os.fork()
+        if parent == 0:
+            child = os.fork()
+            if child == 0:
+                armed = die_with_parent(os.getppid(), signal.SIGKILL)
+                os.write(armed_w, str(armed).encode())
+                time.sleep(60)  # the oracle: only the death signal ends it early
+                os._exit(0)
+            os.write(told_w, os.read(armed_r, 16))
+            os._exit(0)  # the parent dies; its child must die with it
+        armed = os.read(told_r, 16).decode()
+        os.waitpid(parent, 0)
+        start = time.monotonic()
+        _, status = os.wait()  # the orphan, handed to this subreaper
+        return armed, os.WIFSIGNALED(status) and os.WTERMSIG(status), time.monotonic() - start < 30
+
+    assert in_fork(watcher) == str(("True", int(signal.SIGKILL), True))
