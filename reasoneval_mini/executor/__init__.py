@@ -23,7 +23,24 @@ Behind them, in the order a request travels:
 * ``output_buffer``: the head and tail of a stream, in bounded memory.
 """
 
-from reasoneval_mini.executor.program import ExecutionResult, execute_program
-from reasoneval_mini.executor.samples import execute_samples
+import importlib
 
-__all__ = ["ExecutionResult", "execute_program", "execute_samples"]
+#: Public name -> the module of the executor that defines it, loaded on first use:
+#: a fresh interpreter that runs one program imports ``child`` alone, not these.
+_PUBLIC = {"ExecutionResult": "program", "execute_program": "program",
+           "execute_samples": "samples"}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name):
+    # PEP 562: called only for names not yet in this module's namespace.
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'reasoneval_mini.executor' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reasoneval_mini.executor.{_PUBLIC[name]}"), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))
