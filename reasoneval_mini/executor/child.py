@@ -24,10 +24,6 @@ import traceback
 
 PROGRAM_FILENAME = "<program>"
 MAX_TRACEBACK_FRAMES = 50
-#: The exit status of a child whose own setup failed (the sandbox refused, above
-#: all) before the program ran; the reason goes on a channel the program never holds.
-SETUP_FAILED = 70
-MAX_SETUP_NOTE = 500  # characters of a setup failure kept for the record
 #: The exit status of a child whose report could not be sent because the
 #: program closed or replaced its report channel (the parent names it).
 REPORT_CHANNEL_LOST = 123
@@ -237,7 +233,8 @@ def main(request_path):
     both are opened before confining. The setup file is closed before the
     program runs; a refused sandbox is written there and the program never runs.
     """
-    from reasoneval_mini.runner.confinement import isolation_from_fields, limit_and_confine
+    from reasoneval_mini.runner.confinement import (
+        fail_setup, isolation_from_fields, limit_and_confine)
     from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
 
     with open(request_path, encoding="utf-8") as handle:
@@ -253,8 +250,7 @@ def main(request_path):
             memory_mb=request["memory_mb"], cpu_seconds=cpu_seconds_for(request["timeout"]),
             file_size_mb=FILE_SIZE_LIMIT_MB, open_files=OPEN_FILES_LIMIT)
     except BaseException as error:  # noqa: B036 - nothing of the program may run now
-        _write(setup_fd, f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE].encode())
-        _exit(SETUP_FAILED)
+        fail_setup(setup_fd, error)
     _close(setup_fd)
     claim_report_channel(report_fd)
     status = run_program(request["program"], send_on_channel, request["nonce"], warnings)

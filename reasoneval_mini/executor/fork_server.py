@@ -79,8 +79,6 @@ except ImportError:  # pragma: no cover - the fork server runs on POSIX only
     fcntl = None
 
 from reasoneval_mini.executor.child import (
-    MAX_SETUP_NOTE,
-    SETUP_FAILED,
     claim_report_channel,
     run_program,
     send_on_channel,
@@ -93,11 +91,15 @@ from reasoneval_mini.executor.workers import (
     Worker,
 )
 from reasoneval_mini.runner.confinement import (
+    MAX_SETUP_NOTE,
+    SETUP_FAILED,
     build_child_ruleset,
+    fail_setup,
     harden_forking_parent,
     isolation_from_fields,
     limit_and_confine,
     prepare_confinement,
+    read_setup_note,
 )
 from reasoneval_mini.runner.deadlines import ANSWER_GRACE_SECONDS, deadline_after
 from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
@@ -174,10 +176,7 @@ def _child_main(request, workdir, pipes, nonce, ruleset=None):
         status = run_program(_source_of(request), send_on_channel, nonce, warnings)
         _exit(status)
     except BaseException as error:
-        try:
-            os.write(setup_w, f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE].encode())
-        finally:
-            os._exit(SETUP_FAILED)
+        fail_setup(setup_w, error)
 
 
 _PREPARED = {}  # isolation -> the policy's rules, opened once in the server
@@ -251,7 +250,7 @@ def _run(request, on_started):
     remove_tree(workdir, deadline=max(time.monotonic(), started + request["timeout"])
                 + REMOVAL_SECONDS)
     setup = kept.pop()  # written by the child before the program, never by the program
-    setup_error = bytes(setup.pieces()[0]).decode("utf-8", "replace") or None
+    setup_error = read_setup_note(setup.pieces()[0])
     setup.clear()
     return {
         "outcome": outcome,

@@ -24,7 +24,7 @@ from reasoneval_mini.executor.workers import (
     TIMED_OUT,
     Worker,
 )
-from reasoneval_mini.executor.child import MAX_SETUP_NOTE
+from reasoneval_mini.runner.confinement import read_setup_note
 from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS
 from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
@@ -80,8 +80,7 @@ class FreshInterpreterWorker(Worker):
             "stderr": buffers[1].text(), "stderr_bytes": buffers[1].total,
             "report": parse_report(_read_report(report_path), nonce),
             "folder_capped": False,  # a plain temporary folder: no file system of its own
-            "setup_error": _read_report(setup_path)[:MAX_SETUP_NOTE].decode(
-                "utf-8", "replace") or None,
+            "setup_error": read_setup_note(_read_report(setup_path)),
         }
 
     def _spawn(self, request, private, workdir, nonce, report_path, setup_path):

@@ -67,6 +67,7 @@ import threading
 import time
 
 from reasoneval_mini.runner import isolation_from_fields, limit_and_confine
+from reasoneval_mini.runner.confinement import setup_note
 from reasoneval_mini.runner.exceptions import describe_exception
 from reasoneval_mini.runner.reaping import become_subreaper, die_with_parent, kill_descendants
 from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
@@ -333,7 +334,7 @@ def main(grader):
                           memory_mb=MEMORY_LIMIT_MB, file_size_mb=FILE_SIZE_LIMIT_MB,
                           cap_mb=WORKDIR_LIMIT_MB)
     except BaseException as error:  # no sandbox, no student code: the grader says why
-        emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
+        emit({"event": "fatal", "message": shorten(setup_note(error))})
         os._exit(0)
     try:
         run_job(job, emit, requests)

@@ -43,6 +43,11 @@ from reasoneval_mini.sandbox.policy import (
 )
 
 _WARNED = set()  # the warnings already given in this session
+#: The exit status of a child whose own setup failed (the sandbox refused, above
+#: all) before any untrusted code ran; why goes on a channel that code never holds.
+SETUP_FAILED = 70
+#: Characters of a setup failure's note kept for the record (and bytes read of it).
+MAX_SETUP_NOTE = 500
 
 
 class ConfinementFailed(OSError):
@@ -156,3 +161,29 @@ def limit_and_confine(isolation, workdir, *, memory_mb=None, cpu_seconds=None, f
         cap_workdir(workdir, cap_mb)
     confine_child(isolation, workdir, prepared, ruleset)
     return refused
+
+
+def setup_note(error):
+    """What a child says of the *error* that ended its setup: ``"Type: message"``, bounded.
+
+    >>> setup_note(ConfinementFailed(1, "the sandbox could not be applied: no"))
+    'ConfinementFailed: [Errno 1] the sandbox could not be applied: no'
+    """
+    return f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE]
+
+
+def fail_setup(fd, error):
+    """In a child whose setup failed: write :func:`setup_note` on *fd*, exit :data:`SETUP_FAILED`.
+
+    *fd* is the setup channel, a pipe or a file that untrusted code never
+    holds (closed before it runs). Never returns, not even if the write fails.
+    """
+    try:
+        os.write(fd, setup_note(error).encode("utf-8", "replace"))
+    finally:
+        os._exit(SETUP_FAILED)
+
+
+def read_setup_note(data):
+    """In the parent: the note a child's failed setup wrote (*data*, bytes read from its channel), or None."""
+    return bytes(data[:MAX_SETUP_NOTE]).decode("utf-8", "replace") or None

@@ -163,3 +163,27 @@ def test_each_keeper_of_untrusted_code_dies_with_its_parent_by_the_one_rule(keep
     tree = ast.parse((PACKAGE / keeper).read_text(encoding="utf-8"))
     assert [node for node in ast.walk(tree) if calls_named({"die_with_parent"})(node)], (
         f"{keeper} does not use runner.reaping.die_with_parent")
+
+
+# --- A failed setup: one way to say it ------------------------------------------
+
+def test_the_setup_failure_status_and_note_are_defined_once_in_the_runner():
+    def defines(node):
+        return (isinstance(node, ast.Assign)
+                and any(isinstance(target, ast.Name)
+                        and target.id in ("SETUP_FAILED", "MAX_SETUP_NOTE")
+                        for target in node.targets))
+
+    assert places(defines, allowed=CONFINEMENT) == []
+
+
+@pytest.mark.parametrize("child, parent", [("executor/fork_server.py", "executor/fork_server.py"),
+                                           ("executor/child.py", "executor/fresh_interpreter.py")])
+def test_each_executor_child_writes_its_setup_failure_and_its_parent_reads_it_the_one_way(
+        child, parent):
+    # A pipe (fork server) or a file (fresh interpreter, where pass_fds is
+    # missing): either way a descriptor the program never holds, one writer, one reader.
+    for path, name in ((child, "fail_setup"), (parent, "read_setup_note")):
+        tree = ast.parse((PACKAGE / path).read_text(encoding="utf-8"))
+        assert [node for node in ast.walk(tree) if calls_named({name})(node)], (
+            f"{path} does not use runner.confinement.{name}")

@@ -240,3 +240,24 @@ def test_a_process_that_dies_with_its_parent_is_killed_when_the_parent_dies():
         return armed, os.WIFSIGNALED(status) and os.WTERMSIG(status), time.monotonic() - start < 30
 
     assert in_fork(watcher) == str(("True", int(signal.SIGKILL), True))
+
+
+def test_a_failed_setup_says_why_on_its_channel_and_exits_with_the_setup_status():
+    from reasoneval_mini.runner.confinement import (
+        MAX_SETUP_NOTE, SETUP_FAILED, fail_setup, read_setup_note)
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        fail_setup(write_end, ConfinementFailed(1, "the sandbox could not be applied: " + "é" * 900))
+        os._exit(0)  # never reached
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as stream:
+        data = stream.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == SETUP_FAILED == 70
+    note = read_setup_note(data)
+    assert note.startswith("ConfinementFailed: [Errno 1] the sandbox could not be applied: éé")
+    assert len(note) <= MAX_SETUP_NOTE
+    assert read_setup_note(b"") is None  # nothing written: the setup did not fail
