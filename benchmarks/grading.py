@@ -69,6 +69,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from reasoneval_mini.grading.grader import grade_class
+    from reasoneval_mini.exercises.variants import DEFAULT_IDENTITY
     from reasoneval_mini.grading.statuses import GRADE_STATUSES
 
     with tempfile.TemporaryDirectory(prefix="grading-bench-") as tmp:
@@ -78,7 +79,11 @@ def main(argv=None):
               f"{notebooks} notebooks each, {args.workers} workers")
 
         start = time.perf_counter()
-        grades = grade_class(Path(tmp) / "submissions", workers=args.workers, progress=False)
+        # The copies were built for the shipped variant (exercises/ and solutions/ are
+        # self-study): grade them on it, as an instructor grades a class given exercises/
+        # (per folder name, each typed answer would be judged on another student's items).
+        grades = grade_class(Path(tmp) / "submissions", workers=args.workers, progress=False,
+                             identity=DEFAULT_IDENTITY)
         ours = time.perf_counter() - start
         # Written tasks await the instructor whatever the kind: only checked exercises count.
         by_kind = {kind: Counter(g.status for g in grades
