@@ -215,9 +215,13 @@ def _same_mapping(actual, expected):
         return _("expected a dict, got {type_name}").format(type_name=type(actual).__name__)
     missing = [key for key in expected if key not in actual]
     extra = [key for key in actual if key not in expected]
-    if missing or extra:
+    if missing and extra:
         return _("missing keys {missing}, unexpected keys {extra}").format(
             missing=show(missing), extra=show(extra))
+    if missing:  # the empty half said nothing ("unexpected keys []")
+        return _("missing keys {missing}").format(missing=show(missing))
+    if extra:
+        return _("unexpected keys {extra}").format(extra=show(extra))
     for key, value in expected.items():
         why = same_value(actual[key], value)
         if why:

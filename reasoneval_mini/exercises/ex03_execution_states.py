@@ -299,7 +299,8 @@ _REPORT_MARKS = (
 
 def _report_checks(logs):
     return tuple(
-        case(f"failure_report(log {sorted({row['problem_id'] for row in log})}: {_(shown)})",
+        case(_("failure_report(log {problems}: {what})").format(
+                 problems=sorted({row['problem_id'] for row in log}), what=_(shown)),
              lambda f, log=log: f([dict(row) for row in log]), _reference_failure_report(log),
              distinction=mark)
         for log, (shown, mark) in zip(logs, _REPORT_MARKS * (len(logs) // len(_REPORT_MARKS))))
