@@ -50,7 +50,8 @@ __all__ = [
     "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "NOT_YET", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
     "Criterion", "Exercise", "bundle", "rubric_criteria",
     "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
-    "show", "with_distinction", "withheld_choice", "withheld_predictions", "withheld_subset",
+    "show", "why_line", "with_distinction", "withheld_choice", "withheld_predictions",
+    "withheld_subset",
 ]
 
 # These are catalogue ids (N_): each is shown through _() in the learner's language.
@@ -346,6 +347,23 @@ STATISTICS_MISCONCEPTIONS = (
 
 #: Every name a check may be marked with (see :func:`with_distinction`).
 MARKS = DISTINCTIONS + DENOMINATOR_MISCONCEPTIONS + STATISTICS_MISCONCEPTIONS
+
+
+def why_line(item, answer, why=""):
+    """One line of an exercise's explanation (shown once it is right): ``item -> answer: why``.
+
+    *answer* is shown as given (a verdict, a kind, a value's :func:`show`); *why*
+    may be empty, and then the line ends at the answer. The separators are the
+    catalogue's (a Chinese line reads ``item → answer：why``).
+
+    >>> why_line("'0.5 kg'", None, "outside the declared answer space")
+    "'0.5 kg' -> None: outside the declared answer space"
+    >>> why_line("r03", "'timeout'")
+    "r03 -> 'timeout'"
+    """
+    if not why:
+        return _("{item} -> {answer}").format(item=item, answer=answer)
+    return _("{item} -> {answer}: {why}").format(item=item, answer=answer, why=why)
 
 
 def with_distinction(check, distinction):

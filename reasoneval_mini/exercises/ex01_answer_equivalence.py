@@ -8,7 +8,8 @@ tests, never from numbers typed in here.
 from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
-    Criterion, Exercise, Withheld, WrittenTask, bundle, case, rejects, withheld_predictions)
+    Criterion, Exercise, Withheld, WrittenTask, bundle, case, rejects, why_line,
+    withheld_predictions)
 from reasoneval_mini.answers import extract_final_answer
 from reasoneval_mini.answers import numeric_equivalence
 from reasoneval_mini.answers import parse_rational
@@ -121,7 +122,7 @@ def _practice_why(data):
         else:
             why = _("inside the space, but a different number than {reference}").format(
                 reference=data["reference"])
-        lines.append(f"{prediction!r} -> {verdict}: {why}")
+        lines.append(why_line(repr(prediction), verdict, why))
     return "\n".join(lines)
 
 
@@ -706,8 +707,7 @@ def _disagreement_checks(items):
 
 def _disagreement_why(items):
     kinds, why = _key_kinds(), answer_key().why(_DISAGREE_ID)
-    return "\n".join(f"{item} -> {kinds[item]}: {why.get(item, '')}".rstrip(": ")
-                     for item in items)
+    return "\n".join(why_line(item, kinds[item], why.get(item, "")) for item in items)
 
 
 _DISAGREE_ID = "kp1_sort_disagreements"

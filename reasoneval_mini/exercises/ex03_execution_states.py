@@ -21,7 +21,7 @@ from collections import Counter
 from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key
 from reasoneval_mini.exercises.checks import (
     NOT_ATTEMPTED, CheckResult, Criterion, Exercise, Withheld, WrittenTask, case, lazy, same_set,
-    show, withheld_predictions, withheld_subset)
+    show, why_line, withheld_predictions, withheld_subset)
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.records import (
     ASSERTION_FAILED,
@@ -548,8 +548,7 @@ def _keyed_why(exercise_id, items, answers=None):
         reasons = answer_key().why(exercise_id)
     except AnswerKeyMissing:
         return ""
-    return "\n".join(f"{item} -> {show(answers[item])}: {reasons.get(item, '')}".rstrip(": ")
-                     for item in items)
+    return "\n".join(why_line(item, show(answers[item]), reasons.get(item, "")) for item in items)
 
 
 class _TypedSet(set):

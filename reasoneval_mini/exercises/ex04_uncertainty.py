@@ -390,8 +390,8 @@ _INTERVAL = Exercise(
         "or pooled samples, caps the exercise at a third; calling `pass_at_k_interval` "
         "earns nothing."),
     hint=N_("Per problem first: one pass_at_k per problem. statistics.stdev divides by m - 1. "
-          "Which quantile does a 95% interval need, and how many degrees of freedom does s "
-          "have when it is computed from m values around their own mean?"),
+          "Which quantile does a 95% two-sided interval need, and how many degrees of freedom "
+          "does s have when it is computed from m values around their own mean?"),
     draw=lambda rng: tuple(_draw_interval_set(rng, (6, rng.choice((4, 5, 7, 8))))),
     checks=lambda data: tuple(_interval_check(*item) for item in data),
     hidden=lambda rng, data: tuple(
