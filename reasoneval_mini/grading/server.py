@@ -52,6 +52,7 @@ import threading
 import time
 
 from reasoneval_mini.runner.confinement import SETUP_FAILED
+from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS
 from reasoneval_mini.runner.limits import max_fd
 from reasoneval_mini.runner.reaping import (
     PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, kill_descendants, parent_gone)
@@ -73,8 +74,6 @@ MAX_MESSAGE_BYTES = 1 << 16
 #: How long a new server may take to import and say it is ready; a fork's reply, an exit's report.
 STARTUP_SECONDS = 10.0
 REPLY_SECONDS = 5.0
-#: Without ``os.pidfd_open``, how often the server looks whether its student's child has exited.
-EXIT_POLL_SECONDS = 0.005
 
 
 # --- The server ------------------------------------------------------------------------
