@@ -230,3 +230,4 @@ def test_a_class_grades_the_same_forked_as_in_fresh_interpreters(tmp_path, monke
     assert outputs[True][0] == outputs[False][0]
     assert outputs[True][1] == outputs[False][1]
     assert len(read_csv(tmp_path / "forked" / "grades.csv")) > 10
+
