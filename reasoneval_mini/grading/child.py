@@ -38,8 +38,10 @@ judges in its own process. That is why the channel carries no secret: the only
 channel student code can reach is its own (the sandbox keeps it away from a
 classmate's ``/proc/<pid>/fd``).
 
-Processes (Linux): the process the grader starts is a *keeper*. It dies with
-the grader (``PR_SET_PDEATHSIG``), makes itself a child subreaper
+Processes (Linux): the process the grader starts (a fresh interpreter,
+:func:`main`), or that the grading server forks for the grader
+(:mod:`reasoneval_mini.grading.server`), is a *keeper*. It dies with its
+parent, the grader or the server (``PR_SET_PDEATHSIG``), makes itself a child subreaper
 (``PR_SET_CHILD_SUBREAPER``) and forks the *worker*, which confines itself
 and runs the student's code. Every process the student starts stays below the
 keeper, ``setsid`` or double ``fork`` included, so :func:`~reasoneval_mini.runner.reaping.kill_descendants`

@@ -8,7 +8,13 @@ data (:func:`decode_plain`, bounded in size, in the time exact arithmetic
 on it takes and in what a set of its parts costs). The expected values,
 hidden checks and comparisons never enter the child.
 
-Processes: the child is started by :func:`~reasoneval_mini.runner.start.start_child`,
+Processes: the child is forked by a warm grading server
+(:mod:`reasoneval_mini.grading.server`, one per grading thread at a time,
+started by :func:`~reasoneval_mini.runner.start.start_child`), which hands it
+the pipes the grader made and then only reports its exit; where no server
+runs (no ``fork``, or :data:`FORK_SERVER` off) it is a fresh interpreter
+started by :func:`~reasoneval_mini.runner.start.start_child`. Either way it
+runs :func:`~reasoneval_mini.grading.child.serve_student`,
 with a minimal environment (and :data:`CHILD_SETTINGS`),
 an empty temporary working folder, no path to any notebook, registry or
 hidden-tests file, and confines itself to the sandbox the job's
