@@ -62,13 +62,14 @@ from reasoneval_mini.support.processes import kill_process_group, kill_process_t
 #: What every student's run imports, imported once in the server: the grading
 #: child, and the modules the course's notebooks import in their setup cell
 #: (measured: about 80 ms of feedback, 55 of code_report, 30 of the child, 20
-#: of the executor per fresh interpreter). Names, not imports: a student's run
+#: of the executor, 28 of ex03's setup cell per fresh interpreter). Names, not imports: a student's run
 #: imports them, the server only warms them; none of them may read anything of
 #: a student at import time. A fixed list, never the notebooks' own imports:
 #: the server is outside the sandbox, and a module's top level runs there.
 PRE_IMPORTS = ("reasoneval_mini.grading.child", "reasoneval_mini", "reasoneval_mini.feedback",
-               "reasoneval_mini.evaluation.code_report", "reasoneval_mini.executor",
-               "reasoneval_mini.estimators", "reasoneval_mini.records")
+               "reasoneval_mini.evaluation.code_report", "reasoneval_mini.executor.program",
+               "reasoneval_mini.estimators", "reasoneval_mini.records",
+               "reasoneval_mini.exercises.ex03_execution_states")
 #: Largest message on the socket (each is a few dozen bytes of JSON).
 MAX_MESSAGE_BYTES = 1 << 16
 #: How long a new server may take to import and say it is ready; a fork's reply, an exit's report.
