@@ -117,21 +117,30 @@ def serve(parent_pid, sock_fd):
         except OSError as error:
             for fd in fds:
                 os.close(fd)
-            _send(sock, {"failed": f"{type(error).__name__}: {error}"})
+            if not _told(sock, {"failed": f"{type(error).__name__}: {error}"}):
+                break
             continue
         if pid == 0:
             _student(message["workdir"], fds, sock, server_pid)
         for fd in fds:  # the child's ends only: the server holds nothing of the run
             os.close(fd)
         del message, fds, request
-        _send(sock, {"started": pid})
-        returncode, go_on = _wait_student(sock, pid, parent_pid)
+        told = _told(sock, {"started": pid})
+        returncode, go_on = _wait_student(sock, pid, parent_pid) if told else (_end(pid), False)
         kill_descendants(os.getpid())  # what left the keeper's subtree came here
-        if not go_on:
+        if not (go_on and _told(sock, {"exited": pid, "returncode": returncode})):
             break
-        _send(sock, {"exited": pid, "returncode": returncode})
     kill_descendants(os.getpid())
     os._exit(0)
+
+
+def _told(sock, message):
+    """Send *message* to the grader; False if its socket is gone (the server then stops)."""
+    try:
+        _send(sock, message)
+    except OSError:
+        return False
+    return True
 
 
 def _receive(sock, parent_pid):
