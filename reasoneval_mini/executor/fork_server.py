@@ -102,7 +102,8 @@ from reasoneval_mini.runner.confinement import (
     read_setup_note,
 )
 from reasoneval_mini.runner.deadlines import ANSWER_GRACE_SECONDS, deadline_after
-from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
+from reasoneval_mini.runner.limits import (
+    FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for, max_fd)
 from reasoneval_mini.runner.reaping import (
     PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, parent_gone)
 from reasoneval_mini.runner.start import start_child
@@ -127,15 +128,6 @@ _exit = os._exit  # bound before any program runs: a program that replaces os._e
 _PARENT = {"pid": None, "subreaper": False}
 PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
                "string", "hashlib", "heapq", "bisect", "traceback")
-
-
-def _max_fd():
-    """One past the highest possible descriptor (sysconf may say -1: unlimited)."""
-    try:
-        limit = os.sysconf("SC_OPEN_MAX")
-    except (OSError, ValueError):
-        limit = -1
-    return limit if limit > 0 else 65536
 
 
 def _child_main(request, workdir, pipes, nonce, ruleset=None):
@@ -165,7 +157,7 @@ def _child_main(request, workdir, pipes, nonce, ruleset=None):
         # Not inheritable: a program that execs something does not hand it the channel.
         os.dup2(report_w, REPORT_FD, inheritable=False)
         isolation = isolation_from_fields(request["isolation"])
-        top = _max_fd()  # asked before the limits: descriptors above the new one stay open
+        top = max_fd()  # asked before the limits: descriptors above the new one stay open
         warnings = limit_and_confine(
             isolation, workdir, memory_mb=request["memory_mb"],
             cpu_seconds=cpu_seconds_for(request["timeout"]), file_size_mb=FILE_SIZE_LIMIT_MB,

@@ -38,8 +38,10 @@ judges in its own process. That is why the channel carries no secret: the only
 channel student code can reach is its own (the sandbox keeps it away from a
 classmate's ``/proc/<pid>/fd``).
 
-Processes (Linux): the process the grader starts is a *keeper*. It dies with
-the grader (``PR_SET_PDEATHSIG``), makes itself a child subreaper
+Processes (Linux): the process the grader starts (a fresh interpreter,
+:func:`main`), or that the grading server forks for the grader
+(:mod:`reasoneval_mini.grading.server`), is a *keeper*. It dies with its
+parent, the grader or the server (``PR_SET_PDEATHSIG``), makes itself a child subreaper
 (``PR_SET_CHILD_SUBREAPER``) and forks the *worker*, which confines itself
 and runs the student's code. Every process the student starts stays below the
 keeper, ``setsid`` or double ``fork`` included, so :func:`~reasoneval_mini.runner.reaping.kill_descendants`
@@ -285,15 +287,17 @@ def _keep(worker):
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
-def _become_worker(grader_pid):
+def _become_worker(parent_pid, pipes):
     """On Linux, split into keeper and worker; return in the worker (everywhere else at once).
 
-    The keeper gets SIGTERM when the grader dies (its handler kills
-    everything below it), the worker SIGKILL when the keeper does; either
-    ends at once if its parent died before it could ask
-    (:func:`~reasoneval_mini.runner.reaping.die_with_parent`).
+    *parent_pid* is the process this one must not outlive (the grader, or
+    the grading server it was forked from); *pipes* the descriptors to the
+    grader, which only the worker keeps. The keeper gets SIGTERM when that
+    parent dies (its handler kills everything below it), the worker SIGKILL
+    when the keeper does; either ends at once if its parent died before it
+    could ask (:func:`~reasoneval_mini.runner.reaping.die_with_parent`).
     """
-    if not die_with_parent(grader_pid, signal.SIGTERM):
+    if not die_with_parent(parent_pid, signal.SIGTERM):
         return  # no death signal here: no keeper either
     become_subreaper()
     keeper = os.getpid()
@@ -302,15 +306,32 @@ def _become_worker(grader_pid):
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):  # only the worker holds the pipes to the grader
             os.dup2(null, fd)
+        for fd in pipes:
+            os.close(fd)
         _keep(worker)
     die_with_parent(keeper, signal.SIGKILL)
 
 
 def main(grader):
-    """The child's life (*grader*: the grader's pid): keeper and worker, job, sandbox, cells, exit."""
+    """The fresh interpreter's life (*grader*: the grader's pid): its stdin and stdout are the pipes.
+
+    See :func:`serve_student` for the rest.
+    """
+    serve_student(grader, os.dup(1), os.dup(0))
+
+
+def serve_student(parent_pid, channel, requests):
+    """One student's whole run on its own pipes; never returns.
+
+    *channel* is the descriptor the events go to, *requests* the one the
+    job and the grader's requests come from; *parent_pid* the process this
+    one dies with (:func:`_become_worker`). Keeper and worker, job, limits
+    and sandbox, cells, calls, exit: the same in a fresh interpreter
+    (:func:`main`) and in a child forked by the grading server
+    (:mod:`reasoneval_mini.grading.server`).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle
-    _become_worker(grader)
-    channel, requests = os.dup(1), os.dup(0)
+    _become_worker(parent_pid, (channel, requests))
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)

@@ -261,6 +261,10 @@ def not_graded(student, exercise, why):
         _("not graded: {why}; grade this student again").format(why=why)))
 
 
+#: Identities whose check counts a :class:`Checker` keeps (a class of its own size, at most).
+MAX_COUNTED_IDENTITIES = 4096
+
+
 class Checker:
     """The instructor's side of grading, in the grader: the registry, the keys, the judge.
 
@@ -281,6 +285,7 @@ class Checker:
         self.hidden = (load_hidden_checks(job.hidden_tests, self.exercises)
                        if job.hidden_tests else {})
         self.grading_key = job.grading_key
+        self._counts = {}  # identity -> {exercise_id: (public, all)}; see _counted
         if self.grading_key is None and not job.public_only:
             self.grading_key = load_grading_key()
         use_answer_key(job.answer_key)
@@ -301,10 +306,30 @@ class Checker:
 
     def counts(self, identity):
         """``{exercise_id: number of checks}`` for *identity*: public, hidden, the file's hidden."""
-        variant = self.variant(identity)
-        return {i: len(e.public_checks(variant))
-                + (0 if self.job.public_only else len(e.hidden_checks(variant))
-                   + len(self.hidden.get(i, ()))) for i, e in self.exercises.items()}
+        return {i: total for i, (_, total) in self._counted(identity).items()}
+
+    def _counted(self, identity):
+        """``{exercise_id: (public checks, all checks)}`` for *identity*, counted once per identity.
+
+        Counting builds every check (each exercise draws its data for the
+        variant), as running them does once more: a class judged on one
+        identity (``--identity``, ``progress``) counts once for all its
+        students, and each student's judge reuses its count of public checks.
+        The counts depend on the identity and the key alone. Threads may
+        count the same identity at once; both get the same numbers.
+        """
+        counted = self._counts.get(identity)
+        if counted is None:
+            variant = self.variant(identity)
+            counted = {}
+            for i, e in self.exercises.items():
+                public = len(e.public_checks(variant))
+                counted[i] = (public, public + (0 if self.job.public_only else len(
+                    e.hidden_checks(variant)) + len(self.hidden.get(i, ()))))
+            if len(self._counts) >= MAX_COUNTED_IDENTITIES:
+                self._counts.clear()
+            self._counts[identity] = counted
+        return counted
 
     def judge(self, identity, exercise, notebook, defined, answer, failures):
         """The result dict of *exercise*: its checks run here, on the child's *answer*.
@@ -319,7 +344,10 @@ class Checker:
         if not defined:
             return _undefined(exercise, notebook, failures)
         variant = self.variant(identity)
-        public = len(exercise.public_checks(variant))
+        if self.exercises.get(exercise.id) is exercise:  # counted with the checker's registry
+            public = self._counted(identity)[exercise.id][0]
+        else:
+            public = len(exercise.public_checks(variant))
         if exercise.typed:
             answer = typed_answer(notebook, exercise.answer_name)
         try:

@@ -8,7 +8,13 @@ data (:func:`decode_plain`, bounded in size, in the time exact arithmetic
 on it takes and in what a set of its parts costs). The expected values,
 hidden checks and comparisons never enter the child.
 
-Processes: the child is started by :func:`~reasoneval_mini.runner.start.start_child`,
+Processes: the child is forked by a warm grading server
+(:mod:`reasoneval_mini.grading.server`, one per grading thread at a time,
+started by :func:`~reasoneval_mini.runner.start.start_child`), which hands it
+the pipes the grader made and then only reports its exit; where no server
+runs (no ``fork``, or :data:`FORK_SERVER` off) it is a fresh interpreter
+started by :func:`~reasoneval_mini.runner.start.start_child`. Either way it
+runs :func:`~reasoneval_mini.grading.child.serve_student`,
 with a minimal environment (and :data:`CHILD_SETTINGS`),
 an empty temporary working folder, no path to any notebook, registry or
 hidden-tests file, and confines itself to the sandbox the job's
@@ -54,6 +60,7 @@ from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.child import CELL_ERROR_CHARS
 from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
+from reasoneval_mini.grading.server import ServerLost, borrow, give_back
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
 ENDING_DONE = "done"
@@ -231,16 +238,16 @@ class _Session:
     (:attr:`step`), the failed cells of the current notebook and the results.
     """
 
-    def __init__(self, process, job, tasks, cancel):
-        self.process, self.cancel = process, cancel
-        self.channel = process.stdout.fileno()
+    def __init__(self, child, job, tasks, cancel):
+        self.cancel = cancel
+        self.requests, self.channel = child.requests, child.channel
         self.step_timeout = job.step_timeout
         self.tasks = list(tasks)
         self.step, self.results, self.fatal, self.seq = Step(), {}, None, 0
 
     def send(self, message):
         try:
-            write_message(self.process.stdin.fileno(), message)
+            write_message(self.requests, message)
         except (OSError, ValueError):
             raise _Stop(ENDING_DIED) from None
 
@@ -360,9 +367,8 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
                              for t in tasks]}
     workdir = make_workdir()
     try:
-        process = start_child("reasoneval_mini.grading.child", "main", (os.getpid(),),
-                              workdir=workdir, cwd=workdir, extra_env=CHILD_SETTINGS)
-        session = _Session(process, job, tasks, cancel)
+        child = _start(workdir)
+        session = _Session(child, job, tasks, cancel)
         ending, returncode = ENDING_DONE, None
         try:
             session.send(job_message)
@@ -370,12 +376,9 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
         except _Stop as stop:
             ending = stop.ending
             if ending == ENDING_DIED:
-                try:
-                    returncode = process.wait(timeout=KILL_GRACE_SECONDS)
-                except subprocess.TimeoutExpired:
-                    pass
+                returncode = child.returncode_within(KILL_GRACE_SECONDS)
         finally:
-            _end(process)
+            child.end()
     finally:
         remove_tree(workdir)
     how = describe_exit(returncode) if ending == ENDING_DIED else ""
@@ -383,13 +386,88 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
     return ChildRun(ending, how, session.step, session.results, session.fatal, killed_by)
 
 
-def _end(process):
-    """Kill the child and everything it started; reap it."""
-    if process.poll() is None:
-        kill_descendants(process.pid)
-    for stream in (process.stdin, process.stdout):
+#: Fork each student's child from a warm grading server where one can run
+#: (:mod:`reasoneval_mini.grading.server`); False: a fresh interpreter for
+#: each, as where there is no ``fork`` (the tests of that path set it).
+FORK_SERVER = True
+
+
+def _start(workdir):
+    """The child for one student in *workdir*: forked by a warm server, else a fresh interpreter."""
+    server = borrow(CHILD_SETTINGS) if FORK_SERVER else None
+    if server is not None:
         try:
-            stream.close()
-        except OSError:
-            pass
-    kill_process_tree(process)
+            return _ForkedChild(server, workdir)
+        except ServerLost:  # this student gets a fresh interpreter, the next one a new server
+            server.close()
+    return _FreshChild(workdir)
+
+
+class _FreshChild:
+    """A grading child in a fresh interpreter (its keeper, on Linux): its pipes, its exit, its end."""
+
+    def __init__(self, workdir):
+        self.process = start_child("reasoneval_mini.grading.child", "main", (os.getpid(),),
+                                   workdir=workdir, cwd=workdir, extra_env=CHILD_SETTINGS)
+        self.requests, self.channel = self.process.stdin.fileno(), self.process.stdout.fileno()
+
+    def returncode_within(self, timeout):
+        """Its returncode once it has exited, within *timeout* seconds; None if it has not."""
+        try:
+            return self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def end(self):
+        """Kill the child and everything it started; reap it."""
+        process = self.process
+        if process.poll() is None:
+            kill_descendants(process.pid)
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        kill_process_tree(process)
+
+
+class _ForkedChild:
+    """A grading child forked by a grading server; the same three as :class:`_FreshChild`.
+
+    The grader holds the pipes and talks to the child directly; the server
+    only reports its exit and, at :meth:`end`, kills it and all it started.
+    A server that fails is closed (the next student gets a new one).
+    """
+
+    def __init__(self, server, workdir):
+        self.server = server
+        self.requests, self.channel = server.start_student(workdir)
+
+    def returncode_within(self, timeout):
+        try:
+            return self.server.exit_status(timeout)
+        except TimeoutError:
+            return None
+        except ServerLost:  # e.g. the student killed it: how the child ended is unknown
+            self._lose()
+            return None
+
+    def end(self):
+        for fd in (self.requests, self.channel):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if self.server is None:
+            return
+        try:
+            self.server.end()
+        except (ServerLost, TimeoutError):
+            self._lose()
+        else:
+            give_back(self.server)
+
+    def _lose(self):
+        # Its keeper dies with it (a death signal) and kills what the student started.
+        self.server.close()
+        self.server = None

@@ -21,6 +21,7 @@ KILL_GRACE_SECONDS = 1.0
 CANCEL_POLL_SECONDS = 0.1
 #: How often the fresh-interpreter worker, waiting for its program's exit, looks at
 #: its cancel flag: that wait is the end of every run, so a short program is kept short.
+#: The grading server, where the kernel has no pidfd, looks as often for its child's exit.
 EXIT_POLL_SECONDS = 0.02
 
 

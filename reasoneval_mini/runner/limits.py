@@ -14,6 +14,7 @@ Surprising: the CPU limit is a whole second above even a tiny wall timeout.
 """
 
 import math
+import os
 
 try:  # imported once, so that forked children do not each load it
     import resource
@@ -66,3 +67,17 @@ def apply_limits(*, memory_mb=None, cpu_seconds=None, file_size_mb=None, open_fi
         except (ValueError, OSError) as error:
             warnings.append(f"could not set {name}: {error}")
     return warnings
+
+
+def max_fd():
+    """One past the highest descriptor this process may hold (sysconf may say -1: unlimited).
+
+    A forked child that closes every descriptor it was not given asks this
+    before its limits lower ``RLIMIT_NOFILE``: descriptors above the new
+    limit stay open, and must be closed too.
+    """
+    try:
+        limit = os.sysconf("SC_OPEN_MAX")
+    except (OSError, ValueError):
+        limit = -1
+    return limit if limit > 0 else 65536

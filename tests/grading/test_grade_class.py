@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 from submission_class import (
-    CLASS, EXPECTED, REGISTRY, SHOUT, build_class, grade, read_csv, words_notebook,
+    CLASS, EXPECTED, FAKE_REGISTRY, REGISTRY, SHOUT, build_class, grade, read_csv, words_notebook,
     write_notebook)
 
 from reasoneval_mini.grading.reports import GRADE_COLUMNS, TOTAL_COLUMNS
@@ -131,3 +131,20 @@ def test_a_check_whose_call_raised_names_the_exception_once_in_the_feedback():
     other = _check_line({"call": "f(1)", "expected": "2", "actual": "3", "passed": False,
                          "message": "expected an exact int"})
     assert other.endswith("(expected an exact int)")
+
+
+def test_a_class_judged_on_one_identity_counts_its_checks_once(monkeypatch):
+    # Counting builds every check (each draws its data); a class judged on one
+    # identity (--identity, progress) did it again for every student.
+    from reasoneval_mini.grading.grader import Checker
+    from reasoneval_mini.grading.process import GradingJob
+
+    checker = Checker(GradingJob(str(FAKE_REGISTRY), None, 2.0, public_only=True))
+    exercise_type = type(next(iter(checker.exercises.values())))
+    built = []
+    real = exercise_type.public_checks
+    monkeypatch.setattr(exercise_type, "public_checks",
+                        lambda self, variant: built.append(self.id) or real(self, variant))
+    first = checker.counts("ann")
+    assert checker.counts("ann") == first and checker.counts("bob") == first
+    assert sorted(built) == sorted(list(checker.exercises) * 2)  # ann once, bob once
