@@ -133,13 +133,31 @@ class Exercise:
 
     def public_checks(self, variant):
         """The checks ``check()`` runs (and the grader shows), for *variant*."""
-        return tuple(self.checks(self.data(variant)) if callable(self.checks) else self.checks)
+        return self._public_from(self.data(variant))
 
     def hidden_checks(self, variant):
         """The grader's hidden checks for *variant* (which carries the grader's key)."""
+        return self._hidden_from(variant, self.data(variant))
+
+    def drawn_checks(self, variant, *, hidden=False):
+        """``(public, hidden)``: :meth:`public_checks`, and with *hidden* :meth:`hidden_checks`
+        (else ``()``), both built on one draw of :meth:`data`.
+
+        Why one draw: drawing is most of the grader's own work per student
+        (some exercises draw by rejection, with a reference computed on every
+        try). Building the checks only reads the data, so both builders can
+        share it (``tests/exercises/test_drawn_checks.py`` holds that).
+        """
+        data = self.data(variant)
+        return self._public_from(data), self._hidden_from(variant, data) if hidden else ()
+
+    def _public_from(self, data):
+        return tuple(self.checks(data) if callable(self.checks) else self.checks)
+
+    def _hidden_from(self, variant, data):
         if self.hidden is None:
             return ()
-        return tuple(self.hidden(variant.hidden_rng(self.id), self.data(variant)))
+        return tuple(self.hidden(variant.hidden_rng(self.id), data))
 
 
 #: The levels of a rubric criterion, in points: missing or wrong, partly there, complete.

@@ -233,7 +233,7 @@ def _typed(answer):
 
 
 def run_checks(exercise_id, answer, extra_checks=(), *, variant=None, hidden=False,
-               in_process=True):
+               in_process=True, drawn=None):
     """Run every check of *exercise_id* for *variant* (then *extra_checks*) on *answer*.
 
     Returns a list of :class:`CheckResult`, one per check, in order: the
@@ -249,6 +249,11 @@ def run_checks(exercise_id, answer, extra_checks=(), *, variant=None, hidden=Fal
     answer is read from the notebook cell by the grader itself.
     For an exercise with ``reveal_expected=False`` every result is
     :func:`~reasoneval_mini.exercises.checks.conceal`-ed.
+
+    *drawn*: the ``(public, hidden)`` checks of *variant*, as
+    :meth:`~reasoneval_mini.exercises.checks.Exercise.drawn_checks` built them
+    with *hidden*, run in place of a fresh draw (the grader draws each
+    student's once); ``None`` draws them here.
     """
     exercise = get_exercise(exercise_id)
     variant = current_variant() if variant is None else variant
@@ -263,8 +268,8 @@ def run_checks(exercise_id, answer, extra_checks=(), *, variant=None, hidden=Fal
         answer = _typed(answer)
     elif in_process:
         answer = watched(answer, resolve_refused(exercise.refuses))
-    checks = exercise.public_checks(variant) + (
-        exercise.hidden_checks(variant) if hidden else ()) + tuple(extra_checks)
+    public, secret = exercise.drawn_checks(variant, hidden=hidden) if drawn is None else drawn
+    checks = tuple(public) + tuple(secret) + tuple(extra_checks)
     results = [_run_one(check, answer) for check in checks]
     # One place decides what a prediction exercise may show, for the notebook and the grader.
     return results if exercise.reveal_expected else [conceal(result) for result in results]

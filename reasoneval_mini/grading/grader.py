@@ -261,10 +261,6 @@ def not_graded(student, exercise, why):
         _("not graded: {why}; grade this student again").format(why=why)))
 
 
-#: Identities whose check counts a :class:`Checker` keeps (a class of its own size, at most).
-MAX_COUNTED_IDENTITIES = 4096
-
-
 class Checker:
     """The instructor's side of grading, in the grader: the registry, the keys, the judge.
 
@@ -285,7 +281,6 @@ class Checker:
         self.hidden = (load_hidden_checks(job.hidden_tests, self.exercises)
                        if job.hidden_tests else {})
         self.grading_key = job.grading_key
-        self._counts = {}  # identity -> {exercise_id: (public, all)}; see _counted
         if self.grading_key is None and not job.public_only:
             self.grading_key = load_grading_key()
         use_answer_key(job.answer_key)
@@ -304,35 +299,16 @@ class Checker:
         """The :class:`~reasoneval_mini.exercises.variants.Variant` of *identity*, with the key."""
         return Variant(identity, key=self.grading_key)
 
-    def counts(self, identity):
-        """``{exercise_id: number of checks}`` for *identity*: public, hidden, the file's hidden."""
-        return {i: total for i, (_, total) in self._counted(identity).items()}
+    def draw(self, identity):
+        """The :class:`DrawnChecks` of *identity*: one student's checks, drawn once each."""
+        return DrawnChecks(self, identity)
 
-    def _counted(self, identity):
-        """``{exercise_id: (public checks, all checks)}`` for *identity*, counted once per identity.
+    def counts(self, drawn):
+        """``{exercise_id: number of checks}`` of *drawn*: public, hidden, the file's hidden."""
+        return {i: sum(map(len, drawn.checks(i))) for i in self.exercises}
 
-        Counting builds every check (each exercise draws its data for the
-        variant), as running them does once more: a class judged on one
-        identity (``--identity``, ``progress``) counts once for all its
-        students, and each student's judge reuses its count of public checks.
-        The counts depend on the identity and the key alone. Threads may
-        count the same identity at once; both get the same numbers.
-        """
-        counted = self._counts.get(identity)
-        if counted is None:
-            variant = self.variant(identity)
-            counted = {}
-            for i, e in self.exercises.items():
-                public = len(e.public_checks(variant))
-                counted[i] = (public, public + (0 if self.job.public_only else len(
-                    e.hidden_checks(variant)) + len(self.hidden.get(i, ()))))
-            if len(self._counts) >= MAX_COUNTED_IDENTITIES:
-                self._counts.clear()
-            self._counts[identity] = counted
-        return counted
-
-    def judge(self, identity, exercise, notebook, defined, answer, failures):
-        """The result dict of *exercise*: its checks run here, on the child's *answer*.
+    def judge(self, drawn, exercise, notebook, defined, answer, failures):
+        """The result dict of *exercise*: its checks, from *drawn*, run here on the child's *answer*.
 
         *failures*: the :class:`~reasoneval_mini.grading.process.CellFailure`
         list of *notebook* (skipped cells included). An answer that is not
@@ -343,26 +319,50 @@ class Checker:
         """
         if not defined:
             return _undefined(exercise, notebook, failures)
-        variant = self.variant(identity)
-        if self.exercises.get(exercise.id) is exercise:  # counted with the checker's registry
-            public = self._counted(identity)[exercise.id][0]
-        else:
-            public = len(exercise.public_checks(variant))
+        public, own_hidden, file_hidden = drawn.checks(exercise.id)
         if exercise.typed:
             answer = typed_answer(notebook, exercise.answer_name)
         try:
             results = self.registry.run_checks(
-                exercise.id, answer, () if self.job.public_only else self.hidden.get(exercise.id, ()),
-                variant=variant, hidden=not self.job.public_only, in_process=False)
+                exercise.id, answer, file_hidden, variant=drawn.variant,
+                hidden=not self.job.public_only, in_process=False, drawn=(public, own_hidden))
         except Exception as error:  # noqa: BLE001 - a broken check costs this exercise only
             return {"status": GRADE_ERROR, "checks": [], "message": shorten(
                 _("the checks crashed: {error_type}: {error}").format(
                     error_type=type(error).__name__, error=error))}
         checks = [{**{key: _plain(value) for key, value in result.to_dict().items()},
-                   "hidden": index >= public} for index, result in enumerate(results)]
+                   "hidden": index >= len(public)} for index, result in enumerate(results)]
         return {"status": GRADE_FAILED, "message": "", "checks": checks,
                 "note": _cell_note(exercise, notebook, failures)
-                or _name_error_note(checks[:public], notebook, failures)}
+                or _name_error_note(checks[:len(public)], notebook, failures)}
+
+
+class DrawnChecks:
+    """One student's checks: each exercise's drawn on first use, then kept for that student.
+
+    Why: drawing is most of the grader's own work per student, and both the
+    count of checks (before the child runs) and the judge need them. Each
+    student gets their own: checks are never shared between students, so
+    nothing one student's checks hold (a computed reference) reaches another.
+    Used by one student's thread only.
+    """
+
+    def __init__(self, checker, identity):
+        self.checker, self.identity = checker, identity
+        self.variant = checker.variant(identity)
+        self._drawn = {}
+
+    def checks(self, exercise_id):
+        """``(public, hidden, the hidden tests file's)`` checks of *exercise_id*, as tuples.
+
+        The two hidden ones are empty when the job grades on public checks only.
+        """
+        if exercise_id not in self._drawn:
+            exercise, public_only = self.checker.exercises[exercise_id], self.checker.job.public_only
+            public, hidden = exercise.drawn_checks(self.variant, hidden=not public_only)
+            self._drawn[exercise_id] = (public, hidden, () if public_only else
+                                        tuple(self.checker.hidden.get(exercise_id, ())))
+        return self._drawn[exercise_id]
 
 
 def typed_answer(notebook, name):
@@ -481,11 +481,13 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
 
 def _grade_submission(submission, exercises, job, expected_checks, checker, cancel):
     student = submission.student
+    drawn = checker.draw(checker.identity(student))
     if expected_checks is None:
-        expected_checks = checker.counts(checker.identity(student))
+        expected_checks = checker.counts(drawn)
     grades = _without_running(submission, exercises)
     notebooks = {n.name: n for n in submission.notebooks if not n.error}
-    grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel)
+    grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel,
+                          drawn)
     grades.update(grading.run())
     grades.update(_built_for_another_variant(grades, notebooks, exercises, student,
                                              checker.identity(student)))
@@ -553,10 +555,11 @@ class _StudentRun:
     and is run again; the second time, what is left is not graded.
     """
 
-    def __init__(self, student, notebooks, exercises, job, expected_checks, checker, cancel):
+    def __init__(self, student, notebooks, exercises, job, expected_checks, checker, cancel,
+                 drawn):
         self.student, self.notebooks, self.exercises = student, notebooks, exercises
-        self.job, self.expected_checks, self.checker, self.cancel = (
-            job, expected_checks, checker, cancel)
+        self.job, self.expected_checks, self.checker, self.cancel, self.drawn = (
+            job, expected_checks, checker, cancel, drawn)
         self.grades, self.skipped, self.outside_kills = {}, {}, 0  # skipped: name -> [CellFailure]
 
     def tasks(self):
@@ -576,8 +579,8 @@ class _StudentRun:
     def judge(self, exercise_id, defined, answer, failures):
         notebook = self.notebooks[Path(self.exercises[exercise_id].notebook).name]
         failures = sorted([*self.skipped.get(notebook.name, ()), *failures], key=lambda f: f.cell)
-        return self.checker.judge(self.checker.identity(self.student), self.exercises[exercise_id],
-                                  notebook, defined, answer, failures)
+        return self.checker.judge(self.drawn, self.exercises[exercise_id], notebook, defined,
+                                  answer, failures)
 
     def run(self):
         """``{exercise_id: Grade}`` for every exercise of the notebooks (less on a Ctrl-C)."""

@@ -133,18 +133,20 @@ def test_a_check_whose_call_raised_names_the_exception_once_in_the_feedback():
     assert other.endswith("(expected an exact int)")
 
 
-def test_a_class_judged_on_one_identity_counts_its_checks_once(monkeypatch):
-    # Counting builds every check (each draws its data); a class judged on one
-    # identity (--identity, progress) did it again for every student.
+def test_counting_a_students_checks_draws_them_once_for_the_judge_too(monkeypatch):
+    # Counting builds every check (each draws its data), and the judge and run_checks built
+    # them again. Each student's are drawn once (Checker.draw) and counted from that draw;
+    # tests/grading/test_checks_drawn_once.py holds that the judge uses the same draw.
     from reasoneval_mini.grading.grader import Checker
     from reasoneval_mini.grading.process import GradingJob
 
     checker = Checker(GradingJob(str(FAKE_REGISTRY), None, 2.0, public_only=True))
     exercise_type = type(next(iter(checker.exercises.values())))
     built = []
-    real = exercise_type.public_checks
-    monkeypatch.setattr(exercise_type, "public_checks",
-                        lambda self, variant: built.append(self.id) or real(self, variant))
-    first = checker.counts("ann")
-    assert checker.counts("ann") == first and checker.counts("bob") == first
+    real = exercise_type.drawn_checks
+    monkeypatch.setattr(exercise_type, "drawn_checks", lambda self, variant, **options: (
+        built.append(self.id) or real(self, variant, **options)))
+    ann = checker.draw("ann")
+    first = checker.counts(ann)
+    assert checker.counts(ann) == first and checker.counts(checker.draw("bob")) == first
     assert sorted(built) == sorted(list(checker.exercises) * 2)  # ann once, bob once
