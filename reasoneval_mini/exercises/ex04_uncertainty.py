@@ -23,7 +23,7 @@ inputs of its own (``hidden=``), each check holds a valid case and a refusal
 (so that a table of the public inputs, or an answer that always raises, earns
 nothing on the hidden ones), and the library's interval functions are
 refused while an answer runs. Expected values come from independent
-computations here (``statistics.stdev``, :func:`math.fsum`,
+computations here (``statistics.stdev``, to the last bit (:func:`_sd`), :func:`math.fsum`,
 :func:`~reasoneval_mini.estimators.student_t_quantile`), which
 ``tests/exercises/test_kp4_assessment.py`` checks against the library and
 against exact fractions.
@@ -43,6 +43,7 @@ Surprising: with six problems the t multiplier is 2.571, not 1.96.
 import functools
 import math
 import statistics
+import sys
 
 from reasoneval_mini.course_map import exercise_notebook_for
 from reasoneval_mini.estimators import pass_at_k, student_t_quantile
@@ -88,9 +89,61 @@ def _t(probability, df):
 
 # --- the independent computations ------------------------------------------------------
 
+#: From 3.11 on, ``statistics.stdev`` and ``pstdev`` round the exact square root once
+#: (correctly); before, they rounded the variance first, and :func:`_sd` leaves them be.
+_STATISTICS_ROUNDS_ONCE = sys.version_info >= (3, 11)
+#: Bits of the square root taken before its one rounding: ``statistics``' own width.
+_SQRT_BITS = 2 * sys.float_info.mant_dig + 3
+
+
+def _sd(values, *, population=False):
+    """``statistics.stdev(values)`` (``pstdev`` with *population*), the same float, faster.
+
+    Why: the draws take a reference standard deviation hundreds of times per
+    student (rejection sampling, then each recognised mistake), and
+    ``statistics`` sums exact fractions as ``Fraction`` objects, about 50 us
+    for ten values. For finite floats and ints this forms the same exact
+    variance with plain integers (a finite float is an integer over a power
+    of two, so one power of two is a common denominator), reduces it as
+    ``Fraction`` does, and rounds its square root as ``statistics`` does:
+    round to odd on :data:`_SQRT_BITS` bits, then one rounding to a float.
+    Anything else (other types, inf or nan, too few values, Python 3.10) goes
+    to ``statistics`` itself, which also raises its own errors.
+    ``tests/exercises/test_kp4_standard_deviation.py`` compares the two on
+    random data and on every call the draws of many variants make.
+
+    >>> _sd([1.5, 2.5, 2.5, 2.75, 3.25, 4.75]) == statistics.stdev([1.5, 2.5, 2.5, 2.75, 3.25, 4.75])
+    True
+    """
+    count = len(values)
+    if (not _STATISTICS_ROUNDS_ONCE or count < 2
+            or not all(type(v) is float or type(v) is int for v in values)
+            or not all(map(math.isfinite, values))):
+        return statistics.pstdev(values) if population else statistics.stdev(values)
+    ratios = [v.as_integer_ratio() for v in values]
+    scale = max(d for _, d in ratios)  # every d is a power of two
+    scaled = [n * (scale // d) for n, d in ratios]
+    total = sum(scaled)
+    # The sum of squared deviations is (count * sum(x^2) - sum(x)^2) / count, in units of scale^2.
+    numerator = count * sum(a * a for a in scaled) - total * total
+    denominator = count * (count if population else count - 1) * scale * scale
+    common = math.gcd(numerator, denominator)
+    numerator, denominator = numerator // common, denominator // common
+    shift = (numerator.bit_length() - denominator.bit_length() - _SQRT_BITS) // 2
+    if shift >= 0:
+        return float(_sqrt_to_odd(numerator, denominator << 2 * shift) << shift)
+    return _sqrt_to_odd(numerator << -2 * shift, denominator) / (1 << -shift)
+
+
+def _sqrt_to_odd(numerator, denominator):
+    """The integer square root of numerator / denominator, its last bit set when inexact."""
+    root = math.isqrt(numerator // denominator)
+    return root | (root * root * denominator != numerator)
+
+
 def _mean_se(values):
     m = len(values)
-    return math.fsum(values) / m, statistics.stdev(values) / math.sqrt(m)
+    return math.fsum(values) / m, _sd(values) / math.sqrt(m)
 
 
 def t_interval_reference(counts, k, *, multiplier=None):
@@ -127,7 +180,7 @@ def _z_for_power(power):
 
 def problems_needed_reference(pilot_a, pilot_b, k, gain, *, z_sum=None):
     """``(sigma_d, problems)``: the pilot's sd of paired differences, ceil(((z + z_0.8) sigma_d / gain)**2)."""
-    sigma = statistics.stdev(_differences(pilot_a, pilot_b, k))
+    sigma = _sd(_differences(pilot_a, pilot_b, k))
     z_sum = _z_for_power(0.8) if z_sum is None else z_sum
     return sigma, math.ceil((z_sum * sigma / gain) ** 2)
 
@@ -255,7 +308,7 @@ def _pooled(counts, k):
 def _per_sample_se(counts):
     outcomes = [1.0] * sum(c for _, c in counts.values())
     outcomes += [0.0] * (sum(n for n, _ in counts.values()) - len(outcomes))
-    return statistics.stdev(outcomes) / math.sqrt(len(outcomes))
+    return _sd(outcomes) / math.sqrt(len(outcomes))
 
 
 def _interval_mistakes(counts, k):
@@ -281,8 +334,8 @@ def _interval_mistakes(counts, k):
         (bounds(estimate, _per_sample_se(counts), q), POOLING_MARK,
          _("standard_error counts every sample as an observation: the unit that varies is the "
            "problem, one value per problem")),
-        (bounds(estimate, statistics.pstdev(
-            [pass_at_k(n, c, k) for n, c in counts.values()]) / math.sqrt(len(counts)), q), "",
+        (bounds(estimate, _sd([pass_at_k(n, c, k) for n, c in counts.values()],
+                              population=True) / math.sqrt(len(counts)), q), "",
          _("standard_error uses the population standard deviation (divides by m)")),
         ((estimate, se, estimate - q * se, estimate + q * se), "",
          _("low/high are not clipped, but pass@k cannot leave [0, 1]")),
@@ -445,8 +498,8 @@ def _paired_mistakes(a, b, k):
            "freedom is due").format(count=m, df=m - 1)),
         ((pooled, se, _verdict(pooled, se, q)), POOLING_MARK,
          _("estimate pools each run's samples: difference per problem, then the mean")),
-        ((estimate, statistics.stdev(by_position) / math.sqrt(m),
-          _verdict(estimate, statistics.stdev(by_position) / math.sqrt(m), q)), "",
+        ((estimate, _sd(by_position) / math.sqrt(m),
+          _verdict(estimate, _sd(by_position) / math.sqrt(m), q)), "",
          _("standard_error pairs the problems by their position in the dicts, not by id")),
         ((-estimate, se, _verdict(-estimate, se, q)), "",
          _("estimate is B - A: the difference is A - B")),
@@ -587,7 +640,7 @@ def _pilot_mistakes(a, b, k, gain):
     m = len(a)
     unpaired = math.hypot(ia[1], ib[1]) * math.sqrt(m)
     differences = _differences(a, b, k)
-    population = statistics.pstdev(differences)
+    population = _sd(differences, population=True)
     unpaired_lesson = _("sigma_d combines the two runs' own spreads as if their problems were "
                         "unrelated: take the standard deviation of the per-problem differences")
     return [
