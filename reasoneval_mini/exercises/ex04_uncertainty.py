@@ -87,6 +87,18 @@ def _t(probability, df):
     return student_t_quantile(probability, df)
 
 
+@functools.lru_cache(maxsize=4096)
+def _pass_at_k(n, c, k):
+    """:func:`~reasoneval_mini.estimators.pass_at_k` of the drawn counts, each computed once.
+
+    Why: a draw tries cases until one fits, and each try, then each recognised
+    mistake, takes pass@k of the same few (n, c, k) again: about 4,000 calls
+    per student for a few hundred distinct counts. It is a pure function of
+    three ints (the drawn counts are never bools, whose key would be an int's).
+    """
+    return pass_at_k(n, c, k)
+
+
 # --- the independent computations ------------------------------------------------------
 
 #: From 3.11 on, ``statistics.stdev`` and ``pstdev`` round the exact square root once
@@ -148,14 +160,14 @@ def _mean_se(values):
 
 def t_interval_reference(counts, k, *, multiplier=None):
     """``(estimate, standard_error, low, high)``: per problem, then the mean, 95% t, in [0, 1]."""
-    values = [pass_at_k(n, c, k) for n, c in counts.values()]
+    values = [_pass_at_k(n, c, k) for n, c in counts.values()]
     estimate, se = _mean_se(values)
     q = _t(0.975, len(values) - 1) if multiplier is None else multiplier
     return estimate, se, max(0.0, estimate - q * se), min(1.0, estimate + q * se)
 
 
 def _differences(counts_a, counts_b, k):
-    return [pass_at_k(*counts_a[p], k) - pass_at_k(*counts_b[p], k) for p in counts_a]
+    return [_pass_at_k(*counts_a[p], k) - _pass_at_k(*counts_b[p], k) for p in counts_a]
 
 
 def _verdict(estimate, se, q):
@@ -302,7 +314,7 @@ def _benchmark(rng, m, k, prefix):
 
 
 def _pooled(counts, k):
-    return pass_at_k(sum(n for n, _ in counts.values()), sum(c for _, c in counts.values()), k)
+    return _pass_at_k(sum(n for n, _ in counts.values()), sum(c for _, c in counts.values()), k)
 
 
 def _per_sample_se(counts):
@@ -334,7 +346,7 @@ def _interval_mistakes(counts, k):
         (bounds(estimate, _per_sample_se(counts), q), POOLING_MARK,
          _("standard_error counts every sample as an observation: the unit that varies is the "
            "problem, one value per problem")),
-        (bounds(estimate, _sd([pass_at_k(n, c, k) for n, c in counts.values()],
+        (bounds(estimate, _sd([_pass_at_k(n, c, k) for n, c in counts.values()],
                               population=True) / math.sqrt(len(counts)), q), "",
          _("standard_error uses the population standard deviation (divides by m)")),
         ((estimate, se, estimate - q * se, estimate + q * se), "",
@@ -484,7 +496,7 @@ def _paired_mistakes(a, b, k):
     separate = VERDICT_NO_CLEAR_DIFFERENCE if overlap else (
         VERDICT_A_BETTER if ia[0] > ib[0] else VERDICT_B_BETTER)
     unpaired = math.hypot(ia[1], ib[1])
-    by_position = [pass_at_k(*x, k) - pass_at_k(*y, k) for x, y in zip(a.values(), b.values())]
+    by_position = [_pass_at_k(*x, k) - _pass_at_k(*y, k) for x, y in zip(a.values(), b.values())]
     pooled = _pooled(a, k) - _pooled(b, k)
     return [
         ((estimate, se, separate), PAIRED_MARK,
