@@ -199,13 +199,34 @@ def problems_needed_reference(pilot_a, pilot_b, k, gain, *, z_sum=None):
 
 def bonferroni_reference(comparisons, alpha, *, corrected=True, normal=False):
     """``(level, survivors)``: each comparison's confidence 1 - alpha/K, and those whose interval excludes 0."""
-    count = len(comparisons)
+    return _bonferroni_from(_summaries(comparisons), alpha, corrected=corrected, normal=normal)
+
+
+def bonferroni_readings(comparisons, alpha):
+    """``(right, uncorrected, with_z)``: :func:`bonferroni_reference` as due, with 1 - alpha, with z.
+
+    Why one function: the draw and the check each read a leaderboard these
+    three ways; each comparison's mean and standard error are taken once here.
+    """
+    summaries = _summaries(comparisons)
+    return (_bonferroni_from(summaries, alpha),
+            _bonferroni_from(summaries, alpha, corrected=False),
+            _bonferroni_from(summaries, alpha, normal=True))
+
+
+def _summaries(comparisons):
+    """``{name: (estimate, standard_error, m)}`` of each comparison's differences."""
+    return {name: (*_mean_se(differences), len(differences))
+            for name, differences in comparisons.items()}
+
+
+def _bonferroni_from(summaries, alpha, *, corrected=True, normal=False):
+    count = len(summaries)
     level = 1 - alpha / count if corrected else 1 - alpha
     survivors = set()
-    for name, differences in comparisons.items():
-        estimate, se = _mean_se(differences)
+    for name, (estimate, se, m) in summaries.items():
         tail = (1 + level) / 2
-        q = _Z.inv_cdf(tail) if normal else _t(tail, len(differences) - 1)
+        q = _Z.inv_cdf(tail) if normal else _t(tail, m - 1)
         if abs(estimate) - q * se > 0:
             survivors.add(name)
     return level, survivors
@@ -796,9 +817,8 @@ def _draw_comparisons(rng):
         targets += [rng.uniform(-1.0, 1.0) for _ in range(count - len(targets))]
         rng.shuffle(targets)
         comparisons = {name: _differences_with(rng, m, target) for name, target in zip(names, targets)}
-        right = bonferroni_reference(comparisons, alpha)[1]
-        plain = bonferroni_reference(comparisons, alpha, corrected=False)[1]
-        normal = bonferroni_reference(comparisons, alpha, normal=True)[1]
+        right, plain, normal = (survivors for _, survivors in
+                                bonferroni_readings(comparisons, alpha))
         if right and plain != right and normal != right:
             return comparisons, alpha
 
@@ -810,13 +830,14 @@ def _bonferroni_refused(rng):
 def _bonferroni_check(drawn, refused):
     comparisons, alpha = drawn
     level = 1 - alpha / len(comparisons)
+    right, uncorrected, with_z = bonferroni_readings(comparisons, alpha)
     mistakes = [
-        ((1 - alpha, bonferroni_reference(comparisons, alpha, corrected=False)[1]),
+        ((1 - alpha, uncorrected[1]),
          CORRECTION_MARK,
          _("level is 1 - alpha: with {count} comparisons some pair looks different "
            "by chance; Bonferroni divides alpha by their number").format(
                count=len(comparisons))),
-        ((level, bonferroni_reference(comparisons, alpha, normal=True)[1]), T_MARK,
+        ((level, with_z[1]), T_MARK,
          _("survivors use z: each interval is over {count} "
            "problems, so t with m - 1 degrees of freedom is due").format(
                count=len(next(iter(comparisons.values()))))),
@@ -847,7 +868,7 @@ def _bonferroni_check(drawn, refused):
         [(_("bonferroni_survivors({count} comparisons, {alpha})").format(
             count=len(comparisons), alpha=alpha),
           lambda f: f({name: list(values) for name, values in comparisons.items()}, alpha),
-          bonferroni_reference(comparisons, alpha), compare)],
+          right, compare)],
         [rejects(f"bonferroni_survivors({bad!r}, {bad_alpha})",
                  lambda f: f(dict(bad), bad_alpha), ValueError, mentions="alpha")],
         diagnose)
