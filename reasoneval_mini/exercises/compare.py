@@ -32,6 +32,8 @@ FLOAT_REL_TOL = 1e-9
 FLOAT_ABS_TOL = 1e-12
 #: An int or Fraction whose text is longer than this is shown shortened.
 MAX_NUMBER_CHARS = 40
+# Ints below this in magnitude have at most 18 digits: never shown shortened.
+_SHORT_INT = 10 ** 18
 
 
 def _plain(value):
@@ -102,6 +104,12 @@ def show(value):
     >>> show(int("6" * 1000)), show(10**5000)
     ('int(≈6.66666e+999…, 1000 digits)', 'int(≈1.00000e+5000…, 5001 digits)')
     """
+    kind = type(value)
+    # The common leaves first, shown as the general path below shows them (an int this small
+    # is never long): the grader shows every expected and returned value of every check.
+    if kind is str or kind is float or kind is bool or value is None or (
+            kind is int and -_SHORT_INT < value < _SHORT_INT):
+        return repr(value)
     value = _plain(value)
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
         if _number_chars(value) > MAX_NUMBER_CHARS:
