@@ -344,7 +344,8 @@ class DrawnChecks:
     count of checks (before the child runs) and the judge need them. Each
     student gets their own: checks are never shared between students, so
     nothing one student's checks hold (a computed reference) reaches another.
-    Used by one student's thread only.
+    A child run again after a kill reuses them: a check keeps nothing of a
+    run but a reference computed on first use. Used by one student's thread only.
     """
 
     def __init__(self, checker, identity):
