@@ -5,27 +5,21 @@ many times, so idle workers are kept (at most two per CPU) and stop when
 Python exits.
 """
 
-import atexit
 import os
-import threading
 
 from reasoneval_mini.executor.fork_server import ForkServerWorker
 from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
+from reasoneval_mini.runner.warm import WarmPool
 
-_IDLE = []  # warm workers, ready for the next call
-_IDLE_LOCK = threading.Lock()
-MAX_IDLE = 2 * (os.cpu_count() or 1)
+_POOL = WarmPool()
+_IDLE = _POOL.idle  # warm workers, ready for the next call (the pool's own list)
+_close_idle_workers = _POOL.close_idle
 
 
 def borrow_workers(count, fresh_interpreter=False):
     """*count* workers, warm ones first; give them back with :func:`return_workers`."""
     kind = FreshInterpreterWorker if fresh_interpreter or not hasattr(os, "fork") else ForkServerWorker
-    borrowed = []
-    with _IDLE_LOCK:
-        for worker in list(_IDLE):
-            if len(borrowed) < count and isinstance(worker, kind):
-                _IDLE.remove(worker)
-                borrowed.append(worker)
+    borrowed = _POOL.take(count, fits=lambda worker: isinstance(worker, kind))
     while len(borrowed) < count:
         borrowed.append(make_worker(fresh_interpreter))
     return borrowed
@@ -34,21 +28,7 @@ def borrow_workers(count, fresh_interpreter=False):
 def return_workers(workers):
     """Keep reusable workers warm for the next call; close the others."""
     for worker in workers:
-        with _IDLE_LOCK:
-            keep = worker.reusable() and len(_IDLE) < MAX_IDLE
-            if keep:
-                _IDLE.append(worker)
-        if not keep:
-            worker.close()
-
-
-@atexit.register
-def _close_idle_workers():
-    with _IDLE_LOCK:
-        idle = list(_IDLE)
-        _IDLE.clear()
-    for worker in idle:
-        worker.close()
+        _POOL.give_back(worker, worker.reusable())
 
 
 def make_worker(fresh_interpreter=False):

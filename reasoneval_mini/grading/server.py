@@ -39,7 +39,6 @@ grader starts a fresh interpreter per student instead
 (:func:`~reasoneval_mini.grading.process.run_grading_process`).
 """
 
-import atexit
 import gc
 import importlib
 import json
@@ -48,7 +47,6 @@ import select
 import signal
 import socket
 import subprocess
-import threading
 import time
 
 from reasoneval_mini.runner.confinement import SETUP_FAILED
@@ -57,6 +55,7 @@ from reasoneval_mini.runner.limits import max_fd
 from reasoneval_mini.runner.reaping import (
     PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, kill_descendants, parent_gone)
 from reasoneval_mini.runner.start import start_child
+from reasoneval_mini.runner.warm import WarmPool
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: What every student's run imports, imported once in the server: the grading
@@ -358,9 +357,8 @@ class GradingServer:
 
 # --- Warm servers, one per grading thread at a time ------------------------------------------
 
-_IDLE = []
-_IDLE_LOCK = threading.Lock()
-MAX_IDLE = 2 * (os.cpu_count() or 1)
+_POOL = WarmPool()
+close_idle = _POOL.close_idle  # stop every idle server (at exit; tests call it to start afresh)
 #: Why no server is used in this process (None: servers are tried).
 _UNAVAILABLE = [None if hasattr(os, "fork") and hasattr(socket, "SOCK_SEQPACKET")
                 and hasattr(socket, "send_fds") else "no fork or no SOCK_SEQPACKET here"]
@@ -375,12 +373,13 @@ def borrow(extra_env):
     """
     if _UNAVAILABLE[0] is not None:
         return None
-    with _IDLE_LOCK:
-        while _IDLE:
-            server = _IDLE.pop()
-            if server.alive():
-                return server
-            server.close()
+    while True:
+        taken = _POOL.take(1)
+        if not taken:
+            break
+        if taken[0].alive():
+            return taken[0]
+        taken[0].close()
     try:
         return GradingServer(extra_env)
     except (OSError, ServerLost, TimeoutError) as error:
@@ -390,19 +389,4 @@ def borrow(extra_env):
 
 def give_back(server):
     """Keep *server* warm for the next student, or close it (dead, or enough are idle)."""
-    with _IDLE_LOCK:
-        keep = server.alive() and server.pid is None and len(_IDLE) < MAX_IDLE
-        if keep:
-            _IDLE.append(server)
-    if not keep:
-        server.close()
-
-
-@atexit.register
-def close_idle():
-    """Stop every idle server (at exit; tests call it to start afresh)."""
-    with _IDLE_LOCK:
-        idle = list(_IDLE)
-        _IDLE.clear()
-    for server in idle:
-        server.close()
+    _POOL.give_back(server, server.alive() and server.pid is None)
