@@ -27,7 +27,7 @@ The names below are loaded on first use, so that ``import reasoneval_mini``
 (and ``reasoneval-course --help``) does not start the executor's machinery.
 """
 
-from reasoneval_mini.support.lazy_names import lazy_names
+import importlib
 
 __version__ = "0.1.0"
 
@@ -66,4 +66,15 @@ _PUBLIC = {
 
 __all__ = sorted(_PUBLIC)
 
-__getattr__, __dir__ = lazy_names(__name__, _PUBLIC)  # PEP 562: each loaded on first use
+
+def __getattr__(name):
+    # PEP 562: called only for names not yet in this module's namespace.
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'reasoneval_mini' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reasoneval_mini.{_PUBLIC[name]}"), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -23,7 +23,7 @@ Behind them, in the order a request travels:
 * ``output_buffer``: the head and tail of a stream, in bounded memory.
 """
 
-from reasoneval_mini.support.lazy_names import lazy_names
+import importlib
 
 #: Public name -> the module of the executor that defines it, loaded on first use:
 #: a fresh interpreter that runs one program imports ``child`` alone, not these.
@@ -32,4 +32,15 @@ _PUBLIC = {"ExecutionResult": "program", "execute_program": "program",
 
 __all__ = sorted(_PUBLIC)
 
-__getattr__, __dir__ = lazy_names(__name__, _PUBLIC)  # PEP 562: each loaded on first use
+
+def __getattr__(name):
+    # PEP 562: called only for names not yet in this module's namespace.
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'reasoneval_mini.executor' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reasoneval_mini.executor.{_PUBLIC[name]}"), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))
