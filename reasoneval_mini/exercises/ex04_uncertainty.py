@@ -137,8 +137,16 @@ def _sd(values, *, population=False):
     scaled = [n * (scale // d) for n, d in ratios]
     total = sum(scaled)
     # The sum of squared deviations is (count * sum(x^2) - sum(x)^2) / count, in units of scale^2.
-    numerator = count * sum(a * a for a in scaled) - total * total
-    denominator = count * (count if population else count - 1) * scale * scale
+    return _exact_sd(count * sum(a * a for a in scaled) - total * total,
+                     count * (count if population else count - 1) * scale * scale)
+
+
+def _exact_sd(numerator, denominator):
+    """The float ``statistics`` gives for the square root of the exact variance numerator / denominator.
+
+    Reduced as ``Fraction`` reduces it, then rounded as ``statistics`` rounds:
+    to odd on :data:`_SQRT_BITS` bits, then once to a float.
+    """
     common = math.gcd(numerator, denominator)
     numerator, denominator = numerator // common, denominator // common
     shift = (numerator.bit_length() - denominator.bit_length() - _SQRT_BITS) // 2
@@ -339,9 +347,19 @@ def _pooled(counts, k):
 
 
 def _per_sample_se(counts):
-    outcomes = [1.0] * sum(c for _, c in counts.values())
-    outcomes += [0.0] * (sum(n for n, _ in counts.values()) - len(outcomes))
-    return _sd(outcomes) / math.sqrt(len(outcomes))
+    """The standard error of every sample taken as one 0/1 outcome (a recognised mistake).
+
+    What ``_sd`` gives for *passed* ones and *total - passed* zeros, without
+    the list: the exact sum of squared deviations is passed * (total - passed)
+    / total, so the variance is passed * (total - passed) / (total * (total - 1)),
+    the same fraction ``_sd`` forms from the list (a test holds it).
+    """
+    passed = sum(c for _, c in counts.values())
+    total = sum(n for n, _ in counts.values())
+    if not _STATISTICS_ROUNDS_ONCE or total < 2 or not 0 <= passed <= total:
+        outcomes = [1.0] * passed + [0.0] * (total - passed)
+        return _sd(outcomes) / math.sqrt(len(outcomes))
+    return _exact_sd(passed * (total - passed), total * (total - 1)) / math.sqrt(total)
 
 
 def _interval_mistakes(counts, k):
@@ -496,12 +514,13 @@ def _pair(rng, m, kind):
     gain = {"overlap": rng.choice((0.15, 0.2, -0.15, -0.2)), "t_not_z": rng.choice((0.1, -0.1)),
             "none": rng.choice((0.0, 0.03))}[kind]
     a, b = {}, {}
+    draw = rng.random  # the draws retry hundreds of runs per student: one lookup, lists not generators
     for problem in ids:
         rate = rng.choice((0.05, 0.2, 0.5, 0.8, 0.95, rng.random()))
         rate_a = min(1.0, max(0.0, rate + gain / 2))
         rate_b = min(1.0, max(0.0, rate - gain / 2))
-        a[problem] = (n, sum(rng.random() < rate_a for _ in range(n)))
-        b[problem] = (n, sum(rng.random() < rate_b for _ in range(n)))
+        a[problem] = (n, sum([draw() < rate_a for _ in range(n)]))
+        b[problem] = (n, sum([draw() < rate_b for _ in range(n)]))
     if rng.random() < 0.5:  # B lists its problems in another order: pair by id
         b = dict(reversed(list(b.items())))
     return a, b
@@ -547,11 +566,12 @@ def _pair_is(a, b, k, kind):
     estimate, se, verdict = paired_reference(a, b, k)
     if se < 0.01:
         return False
+    if kind == "overlap":  # the separate intervals only then, and only for a clear verdict
+        if verdict == VERDICT_NO_CLEAR_DIFFERENCE:
+            return False
+        ia, ib = t_interval_reference(a, k), t_interval_reference(b, k)
+        return ia[2] <= ib[3] and ib[2] <= ia[3]
     z_verdict = _verdict(estimate, se, _Z.inv_cdf(0.975))
-    ia, ib = t_interval_reference(a, k), t_interval_reference(b, k)
-    overlap = ia[2] <= ib[3] and ib[2] <= ia[3]
-    if kind == "overlap":
-        return overlap and verdict != VERDICT_NO_CLEAR_DIFFERENCE
     if kind == "t_not_z":
         return verdict == VERDICT_NO_CLEAR_DIFFERENCE and z_verdict != verdict
     return z_verdict == verdict == VERDICT_NO_CLEAR_DIFFERENCE
@@ -667,12 +687,17 @@ _PAIRED = Exercise(
 _Z_SUMS = (1.96 + 0.84, _z_for_power(0.8))
 
 
-def _pilot_mistakes(a, b, k, gain):
-    sigma, problems = problems_needed_reference(a, b, k, gain)
+def _pilot_mistakes(a, b, k, gain, differences=None, sigma=None):
+    """``[(values, mark, lesson)]``: wrong plans the feedback recognises.
+
+    *differences* (``_differences(a, b, k)``) and *sigma* (their ``_sd``, the
+    reference's sigma_d): when the caller has them already.
+    """
+    differences = _differences(a, b, k) if differences is None else differences
+    sigma = _sd(differences) if sigma is None else sigma
     ia, ib = t_interval_reference(a, k), t_interval_reference(b, k)
     m = len(a)
     unpaired = math.hypot(ia[1], ib[1]) * math.sqrt(m)
-    differences = _differences(a, b, k)
     population = _sd(differences, population=True)
     unpaired_lesson = _("sigma_d combines the two runs' own spreads as if their problems were "
                         "unrelated: take the standard deviation of the per-problem differences")
@@ -692,11 +717,16 @@ def _pilot_mistakes(a, b, k, gain):
 
 
 def _pilot_ok(a, b, k, gain):
-    sigma, problems = problems_needed_reference(a, b, k, gain)
+    differences = _differences(a, b, k)
+    sigma = _sd(differences)  # problems_needed_reference's, as is its count below
     counts = {math.ceil((z * sigma / gain) ** 2) for z in _Z_SUMS}
-    if sigma < 0.05 or len(counts) != 1 or problems < 10:
+    if sigma < 0.05 or len(counts) != 1:
         return False
-    return all(values[1] != problems for values, _, _ in _pilot_mistakes(a, b, k, gain))
+    (problems,) = counts  # the reference's z sum is one of _Z_SUMS, and both give this count
+    if problems < 10:
+        return False
+    return all(values[1] != problems
+               for values, _, _ in _pilot_mistakes(a, b, k, gain, differences, sigma))
 
 
 def _draw_pilot(rng):
