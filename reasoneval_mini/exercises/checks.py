@@ -300,6 +300,21 @@ _RESULT_FIELDS = tuple(field.name for field in fields(CheckResult))
 _SCALAR_TYPES = frozenset({str, bool, int, float, type(None)})
 
 
+def _replaced(result, **changes):
+    """``dataclasses.replace(result, **changes)``: a copy of *result* with *changes*.
+
+    Why not ``replace`` itself: the checks copy hundreds of results per graded
+    student (to mark, conceal or rename them), and ``replace`` looks every
+    field up again, three times the cost of building the copy by keyword. A
+    :class:`CheckResult` holds its fields and nothing else, all set by
+    ``__init__``; any other object (a check built by hand may return anything)
+    goes through ``replace``, and raises as it does.
+    """
+    if type(result) is CheckResult:
+        return CheckResult(**{**result.__dict__, **changes})
+    return replace(result, **changes)
+
+
 def conceal(result):
     """*result* as an exercise with ``reveal_expected=False`` shows it.
 
@@ -319,7 +334,7 @@ def conceal(result):
     if result.actual.startswith(("NotImplementedError", "TypeError", "ValueError")) or (
             result.message.startswith(raised_prefix())):
         message = result.message  # the learner's own error shows nothing of the answer
-    return replace(result, expected=_(WITHHELD), message=message, withheld=True)
+    return _replaced(result, expected=_(WITHHELD), message=message, withheld=True)
 
 
 def _call_answer(run, answer):
@@ -330,20 +345,21 @@ def _call_answer(run, answer):
         return None, error
 
 
-def _failure(name, call, expected, error):
+def _failure(name, call, expected, error, withheld=False):
     if isinstance(error, NotImplementedError):
         return CheckResult(name, False, call, expected, "NotImplementedError",
                            _("not attempted yet: the function still raises NotImplementedError"),
-                           attempted=False)
+                           attempted=False, withheld=withheld)
     if isinstance(error, DelegationRefused):
         return CheckResult(name, False, call, expected,
                            _("calls {function}").format(function=error.function),
                            _("{error}: this exercise earns nothing while it does").format(
                                error=error),
-                           delegated=error.function)
+                           withheld=withheld, delegated=error.function)
     actual = f"{type(error).__name__}: {error}"
     return CheckResult(name, False, call, expected, actual,
-                       _(RAISED).format(error_type=type(error).__name__, error=error))
+                       _(RAISED).format(error_type=type(error).__name__, error=error),
+                       withheld=withheld)
 
 
 #: The source page's distinctions an exercise can mark a check with (issue 23): the one home
@@ -417,7 +433,7 @@ def with_distinction(check, distinction):
                          f"got {distinction!r}")
 
     def marked(answer):
-        return replace(check(answer), distinction=distinction)
+        return _replaced(check(answer), distinction=distinction)
     return marked
 
 
@@ -440,7 +456,7 @@ def _case(call, run, expected, compare, name):
         hidden = isinstance(want, Withheld)
         value, error = _call_answer(run, answer)
         if error is not None:
-            return replace(_failure(name or call, call, show(want), error), withheld=hidden)
+            return _failure(name or call, call, show(want), error, withheld=hidden)
         try:
             if hidden and compare in (same_value, same_set):
                 # Their reasons name the expected value: give the Withheld's instead.
@@ -486,15 +502,11 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
             _(", message mentions {text!r}").format(text=text) for text in mentions) + (
             _(", and not {texts}").format(texts=join_items(map(repr, avoids))) if avoids else "")
 
-    def check(answer):
-        return replace(_rejects_result(answer), withheld=True)
-    check = with_distinction(check, distinction)
-
-    def _rejects_result(answer):
+    def check(answer):  # withheld: see CheckResult.withheld
         expected = expected_text()
         value, error = _call_answer(run, answer)
         if isinstance(error, NotImplementedError) and error_type is not NotImplementedError:
-            return _failure(name or call, call, expected, error)
+            return _failure(name or call, call, expected, error, withheld=True)
         if isinstance(error, error_type):
             actual = f"{type(error).__name__}: {error}"
             absent = [text for text in mentions if not _mentions(str(error), text)]
@@ -507,13 +519,13 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
                                 "is wrong", len(named)).format(texts=join_items(map(repr, named)))
                        if named else "ok")
             return CheckResult(name or call, not (absent or named), call, expected, actual,
-                               message)
+                               message, withheld=True)
         if error is not None:
-            return _failure(name or call, call, expected, error)
+            return _failure(name or call, call, expected, error, withheld=True)
         return CheckResult(name or call, False, call, expected, show(value),
                            _("returned a value instead of raising {error_type}").format(
-                               error_type=error_type.__name__))
-    return check
+                               error_type=error_type.__name__), withheld=True)
+    return with_distinction(check, distinction)
 
 
 def _unique(texts):
@@ -553,7 +565,7 @@ def bundle(call, parts, *, name=None, distinction=""):
                                " | ".join(_unique(r.actual for r in results)), "ok",
                                withheld=withheld)
         if not any(result.attempted for result in results):
-            return replace(failed[0], name=name or call, call=call)
+            return _replaced(failed[0], name=name or call, call=call)
         delegated = next((result.delegated for result in failed if result.delegated), "")
         given, reasons = set(), []
         for result in failed:
