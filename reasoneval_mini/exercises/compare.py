@@ -114,13 +114,14 @@ def show(value):
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
         if _number_chars(value) > MAX_NUMBER_CHARS:
             return _show_long_number(value)
+    # map and lists, not generators: a check shows its expected and returned containers whole.
     if isinstance(value, (set, frozenset)):
-        items = sorted((show(item) for item in value))
+        items = sorted(map(show, value))
         return "{" + ", ".join(items) + "}" if items else "set()"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join([f"{show(k)}: {show(v)}" for k, v in value.items()]) + "}"
     if isinstance(value, (list, tuple)):
-        inner = ", ".join(show(item) for item in value)
+        inner = ", ".join(map(show, value))
         if isinstance(value, tuple):
             return f"({inner},)" if len(value) == 1 else f"({inner})"
         return f"[{inner}]"
