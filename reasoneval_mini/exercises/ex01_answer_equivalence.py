@@ -5,6 +5,7 @@ Expected values come from the library's contracts (:func:`numeric_equivalence`,
 tests, never from numbers typed in here.
 """
 
+import re
 from fractions import Fraction
 
 from reasoneval_mini.exercises.checks import (
@@ -294,12 +295,14 @@ def _shown_text(text):
     """*text* as a call shows it: a long run of one character as ``'1' * 1000``."""
     if not isinstance(text, str) or len(text) <= 24:
         return repr(text)
-    runs, start = [], 0
-    for end in range(1, len(text) + 1):
-        if end == len(text) or text[end] != text[start]:
-            runs.append(repr(text[start]) + (f" * {end - start}" if end - start > 1 else ""))
-            start = end
-    return " + ".join(runs)
+    # The runs found by the regular expression engine, not character by character in Python:
+    # the draws show texts of a thousand characters, hundreds of times per student.
+    runs = (run.group() for run in _RUN.finditer(text))
+    return " + ".join(repr(run[0]) + (f" * {len(run)}" if len(run) > 1 else "") for run in runs)
+
+
+#: A run of one character repeated (any character, line breaks included).
+_RUN = re.compile(r"(.)\1*", re.DOTALL)
 
 
 def _parse_check(label, inputs):
