@@ -65,7 +65,7 @@ def encode_plain(value, depth=0):
     >>> encode_plain(Anything(3))
     Traceback (most recent call last):
     ...
-    reasoneval_mini.grading.plain_values.NotPlain: Anything
+    reasoneval_mini.runner.plain_values.NotPlain: Anything
     """
     if depth > MAX_VALUE_DEPTH:
         raise NotPlain("a value nested too deeply")
