@@ -30,7 +30,7 @@ until ``{"op": "next"}``::
 
 The child never sees an expected value, a check or a comparison: it calls the
 answer and sends back what it returned as *plain data*
-(:func:`~reasoneval_mini.grading.plain_values.encode_plain`),
+(:func:`~reasoneval_mini.runner.plain_values.encode_plain`),
 or the exception's type and message. So whatever student code does in this
 process (patch classes, read stack frames, write its own messages on the
 channel) can only change what its own answers return, which the grader then
@@ -75,7 +75,7 @@ from reasoneval_mini.runner.reaping import become_subreaper, die_with_parent, ki
 from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
 from reasoneval_mini.support.messages import read_message, write_message
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.plain_values import NotPlain, encode_plain
+from reasoneval_mini.runner.plain_values import NotPlain, encode_plain
 
 #: Longest error text kept per failed cell, in characters (a message names up to three).
 CELL_ERROR_CHARS = 150

@@ -59,7 +59,7 @@ from reasoneval_mini.support.messages import (
 from reasoneval_mini.support.processes import kill_process_tree, signal_name
 from reasoneval_mini.support.text import shorten
 from reasoneval_mini.grading.child import CELL_ERROR_CHARS
-from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
+from reasoneval_mini.runner.plain_values import NotPlainValue, decode_plain
 from reasoneval_mini.grading.server import ServerLost, borrow, give_back
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 

@@ -24,7 +24,8 @@ Order of a session, the same in both ways of starting:
    run nothing; else ``{"event": "confined", "warnings": [...]}``. The caller
    believes a setup failure only before that event: code that ran after it
    cannot unsay it;
-3. per task, a fresh namespace; per source, ``{"event": "source"}``, then the
+3. per task, a fresh namespace; per source, ``{"event": "source"}`` (only
+   with *step_seconds*: the caller follows the steps it times), then the
    source runs (under a watchdog of *step_seconds*, when given); one that
    raised gives ``{"event": "failed"}`` with the exception's plain fields
    (:func:`~reasoneval_mini.runner.exceptions.describe_exception`), a
@@ -422,7 +423,8 @@ def run_session(job, main_pid):
         refused = {exercise: resolve_refused(names)
                    for exercise, names in task.get("refuses", {}).items()}
         for number, (filename, source) in enumerate(task["sources"]):
-            emit({"event": "source", "task": index, "source": number})
+            if watchdog.seconds is not None:  # steps with a time limit: the caller follows them
+                emit({"event": "source", "task": index, "source": number})
             error = watchdog.run(lambda: execute(source, filename, namespace, notebook, loops))
             if _getpid() != main_pid:
                 return status  # a process the code forked came back here: it reports nothing

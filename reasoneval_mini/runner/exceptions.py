@@ -81,6 +81,33 @@ def describe_exception(error):
         return dict(UNREADABLE)
 
 
+def bounded_fields(fields):
+    """*fields* as the trusted side keeps them: text of at most :data:`MAX_MESSAGE_CHARS`, flags, ints.
+
+    What a child sent about an exception is not trusted (its code may have
+    written any frame of its own): a value of another kind is dropped, and
+    so is a key not of :func:`describe_exception`'s (and ``line``).
+
+    >>> bounded_fields({"exception": "E" * 5000, "line": 3, "assertion": [1], "extra": "x"})["exception"][-3:]
+    'EEE'
+    >>> sorted(bounded_fields({"exception": "E", "line": 3, "assertion": [1], "extra": "x"}))
+    ['exception', 'line']
+    """
+    kept = {}
+    for key in _FIELDS:
+        value = fields.get(key) if isinstance(fields, dict) else None
+        if isinstance(value, str):
+            kept[key] = value[:MAX_MESSAGE_CHARS]
+        elif type(value) in (bool, int):
+            kept[key] = value
+    return kept
+
+
+#: What :func:`bounded_fields` keeps.
+_FIELDS = ("exception", "type", "builtin", "message", "assertion", "system_exit", "exit_code",
+           "line")
+
+
 def rebuild_exception(fields):
     """An exception standing for the one *fields* describe: same name, message and built-in base.
 

@@ -360,17 +360,22 @@ class Server:
             raise ServerLost(f"the runner server could not start a session: {message['failed']}")
         raise ServerLost(f"an unexpected message from the runner server: {str(message)[:80]}")
 
-    def start(self, setup, fds):
+    def start(self, setup, fds, meanwhile=None):
         """Fork a child for one session with *setup*, handing it *fds*; return its pid.
 
         *fds* are the child's ends: events and requests, then stdout and
         stderr if the caller keeps them. The caller closes its copies.
+        *meanwhile*, if given, is called once the server has the request and
+        before its answer is read (the caller writes a short job then, so
+        that the child need not wait for a round trip).
         """
         frame = json.dumps({"op": "start", "setup": setup}).encode("utf-8")
         try:
             socket.send_fds(self.sock, [_HEADER.pack(len(frame)) + frame], list(fds))
         except OSError as error:
             raise ServerLost(f"the runner server is gone: {error}") from None
+        if meanwhile is not None:
+            meanwhile()
         pid = self._expect("started", REPLY_SECONDS)["started"]
         if type(pid) is not int or pid <= 1:
             raise ServerLost(f"the runner server sent pid {pid!r:.80}")

@@ -68,7 +68,7 @@ from reasoneval_mini.runner.server import Server, ServerLost
 from reasoneval_mini.runner.start import descriptor_token, start_child
 from reasoneval_mini.runner.warm import WarmPool
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
-from reasoneval_mini.support.messages import write_message
+from reasoneval_mini.support.messages import encode_message, write_all
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: How a session's wait ended: the process ended by itself (any exit code, any
@@ -79,6 +79,8 @@ CANCELLED = "cancelled"
 OUTCOMES = (EXITED, TIMED_OUT, CANCELLED)
 #: Largest event a caller reads by default; a real one (a returned value) is rarely over a few KB.
 MAX_EVENT_BYTES = 4 << 20
+#: A job this short is written while the server forks (an empty pipe takes it at once, on any system).
+EARLY_JOB_BYTES = 16384
 #: Warnings kept from a child's ``confined`` event, and characters of each.
 MAX_WARNINGS, MAX_WARNING_CHARS = 10, 300
 _HEADER = struct.Struct(">Q")
@@ -207,11 +209,15 @@ class Session:
 
     def send(self, message):
         """Write *message* on the session's requests; False if the child no longer reads them."""
+        return self.send_frame(encode_message(message))
+
+    def send_frame(self, frame):
+        """Write a frame :func:`~reasoneval_mini.support.messages.encode_message` made; as :meth:`send`."""
         if self.requests is None:
             return False
         try:
-            write_message(self.requests, message)
-        except (OSError, ValueError):
+            write_all(self.requests, frame)
+        except OSError:
             self.close_requests()
             return False
         return True
@@ -536,8 +542,10 @@ def _exited_unreaped(pid):
 
 # --- Runners ---------------------------------------------------------------------------------
 
-#: Whether runner servers can run here: ``fork``, and descriptors passed over a socket.
-SERVERS_POSSIBLE = hasattr(os, "fork") and hasattr(socket, "send_fds")
+def servers_possible():
+    """Whether runner servers can run here: ``fork``, and descriptors passed over a socket."""
+    return hasattr(os, "fork") and hasattr(socket, "send_fds")
+
 #: Why no server is used in this process (None: servers are tried); set once one fails to start.
 _UNAVAILABLE = [None]
 
@@ -552,7 +560,7 @@ class Runner:
 
     def __init__(self, profile, fresh=False):
         self.profile = profile
-        self.fresh = fresh or not SERVERS_POSSIBLE
+        self.fresh = fresh or not servers_possible()
         self.server = None
         self.cancelled = Cancel()
         self.ran_unconfined = False  # a session ran on the server without the sandbox
@@ -576,7 +584,7 @@ class Runner:
         for attempt in (1, 2):
             server = None if self.fresh else self._server(confined)
             try:
-                session = self._start(server, setup, output, max_event_bytes,
+                session = self._start(server, setup, job, output, max_event_bytes,
                                       [self.cancelled] + ([cancel] if cancel is not None else []))
             except ServerLost as error:  # nothing ran: a new server, once
                 self._drop_server()
@@ -587,9 +595,6 @@ class Runner:
                 raise RunnerLost(f"{type(error).__name__}: {error}") from None
             break
         self.ran_unconfined = self.ran_unconfined or (server is not None and not confined)
-        if not session.send({**job, "nonce": session.nonce}):
-            pass  # the child died before it read its job: its events say so
-        session.started = time.monotonic()
         return session
 
     def _server(self, confined):
@@ -613,7 +618,7 @@ class Runner:
         if server is not None:
             server.close(kill=True)
 
-    def _start(self, server, setup, output, max_event_bytes, cancels):
+    def _start(self, server, setup, job, output, max_event_bytes, cancels):
         events_r, events_w = os.pipe()
         requests_r, requests_w = os.pipe()
         ours, theirs = [events_r, requests_w], [events_w, requests_r]
@@ -624,10 +629,15 @@ class Runner:
                 ours.append(read_end)
                 theirs.append(write_end)
                 streams[read_end] = HeadTailBuffer(*output)
+        nonce = secrets.token_hex(16)
+        frame = encode_message({**job, "nonce": nonce})
+        # A job that fits in an empty pipe goes at once, while the server forks.
+        early = len(frame) <= EARLY_JOB_BYTES
         try:
             if server is not None:
-                child = _ServerChild(server, server.start(setup, theirs))
-                capped = server.capped
+                pid = server.start(setup, theirs,
+                                   (lambda: write_all(requests_w, frame)) if early else None)
+                child, capped = _ServerChild(server, pid), server.capped
             else:
                 child, capped = self._fresh_child(setup, theirs), None
         except BaseException:
@@ -637,8 +647,12 @@ class Runner:
         finally:
             for fd in theirs:
                 _close(fd)
-        return Session(child, events_r, requests_w, streams, secrets.token_hex(16), cancels,
-                       capped, max_event_bytes)
+        session = Session(child, events_r, requests_w, streams, nonce, cancels, capped,
+                          max_event_bytes)
+        if not early or server is None:
+            session.send_frame(frame)  # False: the child died before it read it; its events say so
+        session.started = time.monotonic()
+        return session
 
     def _fresh_child(self, setup, fds):
         workdir = make_workdir()
@@ -677,7 +691,7 @@ close_idle = _POOL.close_idle  # stop every idle runner (at exit; tests call it 
 
 def borrow(profile, count=1, fresh=False):
     """*count* runners of *profile*, warm ones first; give them back with :func:`give_back`."""
-    fresh = fresh or not SERVERS_POSSIBLE
+    fresh = fresh or not servers_possible()
     taken = _POOL.take(count, fits=lambda runner: runner.profile == profile
                        and runner.fresh == fresh)
     return taken + [Runner(profile, fresh) for _ in range(count - len(taken))]

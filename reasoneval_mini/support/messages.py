@@ -77,33 +77,18 @@ def read_message(fd, max_bytes=None, deadline=None):
     return None if body is None else json.loads(body)
 
 
-def write_message(fd, message, parts=()):
-    """Send *message* (a JSON-able dict) as one framed message, then the raw bytes of *parts*.
-
-    *parts* (bytes-like objects, written as they are, with no copy) are for
-    data the sender must not turn into objects of its own; their lengths
-    must be in *message*, for the reader's :func:`read_exactly`.
-    """
-    # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
+def encode_message(message):
+    """*message* (a JSON-able dict) as one frame, bytes, as :func:`write_message` sends it."""
+    # ensure_ascii=False: text full of non-ASCII characters stays ~1-3 bytes a
     # character. A lone surrogate (from an exception message) becomes a \uXXXX
     # escape through backslashreplace, which is still valid JSON.
     data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    if not parts:
-        write_all(fd, _pack(">Q", len(data)) + data)
-        return
-    # One writev where there is one: a frame and its parts of at most 4 KiB in
-    # all reach a pipe in one piece, with nothing another writer sent between them.
-    views = [memoryview(part).cast("B") for part in (_pack(">Q", len(data)), data, *parts)
-             if len(part)]
-    while views:
-        written = _writev(fd, views) if _writev is not None else _write(fd, views[0])
-        if not written:
-            raise OSError(f"no progress writing to descriptor {fd}")
-        while written:
-            if written >= len(views[0]):
-                written -= len(views.pop(0))
-            else:
-                views[0], written = views[0][written:], 0
+    return _pack(">Q", len(data)) + data
+
+
+def write_message(fd, message):
+    """Send *message* (a JSON-able dict) on *fd* as one framed message."""
+    write_all(fd, encode_message(message))
 
 
 def read_exactly(fd, size, deadline=None, into=None):
