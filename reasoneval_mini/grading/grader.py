@@ -5,7 +5,7 @@ the exercise notebooks, under the same file names as in ``exercises/``. Every
 student's notebooks are read into memory first
 (:func:`~reasoneval_mini.grading.submissions.read_student`), before any
 student code runs. Each student is then graded by child processes
-(:mod:`reasoneval_mini.grading.child`), each in the kernel's sandbox (the
+(a session of :mod:`reasoneval_mini.runner`), each in the kernel's sandbox (the
 run's :class:`~reasoneval_mini.sandbox.Isolation`), with a time limit per step; students
 run in parallel on threads, each of which only waits for its own child. The
 child runs the cells and calls the answers; the checks themselves run here
@@ -34,7 +34,6 @@ import os
 import re
 import signal
 import sys
-import threading
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -60,6 +59,7 @@ from reasoneval_mini.exercises.typed import typed_value_from_source
 from reasoneval_mini.exercises.registry import exercise_score
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.keys import load_grading_key
+from reasoneval_mini.runner.session import Cancel
 
 DEFAULT_TIMEOUT = 10.0
 INTERRUPTED_MESSAGE = N_("not graded: grading was interrupted (Ctrl-C) before this was finished")
@@ -468,7 +468,7 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
     *expected_checks* maps each exercise id to its number of checks (public
     plus hidden; ``None``: the checker's count for this student's variant). *submission* (a :class:`~reasoneval_mini.grading.submissions.Submission`)
     is the folder already read; *checker* a :class:`Checker` already loaded;
-    *cancel* a :class:`threading.Event`: once set, what is not graded yet is
+    *cancel* a :class:`~reasoneval_mini.runner.session.Cancel`: once set, what is not graded yet is
     ``interrupted``.
     """
     checker = checker or Checker(job)
@@ -729,7 +729,7 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     checker = Checker(job)
     exercises = checker.exercises
     root = Path(submissions_dir)
-    cancel = threading.Event()
+    cancel = Cancel()
     try:
         with on_first_interrupt(lambda: _stop_grading(cancel)):
             done = _grade_all(root, students, exercises, job, checker, workers, cancel,

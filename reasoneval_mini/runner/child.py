@@ -41,7 +41,8 @@ Order of a session, the same in both ways of starting:
    exercise refuses: :mod:`reasoneval_mini.support.call_watch`),
    ``{"not_plain": what}`` or ``{"stopped": why}``; ``{"op": "next"}`` ends the task;
 5. ``{"event": "done", "nonce": ...}`` from the session's own process only
-   (never from a process its code forked), then exit.
+   (never from a process its code forked), then exit. Should the runner's
+   own code fail, ``{"event": "fatal", "message": ...}`` says so instead.
 
 The caller never sends an expected value, a check or a comparison: the child
 only runs code and says what it returned. Whatever that code does here
@@ -85,6 +86,8 @@ EVENTS_FD, REQUESTS_FD = 3, 4
 REPORT_CHANNEL_LOST = 123
 REPORT_CHANNEL_LOST_NOTE = ("executor: the program closed or replaced its report channel "
                             "(descriptor 3); its end cannot be confirmed\n")
+#: The exit status of a session whose runner failed (its ``fatal`` event says how).
+RUNNER_FAILED = 71
 #: Characters of a failed source's ``text``, and frames of a program's traceback printed.
 MAX_TEXT_CHARS = 1000
 MAX_TRACEBACK_FRAMES = 50
@@ -468,7 +471,15 @@ def _confine_and_run(setup, workdir, job, prepared=None, ruleset=None):
             _exit(SETUP_FAILED)
     os.closerange(REQUESTS_FD + 1, top)  # the sandbox's rules, the server's own descriptors
     emit({"event": "confined", "warnings": [*warnings], "capped": capped})
-    _exit(run_session(job, _getpid()))  # skips the code's atexit handlers and lingering threads
+    main_pid = _getpid()
+    try:
+        status = run_session(job, main_pid)
+    except BaseException as error:  # noqa: B036 - the runner's own failure: said, never hidden
+        if _getpid() != main_pid:
+            _exit(1)
+        emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
+        status = RUNNER_FAILED
+    _exit(status)  # skips the code's atexit handlers and lingering threads
 
 
 def place_descriptors(events, requests, stdout=None, stderr=None):

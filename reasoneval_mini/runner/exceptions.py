@@ -28,6 +28,7 @@ Standard library and :mod:`reasoneval_mini.support` only: a child imports it
 """
 
 import builtins
+import functools
 
 from reasoneval_mini.support.text import shorten
 
@@ -114,8 +115,15 @@ def rebuild_exception(fields):
     *fields* comes from the child, so it is not trusted: anything missing or
     malformed gives a plain ``Exception``. A built-in base that is no
     ``Exception`` nor ``SystemExit`` (``KeyboardInterrupt``, ``GeneratorExit``)
-    is replaced by ``Exception``, so that it cannot act on the trusted side.
-    The message is one line (:func:`~reasoneval_mini.support.text.shorten`).
+    is replaced by ``Exception``, so that it cannot act on the trusted side;
+    so is one whose constructor wants more than a message
+    (``UnicodeDecodeError``). The message is one line
+    (:func:`~reasoneval_mini.support.text.shorten`). One class serves every
+    stand-in of a name and base (:func:`_stand_in_class`): the grader meets
+    the same few hundreds of times per student.
+
+    >>> type(rebuild_exception({"type": "Odd", "builtin": "UnicodeDecodeError"})).__mro__[1]
+    <class 'Exception'>
     """
     if not isinstance(fields, dict):
         fields = {}
@@ -125,6 +133,17 @@ def rebuild_exception(fields):
     message = shorten(str(fields.get("message", "")))
     name = str(fields.get("type") or "")[:MAX_NAME_CHARS]
     name = name if name.isidentifier() else base.__name__  # type() refuses some names
-    kind = type(name, (base,),
-                {"__str__": lambda self: message, "__module__": "student"})
-    return kind(message)
+    try:
+        return _stand_in_class(name, base)(message)
+    except TypeError:  # a base that takes more than one argument
+        return _stand_in_class(name, Exception)(message)
+
+
+def _stand_in_str(self):
+    return self.args[0] if self.args else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _stand_in_class(name, base):
+    """The stand-in class *name* derived from *base* (a bounded cache: names come from students)."""
+    return type(name, (base,), {"__str__": _stand_in_str, "__module__": "student"})

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reasoneval_mini.executor.output_buffer import HeadTailBuffer, ReusedHeadTail, head_tail_text
+from reasoneval_mini.runner.output_buffer import HeadTailBuffer, ReusedHeadTail, head_tail_text
 
 
 @given(chunks=st.lists(st.binary(max_size=40), max_size=20),

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from reasoneval_mini.grading.plain_values import (
+from reasoneval_mini.runner.plain_values import (
     MAX_SHARED_HASH, MAX_VALUE_PARTS, NotPlain, NotPlainValue, decode_plain, encode_plain)
 from reasoneval_mini.grading.process import outcome_value
 
