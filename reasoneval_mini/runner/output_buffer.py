@@ -1,10 +1,8 @@
 """Keep the head and the tail of a byte stream of any length, in bounded memory.
 
-Used in the fork server (for each child's stdout and stderr) and by the
-fresh-interpreter worker.
+A session keeps its child's stdout and stderr this way
+(:class:`~reasoneval_mini.runner.session.Session`).
 """
-
-import os
 
 from reasoneval_mini.support.arguments import ArgumentTypeError
 
@@ -85,86 +83,3 @@ def head_tail_text(head, tail, total):
         return (head + tail).decode("utf-8", errors="replace")
     marker = f"\n[... {omitted} bytes omitted ...]\n"
     return head.decode("utf-8", errors="replace") + marker + tail.decode("utf-8", errors="replace")
-
-
-class ReusedHeadTail:
-    """The head and tail of one stream at a time, read from a descriptor straight into memory kept for good.
-
-    For a process that forks a child per program (the fork server): what
-    one program wrote never passes through a new object (a freed ``bytes``
-    keeps its contents in the heap, and the next fork copies the heap), and
-    :meth:`clear` zeroes it before the next program. ``read_from(fd)``
-    reads what is waiting (at most 64 KiB) and returns the count (0: end of
-    file); :meth:`pieces` are the kept bytes in order, head first, as
-    memoryviews into this object (valid until the next read or clear), and
-    ``head_size``/``tail_size`` their lengths; ``total`` counts every byte read.
-
-    >>> read_end, write_end = os.pipe()
-    >>> _ = os.write(write_end, b"abcdefghijklmnop"); os.close(write_end)
-    >>> kept = ReusedHeadTail(head=3, tail=4)
-    >>> while kept.read_from(read_end):
-    ...     pass
-    >>> os.close(read_end)
-    >>> kept.head_size, kept.tail_size, b"".join(kept.pieces())
-    (3, 4, b'abcmnop')
-    """
-
-    CHUNK = 1 << 16
-
-    def __init__(self, head, tail):
-        self.head_limit, self.tail_limit = head, tail
-        self.store = bytearray(head + tail + self.CHUNK)  # [head | tail ring | a chunk as read]
-        self.view = memoryview(self.store)
-        self.zeros = memoryview(bytes(len(self.store)))  # made once: clearing allocates nothing
-        self.total = self.ring_start = 0  # ring_start: the oldest tail byte, once the ring is full
-        self.chunk_used = 0  # the most of the chunk area one read filled
-
-    @property
-    def head_size(self):
-        return min(self.total, self.head_limit)
-
-    @property
-    def tail_size(self):
-        return max(0, min(self.total - self.head_limit, self.tail_limit))
-
-    def read_from(self, fd):
-        chunk = self.view[self.head_limit + self.tail_limit:]
-        count = os.readv(fd, [chunk])
-        if count:
-            self.chunk_used = max(self.chunk_used, count)
-            self._keep(chunk[:count])
-        return count
-
-    def _keep(self, chunk):
-        head, limit = self.head_limit, self.tail_limit
-        taken = min(head - self.head_size, len(chunk))
-        if taken:
-            self.view[self.head_size:self.head_size + taken] = chunk[:taken]
-            self.total += taken
-            chunk = chunk[taken:]
-        if limit and len(chunk) >= limit:  # the ring becomes this chunk's end
-            self.view[head:head + limit] = chunk[-limit:]
-            self.ring_start = 0
-        elif limit and chunk:
-            filled = self.tail_size
-            position = (self.ring_start + filled) % limit  # where the next byte goes
-            for piece in (chunk[:limit - position], chunk[limit - position:]):
-                if piece:
-                    self.view[head + position:head + position + len(piece)] = piece
-                    position = (position + len(piece)) % limit
-            if filled + len(chunk) > limit:  # the oldest bytes were overwritten
-                self.ring_start = position
-        self.total += len(chunk)
-
-    def pieces(self):
-        """The kept bytes in order: the head, then the tail in one or two pieces."""
-        ring = self.view[self.head_limit:self.head_limit + self.tail_size]
-        return [self.view[:self.head_size], ring[self.ring_start:], ring[:self.ring_start]]
-
-    def clear(self):
-        """Zero what was kept and every chunk read, for the next stream (only the bytes used: cheap)."""
-        chunk = self.head_limit + self.tail_limit
-        for start, size in ((0, self.head_size), (self.head_limit, self.tail_size),
-                            (chunk, self.chunk_used)):
-            self.view[start:start + size] = self.zeros[:size]
-        self.total = self.ring_start = self.chunk_used = 0

@@ -44,12 +44,10 @@ its first bytes.
 
 import gc
 import importlib
-import json
 import os
 import select
 import signal
 import socket
-import struct
 import subprocess
 import time
 
@@ -61,7 +59,8 @@ from reasoneval_mini.runner.reaping import (
 from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
-from reasoneval_mini.support.messages import MessageTooLarge, read_message, write_message
+from reasoneval_mini.support.messages import (
+    MessageTooLarge, encode_message, read_message, write_message)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: Each session's working folder, in turn: ``<base>/run``.
@@ -253,37 +252,27 @@ def _told(sock, message):
     return True
 
 
-_HEADER = struct.Struct(">Q")
+_HEADER_BYTES = 8  # a frame's length (support.messages)
 
 
 def _receive(sock, parent_pid, wait=True):
-    """The next ``(message, fds)`` on *sock*; None at its end, on garbage, or once *parent_pid* is gone."""
+    """The next ``(message, fds)`` on *sock*; None at its end, on garbage, or once *parent_pid* is gone.
+
+    The descriptors of a start ride on the first bytes of its frame.
+    """
     while wait and not select.select([sock], [], [], PARENT_CHECK_SECONDS)[0]:
         if parent_gone(parent_pid):
             return None
     try:
-        head, fds, _, _ = socket.recv_fds(sock, _HEADER.size, max(START_FDS))
+        started, fds, _, _ = socket.recv_fds(sock, _HEADER_BYTES, max(START_FDS))
     except OSError:
         return None
     try:
-        while 0 < len(head) < _HEADER.size:  # a stream may split even a short frame
-            more = sock.recv(_HEADER.size - len(head))
-            if not more:
-                break
-            head += more
-        if len(head) < _HEADER.size:
-            raise ValueError("the socket ended inside a frame")
-        size = _HEADER.unpack(head)[0]
-        if size > MAX_MESSAGE_BYTES:
-            raise ValueError("an oversized frame")
-        body = b""
-        while len(body) < size:
-            more = sock.recv(size - len(body))
-            if not more:
-                raise ValueError("the socket ended inside a frame")
-            body += more
-        message = json.loads(body)
-    except (OSError, ValueError):
+        message = read_message(sock.fileno(), max_bytes=MAX_MESSAGE_BYTES,
+                               deadline=time.monotonic() + REPLY_SECONDS, started=started)
+    except (OSError, ValueError, TimeoutError):
+        message = None
+    if not started or message is None:
         _close_all(fds)
         return None
     return (message if isinstance(message, dict) else {}), list(fds)
@@ -369,9 +358,8 @@ class Server:
         before its answer is read (the caller writes a short job then, so
         that the child need not wait for a round trip).
         """
-        frame = json.dumps({"op": "start", "setup": setup}).encode("utf-8")
         try:
-            socket.send_fds(self.sock, [_HEADER.pack(len(frame)) + frame], list(fds))
+            socket.send_fds(self.sock, [encode_message({"op": "start", "setup": setup})], list(fds))
         except OSError as error:
             raise ServerLost(f"the runner server is gone: {error}") from None
         if meanwhile is not None:

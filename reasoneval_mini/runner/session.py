@@ -54,7 +54,6 @@ import os
 import secrets
 import select
 import socket
-import struct
 import subprocess
 import threading
 import time
@@ -68,7 +67,8 @@ from reasoneval_mini.runner.server import Server, ServerLost
 from reasoneval_mini.runner.start import descriptor_token, start_child
 from reasoneval_mini.runner.warm import WarmPool
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
-from reasoneval_mini.support.messages import encode_message, write_all
+from reasoneval_mini.support.messages import (
+    FrameReader, MessageTooLarge, encode_message, write_all)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: How a session's wait ended: the process ended by itself (any exit code, any
@@ -83,7 +83,6 @@ MAX_EVENT_BYTES = 4 << 20
 EARLY_JOB_BYTES = 16384
 #: Warnings kept from a child's ``confined`` event, and characters of each.
 MAX_WARNINGS, MAX_WARNING_CHARS = 10, 300
-_HEADER = struct.Struct(">Q")
 _READ_BYTES = 1 << 16
 
 
@@ -197,8 +196,7 @@ class Session:
         self.streams = streams  # {fd: HeadTailBuffer} of stdout and stderr, if kept
         self.output = list(streams.values())
         self.nonce, self.cancels, self.folder_capped = nonce, cancels, folder_capped
-        self.max_event_bytes = max_event_bytes
-        self.buffer, self.queue, self.garbled = bytearray(), collections.deque(), False
+        self.frames, self.queue, self.garbled = FrameReader(max_event_bytes), collections.deque(), False
         self.confined, self.warnings, self.setup_error = False, [], None
         self.returncode, self.lost, self.started = None, None, time.monotonic()
         self.io = _Readiness()
@@ -306,22 +304,12 @@ class Session:
             return
         if self.garbled:
             return  # read and dropped: a child must never block on a full channel
-        self.buffer += data
-        while len(self.buffer) >= _HEADER.size:
-            size = _HEADER.unpack_from(self.buffer)[0]
-            if size > self.max_event_bytes:  # not the protocol: the rest of the channel is not read
-                self.garbled = True
-                self.buffer = bytearray()
-                return
-            end = _HEADER.size + size
-            if len(self.buffer) < end:
-                return
-            body = bytes(self.buffer[_HEADER.size:end])
-            del self.buffer[:end]
-            try:
-                event = json.loads(body)
-            except (ValueError, RecursionError):
-                continue
+        try:
+            events = self.frames.feed(data)
+        except MessageTooLarge:  # not the protocol: the rest of the channel is not read
+            self.garbled = True
+            return
+        for event in events:
             self._take(event)
 
     def _take(self, event):
