@@ -244,7 +244,7 @@ def run_request(runner, request):
         # What the program's process said of its end: untrusted, so bounded like anything it sends.
         report = {**bounded_fields(failure or {}), "completed": failure is None}
     return {
-        "outcome": outcome, "duration_s": time.monotonic() - session.started,
+        "outcome": outcome, "duration_s": (session.exited_at or time.monotonic()) - session.started,
         "exit_code": code if code is not None and code >= 0 else None,
         "signal": -code if code is not None and code < 0 else None,
         "stdout": ended.stdout.text(), "stdout_bytes": ended.stdout.total,

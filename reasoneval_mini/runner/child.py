@@ -40,8 +40,9 @@ Order of a session, the same in both ways of starting:
    ``{"raised": fields}``, ``{"refused": {...}}`` (the answer called what its
    exercise refuses: :mod:`reasoneval_mini.support.call_watch`),
    ``{"not_plain": what}`` or ``{"stopped": why}``; ``{"op": "next"}`` ends the task;
-5. ``{"event": "done", "nonce": ...}`` from the session's own process only
-   (never from a process its code forked), then exit. Should the runner's
+5. ``{"event": "done"}`` from the session's own process only (never from
+   a process its code forked), then exit. Every event after the job is read
+   carries the job's ``nonce``: a frame without it is not the session's. Should the runner's
    own code fail, ``{"event": "fatal", "message": ...}`` says so instead.
 
 The caller never sends an expected value, a check or a comparison: the child
@@ -100,7 +101,7 @@ _getpid, _exit, _write, _read, _fstat, _close = (
 _pack, _unpack = struct.Struct(">Q").pack, struct.Struct(">Q").unpack
 _decode = json.JSONDecoder().decode
 _unpickle, _b64decode, _monotonic = pickle.loads, base64.b64decode, time.monotonic
-_join, _memoryview = "".join, memoryview
+_join, _memoryview, _len, _isinstance = "".join, memoryview, len, isinstance
 _NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
 _TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 _CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect in every child
@@ -118,7 +119,7 @@ else:  # pragma: no cover - CPython always has the C encoder
 # The events channel of this session: who may write on it (the session's own
 # process) and which open file it is (device, inode), to notice code that
 # closed it or put another file on descriptor 3.
-_CHANNEL = {"pid": None, "identity": None}
+_CHANNEL = {"pid": None, "identity": None, "nonce": None}
 
 
 # --- the channel ------------------------------------------------------------------------
@@ -153,11 +154,16 @@ if hasattr(os, "register_at_fork"):
 
 
 def emit(event):
-    """Send *event* (a dict of JSON values) on the events channel; exit :data:`REPORT_CHANNEL_LOST` if it is gone."""
+    """Send *event* (a dict of JSON values) on the events channel; exit :data:`REPORT_CHANNEL_LOST` if it is gone.
+
+    Once the job is read, every event carries the session's nonce.
+    """
     if _identity(EVENTS_FD) != _CHANNEL["identity"]:
         _channel_lost()
+    if _CHANNEL["nonce"] is not None:
+        event["nonce"] = _CHANNEL["nonce"]
     data = _encode(event).encode()
-    view = _memoryview(_pack(len(data)) + data)
+    view = _memoryview(_pack(_len(data)) + data)
     while view:
         try:
             written = _write(EVENTS_FD, view)
@@ -183,7 +189,7 @@ def _read_exactly(size):
         if not chunk:
             return None
         chunks.append(chunk)
-        left -= len(chunk)
+        left -= _len(chunk)
     return b"".join(chunks)
 
 
@@ -288,17 +294,22 @@ def execute(source, filename, namespace, notebook=False, loops=None):
 
 
 def failure_facts(error, filename, watchdog):
-    """The ``failed`` event's fields for *error*, raised by the source *filename*; never raises."""
-    if isinstance(error, StepTimeout) or watchdog.fired:
-        return {"timeout": True, "text": watchdog.timeout_text(), **describe_exception(error),
-                "line": None}
-    facts = {"timeout": False, **describe_exception(error), "line": None}
+    """The ``failed`` event's fields for *error*, raised by the source *filename*; never raises.
+
+    Untrusted code has run by now and may have replaced any builtin: what
+    this calls is bound, or guarded.
+    """
+    timed_out = watchdog.fired or _isinstance(error, StepTimeout)
+    facts = {"timeout": timed_out, **describe_exception(error), "line": None, "text": ""}
     try:
-        facts["text"] = shorten(f"{type(error).__name__}: {error}", MAX_TEXT_CHARS)
-    except BaseException:  # noqa: B036 - a hostile __str__
+        facts["text"] = (watchdog.timeout_text() if timed_out
+                         else shorten(f"{type(error).__name__}: {error}", MAX_TEXT_CHARS))
+    except BaseException:  # noqa: B036 - a hostile __str__, a replaced builtin
         facts["text"] = f"{facts['type']}: {facts['message']}"[:MAX_TEXT_CHARS]
+    if timed_out:
+        return facts
     try:
-        line = getattr(error, "lineno", None) if isinstance(error, SyntaxError) else None
+        line = getattr(error, "lineno", None) if _isinstance(error, SyntaxError) else None
         frame = error.__traceback__
         while frame is not None:
             if frame.tb_frame.f_code.co_filename == filename:
@@ -367,7 +378,7 @@ def _outcome(answer, args, kwargs):
         return {"not_plain": str(error)}
     except RecursionError:
         return {"not_plain": "a value nested too deeply"}
-    if len(_encode(encoded)) > MAX_VALUE_CHARS:
+    if _len(_encode(encoded)) > MAX_VALUE_CHARS:
         return {"not_plain": f"a value too large to grade (over {MAX_VALUE_CHARS} characters)"}
     return {"returned": encoded}
 
@@ -451,12 +462,14 @@ def run_session(job, main_pid):
                               for exercise, name in answers.items()}})
             if not _serve_calls(answers, namespace, watchdog, refused):
                 return status
-    emit({"event": "done", "nonce": job.get("nonce")})
+    emit({"event": "done"})
     return status
 
 
 def _confine_and_run(setup, workdir, job, prepared=None, ruleset=None):
     """Limits, cap, sandbox, then the session; never returns (see the module's docstring)."""
+    nonce = job.get("nonce")
+    _CHANNEL["nonce"] = nonce if isinstance(nonce, str) else None
     top = max_fd()  # asked before the limits: descriptors above the new limit stay open
     try:
         warnings, capped = limit_and_confine(
@@ -473,13 +486,13 @@ def _confine_and_run(setup, workdir, job, prepared=None, ruleset=None):
     emit({"event": "confined", "warnings": [*warnings], "capped": capped})
     main_pid = _getpid()
     try:
-        status = run_session(job, main_pid)
+        _exit(run_session(job, main_pid))  # skips the code's atexit handlers and lingering threads
     except BaseException as error:  # noqa: B036 - the runner's own failure: said, never hidden
-        if _getpid() != main_pid:
-            _exit(1)
-        emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
-        status = RUNNER_FAILED
-    _exit(status)  # skips the code's atexit handlers and lingering threads
+        try:
+            if _getpid() == main_pid:
+                emit({"event": "fatal", "message": shorten(f"{type(error).__name__}: {error}")})
+        finally:
+            _exit(RUNNER_FAILED)
 
 
 def place_descriptors(events, requests, stdout=None, stderr=None):

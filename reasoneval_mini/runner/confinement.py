@@ -91,7 +91,7 @@ def prepare_confinement(isolation):
 
 
 def harden_forking_parent():
-    """In a process that only forks untrusted children (a fork server): give up root's powers once.
+    """In a process that only forks untrusted children (a runner server): give up root's powers once.
 
     As root it empties its own capability sets (see
     :func:`~reasoneval_mini.sandbox.policy.drop_capabilities`), so that no

@@ -1,6 +1,6 @@
 """Plain data: what a student's answer may return to the grader, encoded in the child, decoded here.
 
-The grading child (:mod:`reasoneval_mini.grading.child`) never sends an
+A session's child (:mod:`reasoneval_mini.runner.child`) never sends an
 object, only *plain data* as tagged JSON (:func:`encode_plain`): exact
 ``int``, ``float``, ``Fraction``, ``str``, ``bool``, ``None``, and lists,
 tuples, sets, frozensets and dicts of them. The grader rebuilds the value

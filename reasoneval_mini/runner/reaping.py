@@ -3,7 +3,7 @@
 A run's process group catches most of what a run starts, but a process can
 leave it (``setsid``, where the sandbox's filter does not refuse that; a
 double ``fork``). On Linux the trusted process that starts the untrusted one
-(the executor's fork server, the grader's keeper) makes itself a *child
+(the runner server, :mod:`reasoneval_mini.runner.server`) makes itself a *child
 subreaper* (:func:`become_subreaper`): every process below it whose parent
 dies is handed to it rather than to ``init``, so nothing that the run started
 leaves its subtree. When the run ends, :func:`kill_descendants` kills that
@@ -80,7 +80,7 @@ def die_with_parent(parent_pid, signum=None):
 
     Surprising: Linux sends the signal when the *thread* that started this
     process ends, though its process lives on. A process that outlives the
-    thread that started it (the executor's warm fork server, lent to the
+    thread that started it (a warm runner server, lent to the
     threads of later calls) passes no *signum* and looks for itself.
     """
     armed = signum is not None and prctl(PR_SET_PDEATHSIG, signum)

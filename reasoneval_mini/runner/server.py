@@ -52,8 +52,9 @@ import subprocess
 import time
 
 from reasoneval_mini.runner.confinement import (
-    build_child_ruleset, harden_forking_parent, isolation_from_fields, prepare_confinement)
-from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS
+    SETUP_FAILED, build_child_ruleset, harden_forking_parent, isolation_from_fields,
+    prepare_confinement)
+from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS, KILL_GRACE_SECONDS
 from reasoneval_mini.runner.reaping import (
     PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, kill_descendants, parent_gone)
 from reasoneval_mini.runner.start import start_child
@@ -150,11 +151,14 @@ def _one_session(sock, received, base, parent_pid):
         _close_all(fds + ([ruleset] if ruleset is not None else []))
         remove_tree(workdir)
         return _told(sock, {"failed": f"{type(error).__name__}: {error}"})
-    if pid == 0:
-        from reasoneval_mini.runner.child import run_forked  # imported already
+    if pid == 0:  # the session's child: it never comes back to the server's code
+        try:
+            from reasoneval_mini.runner.child import run_forked  # imported already
 
-        streams = fds[2:] if len(fds) == 4 else [None, None]
-        run_forked(setup, [fds[0], fds[1], *streams], workdir, server_pid, prepared, ruleset)
+            streams = fds[2:] if len(fds) == 4 else [None, None]
+            run_forked(setup, [fds[0], fds[1], *streams], workdir, server_pid, prepared, ruleset)
+        finally:
+            os._exit(SETUP_FAILED)
     _close_all(fds + ([ruleset] if ruleset is not None else []))
     del message, fds, received, setup
     if _told(sock, {"started": pid}):
@@ -165,7 +169,8 @@ def _one_session(sock, received, base, parent_pid):
     told = _told(sock, {"exited": pid, "status": status})
     _restore_base(base)
     remove_tree(workdir, deadline=time.monotonic() + REMOVAL_SECONDS)
-    return go_on and told and not os.path.lexists(workdir)
+    left = os.path.lexists(workdir)
+    return go_on and told and _told(sock, {"removed": pid, "left": left}) and not left
 
 
 def _close_all(fds):
@@ -206,10 +211,9 @@ def _wait(sock, pid, parent_pid):
             timeout = PARENT_CHECK_SECONDS if exited is not None else EXIT_POLL_SECONDS
             ready = select.select(watched, [], [], timeout)[0]
             if exited is None or exited in ready:
-                # Kill the group while its leader is unreaped: its id cannot be reused yet.
-                if _exited_unreaped(pid):
-                    kill_process_group(pid)
-                    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), True
+                returncode = _reap_if_exited(pid)
+                if returncode is not None:
+                    return returncode, True
             if sock in ready:
                 received = _receive(sock, parent_pid, wait=False)
                 if received is None:
@@ -224,11 +228,23 @@ def _wait(sock, pid, parent_pid):
             os.close(exited)
 
 
-def _exited_unreaped(pid):
-    """True once the child *pid* has exited, without reaping it where the kernel can peek."""
+def _reap_if_exited(pid):
+    """The returncode of the child *pid* if it has exited (its group killed, it reaped), else None.
+
+    Its group is killed while the leader is unreaped where the kernel lets
+    us look without reaping (``waitid(WNOWAIT)``): the group's id cannot be
+    reused yet. Elsewhere it is reaped first, and the group killed right after.
+    """
     if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    return True  # pragma: no cover - then waitpid below waits for a child that may still run
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            return None
+        kill_process_group(pid)
+        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    reaped, status = os.waitpid(pid, os.WNOHANG)  # pragma: no cover - no waitid here
+    if not reaped:
+        return None
+    kill_process_group(pid)
+    return os.waitstatus_to_exitcode(status)
 
 
 def _end(pid):
@@ -313,6 +329,7 @@ class Server:
         finally:
             theirs.close()
         self.child = None  # the running session's pid, between start and its exit
+        self.removing = None  # the last session's pid, until the server says its folder went
         try:
             ready = self._expect("ready", STARTUP_SECONDS)
             self.capped = ready.get("capped") is True
@@ -379,7 +396,7 @@ class Server:
         status = message.get("status")
         if message.get("exited") != self.child or type(status) is not int:
             raise ServerLost(f"an unexpected message from the runner server: {str(message)[:80]}")
-        self.child = None
+        self.removing, self.child = self.child, None
         return status
 
     def end(self):
@@ -388,14 +405,35 @@ class Server:
             write_message(self.sock.fileno(), {"op": "end"})
         except OSError as error:
             raise ServerLost(f"the runner server is gone: {error}") from None
-        return self.take_exit(time.monotonic() + REPLY_SECONDS)
+        return self.take_exit(time.monotonic() + KILL_GRACE_SECONDS)
+
+    def take_removal(self):
+        """Wait for the server's word on the last session's folder; True if the server goes on.
+
+        A folder the server could not remove in time makes that session its
+        last (the next session must not find it): the caller closes this
+        server then, which removes its base folder, whatever it holds.
+        """
+        pid, self.removing = self.removing, None
+        if pid is None:
+            return True
+        try:
+            message = self._next(time.monotonic() + REMOVAL_SECONDS + KILL_GRACE_SECONDS)
+        except (TimeoutError, ServerLost):
+            return False
+        return message.get("removed") == pid and message.get("left") is False
 
     def alive(self):
         return self.process is not None and self.process.poll() is None
 
     def close(self, kill=False):
-        """Stop the server (its socket's end stops it; killed if it does not go), remove its base folder."""
+        """Stop the server (its socket's end stops it; killed if it does not go), remove its base folder.
+
+        Idempotent.
+        """
         process, self.process = self.process, None
+        if process is None and self.base is None:
+            return
         self.sock.close()
         if process is not None:
             if kill:
@@ -410,7 +448,9 @@ class Server:
             # (a death signal), what the child started in its group here.
             kill_process_group(self.child)
             self.child = None
-        remove_tree(self.base)
+        base, self.base = self.base, None
+        if base is not None:
+            remove_tree(base)
 
 
 def _killable(pid):

@@ -19,9 +19,9 @@ cells, then calls to its answers). The child's side is
   is doing, and reaps everything it started.
 
 The caller believes only what it can check: the events are read as a
-protocol (a setup failure only before ``confined``, ``done`` only with the
-session's own nonce; a frame larger than the caller accepts ends the
-channel), every wait has a deadline, and a child that stops, dies or
+protocol (a setup failure only before ``confined``, every other event only
+with the session's own nonce; a frame larger than the caller accepts ends
+the channel), every wait has a deadline, and a child that stops, dies or
 floods its channel costs its own session, never the caller.
 
 >>> runner = Runner(Profile(cap_mb=64), fresh=True)
@@ -187,7 +187,8 @@ class Session:
     ``confined``, ``warnings``, ``setup_error``: what the child said of its
     setup; ``folder_capped``: whether its working folder was a capped file
     system; ``started``: when its job was sent (:func:`time.monotonic`);
-    ``returncode``: once it exited (negative: killed by that signal).
+    ``returncode``: once it exited (negative: killed by that signal), and
+    ``exited_at``: when that was seen.
     """
 
     def __init__(self, child, events, requests, streams, nonce, cancels, folder_capped,
@@ -199,6 +200,7 @@ class Session:
         self.frames, self.queue, self.garbled = FrameReader(max_event_bytes), collections.deque(), False
         self.confined, self.warnings, self.setup_error = False, [], None
         self.returncode, self.lost, self.started = None, None, time.monotonic()
+        self.exited_at = None  # when its exit was seen (time.monotonic())
         self.io = _Readiness()
         for fd in [events, *streams]:
             self.io.watch(fd)
@@ -277,10 +279,13 @@ class Session:
                 self._take_exit()
         if exit_fd is None and self.returncode is None:
             self.returncode = self.child.poll()
+            if self.returncode is not None:
+                self.exited_at = time.monotonic()
 
     def _take_exit(self):
         try:
             self.returncode = self.child.take_exit()
+            self.exited_at = time.monotonic()
         except ServerLost as error:
             self.lost = str(error)
             self.child.abandon()
@@ -313,10 +318,17 @@ class Session:
             self._take(event)
 
     def _take(self, event):
-        """Keep *event* for :meth:`next_event`, or act on it: the setup's two events, a forged ``done``."""
+        """Keep *event* for :meth:`next_event`, or act on it (the setup's two events); drop a stranger's.
+
+        Every event but a setup failure (said before the child read its job)
+        carries the session's nonce: one without it was written by someone
+        else, however it reached this session's channel.
+        """
         if not isinstance(event, dict):
             return
         kind = event.get("event")
+        if kind != "setup_failed" and event.get("nonce") != self.nonce:
+            return
         if not self.confined:  # only the child's own setup speaks before it is confined
             if kind == "confined":
                 self.confined = True
@@ -330,8 +342,6 @@ class Session:
             return
         if kind in ("confined", "setup_failed"):
             return  # said after the code began: not the setup's word
-        if kind == "done" and event.get("nonce") != self.nonce:
-            return
         self.queue.append(event)
 
     # -- the end ---------------------------------------------------------------------------
@@ -346,6 +356,7 @@ class Session:
         if self.returncode is None and self.lost is None:
             try:
                 self.returncode = self.child.end()
+                self.exited_at = time.monotonic()
             except ServerLost as error:
                 self.lost = str(error)
                 self.child.abandon()
@@ -476,7 +487,8 @@ class _ServerChild:
         self.server.close(kill=True)
 
     def cleanup(self):
-        pass
+        if not self.server.take_removal():
+            self.server.close(kill=True)  # its base goes with it, and the runner gets a new one
 
 
 class _FreshChild:
@@ -496,7 +508,8 @@ class _FreshChild:
         return self._reap()
 
     def poll(self):
-        if self.process.poll() is None and not _exited_unreaped(self.pid):
+        exited = _exited_unreaped(self.pid)  # None where the kernel cannot tell without reaping
+        if exited is False or (exited is None and self.process.poll() is None):
             return None
         return self._reap()
 
@@ -520,12 +533,13 @@ class _FreshChild:
 
 
 def _exited_unreaped(pid):
+    """Whether the child *pid* has exited, asked without reaping it; None where that cannot be asked."""
     if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
         try:
             return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
         except ChildProcessError:
             return True
-    return False  # pragma: no cover - Popen.poll() reaps and tells instead
+    return None  # pragma: no cover - Windows: Popen.poll() reaps and tells instead
 
 
 # --- Runners ---------------------------------------------------------------------------------

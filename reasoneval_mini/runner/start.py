@@ -18,14 +18,14 @@ per student) is started here, by :func:`start_child`:
   that a Ctrl-C in the caller's terminal never reaches it and its whole
   group can be killed; descriptors are closed but those in *pass_fds*.
 
->>> boot_command("reasoneval_mini.grading.child", "main", (41,))[1:5]
+>>> boot_command("reasoneval_mini.runner.child", "main", (41,))[1:5]
 ['-s', '-X', 'utf8', '-c']
 
 Surprising: ``-I`` (isolated mode) is not used, although it would ignore
 ``PYTHONPATH`` too: it ignores every ``PYTHON*`` variable, and the grader's
 child needs ``PYTHONHASHSEED``. The environment is the caller's choice, whole.
 
->>> boot_command("reasoneval_mini.grading.child", "main", (object(),))
+>>> boot_command("reasoneval_mini.runner.child", "main", (object(),))
 Traceback (most recent call last):
 ...
 TypeError: a boot argument must be None, a bool, int, float or str, got <object object at ...>

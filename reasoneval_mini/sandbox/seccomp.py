@@ -40,7 +40,7 @@ seccomp filter that makes these fail with ``EACCES``:
   ``setrlimit`` and ``nice`` pass it), and ``ioprio_set(2)``: Landlock's
   scoping rules signals, not limits or priorities, so a program could give
   a classmate's grading process (or the grader) one second of CPU or three
-  descriptors, starve its disk access, make the fork server (and every
+  descriptors, starve its disk access, make the runner server (and every
   later program it forks) run only when the machine is idle, or renice
   every process of its user (``PRIO_USER``);
 * ``chown(2)`` and its variants, and setting a file's times (``utimensat(2)``
@@ -306,7 +306,7 @@ def _program(arch, numbers, x32):
 
 @functools.lru_cache(maxsize=None)
 def prepared_filter():
-    """The filter for this machine as a ctypes object, built once (a fork server builds it before forking)."""
+    """The filter for this machine as a ctypes object, built once (a runner server builds it before forking)."""
     instructions = _program(*_ARCHITECTURES[platform.machine()])
     array = (_SockFilter * len(instructions))(*[_SockFilter(*i) for i in instructions])
     program = _SockFprog(len(instructions), ctypes.cast(array, ctypes.POINTER(_SockFilter)))
