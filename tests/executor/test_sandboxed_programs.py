@@ -25,7 +25,6 @@ from sandbox_runs import fill_folder, item, needs, needs_filter, needs_socket_fi
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
 import reasoneval_mini.sandbox.landlock as landlock
-import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import (
     ASSERTION_FAILED,
     NOT_RUN,
@@ -705,7 +704,7 @@ def test_a_program_cannot_leave_system_v_memory_behind():
 
 
 def _server_mounts_work():
-    """Whether a fork server can have mounts of its own here (root, or user namespaces)."""
+    """Whether a runner server can have mounts of its own here (root, or user namespaces)."""
     import subprocess
 
     probe = ("from reasoneval_mini.runner.workdir import enter_private_mounts\n"

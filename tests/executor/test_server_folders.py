@@ -92,7 +92,7 @@ HONEST = [("passing", "assert sorted([2, 1]) == [1, 2]\n", PASSED),
 
 
 def assert_honest_samples_unaffected(attacker, sandbox="auto"):
-    """*attacker* first, then the honest samples, on one worker: each keeps its own state."""
+    """*attacker* first, then the honest samples, on one runner: each keeps its own state."""
     plan = [item("attacker", attacker)] + [item(name, source) for name, source, _ in HONEST]
     records = execute_samples(plan, timeout=5.0, workers=1, progress=False, sandbox=sandbox)
     assert [r["status"] for r in records[1:]] == [state for _, _, state in HONEST], records
