@@ -312,7 +312,10 @@ def classify_run(raw, timeout, memory_mb, isolation=None):
         stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),
         exit_code=raw.get("exit_code"), signal=raw.get("signal"),
         warnings=tuple(raw.get("warnings", ())) + _platform_warnings()
-        + ((UNCAPPED_FOLDER,) if capped is False else ()),
+        # With the sandbox off nothing is capped, by choice: the warning that
+        # the kernel refuses the cap is for a run that asked for one.
+        + ((UNCAPPED_FOLDER,) if capped is False and isolation is not None
+           and isolation.enforced else ()),
         isolation="not recorded" if isolation is None else str(isolation))
 
 

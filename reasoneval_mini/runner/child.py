@@ -442,7 +442,7 @@ def run_session(job, main_pid):
             error = watchdog.run(lambda: execute(source, filename, namespace, notebook, loops))
             if _getpid() != main_pid:
                 return status  # a process the code forked came back here: it reports nothing
-            if error is None:
+            if error is None and not watchdog.fired:  # fired: it swallowed the alarm, then ended
                 continue
             emit({"event": "failed", "task": index, "source": number,
                   **failure_facts(error, filename, watchdog)})

@@ -80,11 +80,13 @@ START_FDS = (2, 4)
 
 # --- The server ----------------------------------------------------------------------------
 
-def serve(parent_pid, sock_fd, base, cap_mb, pre_imports):
+def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
     """Fork a child per ``start`` on the socket *sock_fd* until it closes or *parent_pid* dies.
 
     *base* is the empty folder the caller made for the sessions' folders,
-    capped at *cap_mb* MB where the kernel lets the server mount;
+    capped at *cap_mb* MB where the kernel lets the server mount (only a
+    *private* server: one for sandboxed sessions; a server for sessions with
+    the sandbox off enters no namespace, so that "off" is off);
     *pre_imports* the profile's modules, comma-separated.
     """
     # No SIGINT handling: the server leads its own session, so a Ctrl-C in a
@@ -100,7 +102,7 @@ def serve(parent_pid, sock_fd, base, cap_mb, pre_imports):
     gc.freeze()
     die_with_parent(parent_pid)
     become_subreaper()
-    capped = enter_private_mounts() and mount_capped(base, cap_mb)
+    capped = bool(private) and enter_private_mounts() and mount_capped(base, cap_mb)
     sock = socket.socket(fileno=sock_fd)
     if _told(sock, {"ready": os.getpid(), "capped": capped}):
         while True:
@@ -306,11 +308,14 @@ class Server:
     :meth:`start` forks a session's child; then :meth:`take_exit` reads its
     end (when :meth:`fileno` is readable) or :meth:`end` ends it. Any failure
     raises :class:`ServerLost`; the handle is then :meth:`close`\\ d.
+    *private*: a server for sandboxed sessions, in namespaces of its own
+    (never used for a session with the sandbox off, nor the other way round:
+    such a session could change the server's mounts and modes).
     ``capped``: whether the sessions' folders are a file system of the profile's size.
     """
 
-    def __init__(self, profile):
-        self.profile = profile
+    def __init__(self, profile, private=True):
+        self.profile, self.private = profile, private
         self.base = make_workdir()  # made here, so that it is removed here when the server cannot
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -318,7 +323,7 @@ class Server:
             self.process = start_child(
                 "reasoneval_mini.runner.server", "serve",
                 (os.getpid(), theirs.fileno(), self.base, int(profile.cap_mb),
-                 ",".join(profile.pre_imports)),
+                 ",".join(profile.pre_imports), bool(private)),
                 workdir=os.path.join(self.base, RUN_FOLDER), cwd=self.base,
                 extra_env=dict(profile.env), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=None, pass_fds=(theirs.fileno(),))

@@ -565,7 +565,6 @@ class Runner:
         self.fresh = fresh or not servers_possible()
         self.server = None
         self.cancelled = Cancel()
-        self.ran_unconfined = False  # a session ran on the server without the sandbox
 
     def open(self, setup, job, *, output=None, cancel=None, max_event_bytes=MAX_EVENT_BYTES):
         """Start a session: its child, confined as *setup* says, then *job*; return the :class:`Session`.
@@ -596,27 +595,30 @@ class Runner:
             except OSError as error:
                 raise RunnerLost(f"{type(error).__name__}: {error}") from None
             break
-        self.ran_unconfined = self.ran_unconfined or (server is not None and not confined)
         return session
 
     def _server(self, confined):
         """This runner's warm server (a new one if it has none, or may not use it); None for none."""
-        if self.server is not None and (not self.server.alive() or (confined and self.ran_unconfined)):
-            # Dead; or a program ran on it unconfined, and may have changed its
-            # mounts (a 1 MB file system over the base) or its base's modes.
+        if self.server is not None and (not self.server.alive() or self.server.private != confined):
+            # Dead; or made for the other kind of session: an unconfined one
+            # could change a server's mounts (a 1 MB file system over the base)
+            # or its base's modes, and a confined server's namespaces would
+            # confine a session whose sandbox is off.
             self._drop_server()
         if self.server is None and _UNAVAILABLE[0] is None:
             try:
-                self.server = Server(self.profile)
+                self.server = Server(self.profile, private=confined)
             except (OSError, ServerLost) as error:
                 _UNAVAILABLE[0] = f"{type(error).__name__}: {error}"
                 warnings.warn(f"reasoneval_mini: no runner server could start "
                               f"({_UNAVAILABLE[0]}); each session starts a fresh interpreter "
-                              "instead (slower, as confined)", RuntimeWarning, stacklevel=4)
+                              "instead (slower, as confined, but a process that leaves its "
+                              "session's group where the sandbox lets it is not killed at the "
+                              "end)", RuntimeWarning, stacklevel=4)
         return self.server
 
     def _drop_server(self):
-        server, self.server, self.ran_unconfined = self.server, None, False
+        server, self.server = self.server, None
         if server is not None:
             server.close(kill=True)
 

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+import textwrap
 import time
 
 import pytest
@@ -346,18 +347,18 @@ def test_remove_tree_removes_a_deep_locked_tree_and_never_follows_its_links(tmp_
 def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_program(
         own_worker, monkeypatch):
     # Whatever the reason the folder stays (here, a server whose removal does
-    # nothing), the next program must not pay for it: it runs on a new server,
-    # and the old server's base goes (removed by the caller). The folder is
-    # removed after the program's end is reported: its result cannot say so.
+    # nothing), the next program must not pay for it: the server says so after
+    # the program's end, the caller closes it and removes its base at once,
+    # and the next program runs on a new server. The folder is removed after
+    # the program's end is reported: its result cannot say so.
     boot_with("_entry.remove_tree = lambda path, deadline=None: None; ", monkeypatch)
-    first = run("open('f', 'w').write('x')")
+    first = run("import os\nopen('f', 'w').write('x')\nprint(os.getppid(), os.path.dirname(os.getcwd()))")
     assert first.status == PASSED, first.detail
-    runner = the_warm_runner()
-    old_server, old_base = runner.server.process.pid, runner.server.base
-    second = run("import os\nassert os.listdir('.') == []")
-    assert second.status == PASSED, second.detail
-    assert the_warm_runner().server.process.pid != old_server
+    old_server, old_base = first.stdout_tail.split()
     assert not os.path.exists(old_base)
+    second = run("import os\nassert os.listdir('.') == []\nprint(os.getppid())")
+    assert second.status == PASSED, second.detail
+    assert second.stdout_tail.split() != [old_server]
 
 
 # --- The shared file system: full, overfull ------------------------------------------
@@ -531,14 +532,17 @@ def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
 def test_a_folder_its_server_could_not_remove_in_time_is_removed_all_the_same(
         own_worker, monkeypatch):
     # The chain of 32,000 folders outlasts the server's removal deadline: the
-    # server gives up, and stops. Uncapped (as where the kernel refuses
-    # namespaces), the folder is in this machine's /dev/shm, and must not
-    # stay there while the runner waits, warm, for a next program that may never come.
+    # server gives up, says so, and stops. Uncapped (as where the kernel
+    # refuses namespaces), the folder is in this machine's /dev/shm, and must
+    # not stay there while a runner waits, warm, for a next program that may
+    # never come: the caller removes the server's base before it returns.
     boot_with("_entry.enter_private_mounts = lambda: False; ", monkeypatch)
-    result = run(DEEP_THEN_LOOP.format(depth=32000), timeout=2.0)
+    program = "import os\nprint(os.getcwd(), flush=True)\n" + textwrap.dedent(
+        DEEP_THEN_LOOP.format(depth=32000))
+    result = run(program, timeout=2.0)
     assert result.status == TIMEOUT, result.detail
-    base = the_warm_runner().server.base
+    folder = result.stdout_tail.strip()
     try:
-        assert gone_soon(os.path.join(base, RUN_FOLDER)), "the folder stayed in " + base
+        assert folder.endswith("/" + RUN_FOLDER) and not os.path.lexists(folder), folder
     finally:
-        scrub(os.path.join(base, RUN_FOLDER))
+        scrub(folder)
