@@ -225,3 +225,37 @@ def test_a_class_grades_the_same_forked_as_in_fresh_interpreters(tmp_path, monke
     assert outputs[True][1] == outputs[False][1]
     assert len(read_csv(tmp_path / "forked" / "grades.csv")) > 10
 
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "fresh interpreter"])
+def test_a_cancel_set_while_a_student_runs_ends_the_run_as_interrupted_at_once(forked, monkeypatch):
+    from reasoneval_mini.runner.session import Cancel
+
+    monkeypatch.setattr(grading_process, "FORK_SERVER", forked)
+    cancel, running, set_at = Cancel(), [], []
+
+    def ctrl_c():
+        deadline = time.monotonic() + 20
+        while not running and time.monotonic() < deadline:
+            running.extend(pid for pids in sessions(os.getpid()).values() for pid in pids)
+            time.sleep(0.02)
+        time.sleep(0.3)  # inside the student's first cell
+        set_at.append(time.monotonic())
+        cancel.set()
+
+    task = Task("ex01_add.ipynb", ((1, "import time\ntime.sleep(30)\n"), (2, ADD)),
+                {"add": "add_numbers"})
+    setter = threading.Thread(target=ctrl_c)
+    setter.start()
+    try:
+        run = run_grading_process(GradingJob(str(FAKE_REGISTRY), None, 60.0, OFF), [task],
+                                  lambda *args: {"status": "passed", "message": "", "checks": []},
+                                  cancel=cancel)
+        ended_at = time.monotonic()
+    finally:
+        setter.join()
+    assert running, "the student's session was never seen running"
+    assert (run.ending, run.results) == (grading_process.ENDING_INTERRUPTED, {})
+    assert ended_at - set_at[0] < 1.0, f"the run went on {ended_at - set_at[0]:.2f} s after the cancel"
+    for pid in running:
+        assert_gone_soon(pid)
