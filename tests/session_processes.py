@@ -7,7 +7,6 @@ a process that left the child's subtree (a double fork) is found by the
 tests that look for it.
 """
 
-
 from reasoneval_mini.runner.reaping import descendants, process_stat
 
 
