@@ -1,4 +1,4 @@
-"""What the grading child sends back: plain data of exact built-in types, and nothing else."""
+"""What a session's child sends back for a call (the grader's answers): plain data of exact built-in types, and nothing else."""
 
 import json
 from fractions import Fraction
