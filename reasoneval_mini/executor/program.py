@@ -55,8 +55,7 @@ from reasoneval_mini.runner.confinement import isolation_to_fields, plan_sandbox
 from reasoneval_mini.runner.exceptions import bounded_fields
 from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
 from reasoneval_mini.runner.session import (
-    CANCELLED, EXITED, TIMED_OUT, Profile, RunnerLost, SessionStopped, SetupFailed, borrow,
-    give_back)
+    CANCELLED, EXITED, TIMED_OUT, Profile, RunnerLost, SessionStopped, borrow, give_back)
 from reasoneval_mini.sandbox import MODES, plan_isolation
 from reasoneval_mini.sandbox.policy import UNCAPPED_FOLDER
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
@@ -215,27 +214,19 @@ def run_request(runner, request):
         return {"outcome": CANCELLED}
     except RunnerLost as error:
         return {EXECUTOR_ERROR: f"the runner failed: {error}"}
-    deadline = session.started + request["timeout"]
-    outcome, failure, done = EXITED, None, False
+    outcome = EXITED
     try:
-        try:
-            while not done:
-                event = session.next_event(
-                    lambda event: event.get("event") in ("failed", "done"), deadline)
-                done = event["event"] == "done"
-                failure = failure if done else event
-        except SetupFailed:
-            pass
-        except SessionStopped as stop:
-            if stop.outcome != EXITED:
-                raise
-        session.wait_exit(deadline)
+        # The events are read at the end: a program sends two or three.
+        session.wait_exit(session.started + request["timeout"], events=False)
     except SessionStopped as stop:
         outcome = stop.outcome
     except RunnerLost:
         pass  # said by end() below
     finally:
         ended = session.end()
+    events = session.kept_events()
+    done = any(event.get("event") == "done" for event in events)
+    failure = next((event for event in events if event.get("event") == "failed"), None)
     if ended.lost is not None:
         return {EXECUTOR_ERROR: f"the runner failed: {ended.lost}"}
     code = ended.returncode

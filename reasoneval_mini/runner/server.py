@@ -44,6 +44,7 @@ its first bytes.
 
 import gc
 import importlib
+import collections
 import os
 import select
 import signal
@@ -61,7 +62,8 @@ from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
-    MessageTooLarge, encode_message, read_message, write_message)
+    FrameReader, MessageTooLarge, encode_message, read_message, wait_until_readable,
+    write_message)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: Each session's working folder, in turn: ``<base>/run``.
@@ -333,6 +335,7 @@ class Server:
             raise
         finally:
             theirs.close()
+        self.frames, self.pending = FrameReader(MAX_MESSAGE_BYTES), collections.deque()
         self.child = None  # the running session's pid, between start and its exit
         self.removing = None  # the last session's pid, until the server says its folder went
         try:
@@ -346,16 +349,23 @@ class Server:
         return self.sock.fileno()
 
     def _next(self, deadline):
-        """The server's next message, by *deadline*; raises ``TimeoutError`` or :class:`ServerLost`."""
-        try:
-            message = read_message(self.sock.fileno(), max_bytes=MAX_MESSAGE_BYTES,
-                                   deadline=deadline)
-        except TimeoutError:
-            raise
-        except (OSError, ValueError, MessageTooLarge) as error:
-            raise ServerLost(f"a garbled message from the runner server ({error})") from None
-        if message is None:
-            raise ServerLost("the runner server stopped")
+        """The server's next message, by *deadline*; raises ``TimeoutError`` or :class:`ServerLost`.
+
+        What one read brings is kept: the server's end of a session and its
+        word on the folder often come together.
+        """
+        while not self.pending:
+            try:
+                wait_until_readable(self.sock.fileno(), deadline)
+                data = os.read(self.sock.fileno(), 1 << 16)
+                if not data:
+                    raise ServerLost("the runner server stopped")
+                self.pending.extend(self.frames.feed(data))
+            except TimeoutError:
+                raise
+            except (OSError, MessageTooLarge) as error:
+                raise ServerLost(f"a garbled message from the runner server ({error})") from None
+        message = self.pending.popleft()
         if not isinstance(message, dict):
             raise ServerLost(f"an unexpected message from the runner server: {message!r:.80}")
         return message

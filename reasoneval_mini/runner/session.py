@@ -60,7 +60,7 @@ import time
 import warnings
 from dataclasses import dataclass
 
-from reasoneval_mini.runner.confinement import MAX_SETUP_NOTE, isolation_from_fields
+from reasoneval_mini.runner.confinement import MAX_SETUP_NOTE, SETUP_FAILED, isolation_from_fields
 from reasoneval_mini.runner.deadlines import DRAIN_SECONDS, EXIT_POLL_SECONDS
 from reasoneval_mini.runner.output_buffer import HeadTailBuffer
 from reasoneval_mini.runner.server import Server, ServerLost
@@ -230,6 +230,11 @@ class Session:
 
     # -- reading ---------------------------------------------------------------------------
 
+    def kept_events(self):
+        """The events read and not yet taken by :meth:`next_event`, in order (and forgotten)."""
+        events, self.queue = list(self.queue), collections.deque()
+        return events
+
     def next_event(self, accept, deadline):
         """The next event ``accept(event)`` takes, by *deadline*; others are dropped.
 
@@ -249,16 +254,20 @@ class Session:
                 raise SessionStopped(EXITED, "its events ended")
             self._wait(deadline)
 
-    def wait_exit(self, deadline):
+    def wait_exit(self, deadline, events=True):
         """The child's returncode once it has exited, by *deadline*; events meanwhile are kept.
 
-        Raises :class:`SessionStopped` (``TIMED_OUT``, ``CANCELLED``) or :class:`RunnerLost`.
+        With *events* False they are read only at :meth:`end` (a program's
+        few events then cost no wake-up each: a caller that only needs the
+        end; a child that fills its channel meanwhile waits, and its own
+        deadline ends it). Raises :class:`SessionStopped` (``TIMED_OUT``,
+        ``CANCELLED``) or :class:`RunnerLost`.
         """
         while self.returncode is None:
-            self._wait(deadline)
+            self._wait(deadline, events)
         return self.returncode
 
-    def _wait(self, deadline):
+    def _wait(self, deadline, events=True):
         """Wait once for anything to read, up to *deadline*; take it; raise when the wait ends the session."""
         if any(cancel.is_set() for cancel in self.cancels):
             raise SessionStopped(CANCELLED)
@@ -266,9 +275,13 @@ class Session:
         if left <= 0:
             raise SessionStopped(TIMED_OUT)
         exit_fd = self.child.exit_fd() if self.returncode is None else None
+        if exit_fd is not None and self.child.exit_waiting():
+            self._take_exit()  # read already, with an earlier message: no descriptor will say so
+            return
         if (exit_fd is None and self.returncode is None) or not self.io.polls:
             left = min(left, EXIT_POLL_SECONDS)  # nothing wakes us for these: look now and then
-        watched = [fd for fd in (self.events, *self.streams) if fd is not None]
+        watched = [fd for fd in (self.events if events else None, *self.streams)
+                   if fd is not None]
         extra = ([exit_fd] if exit_fd is not None else []) + [c.fileno() for c in self.cancels]
         for fd in self.io.ready(watched, extra, left):
             if fd == self.events:
@@ -378,6 +391,8 @@ class Session:
                 _close(fd)
         self.events, self.streams = None, {}
         self.child.cleanup()
+        if self.setup_error is None and not self.confined and self.returncode == SETUP_FAILED:
+            self.setup_error = "the child could not be set up (it said no more)"
         stdout, stderr = (self.output + [None, None])[:2]
         return Ended(self.returncode, stdout, stderr, self.lost)
 
@@ -472,6 +487,9 @@ class _ServerChild:
     def exit_fd(self):
         return self.server.fileno()
 
+    def exit_waiting(self):
+        return bool(self.server.pending)
+
     def take_exit(self):
         # The server sends nothing else meanwhile: its report is whole, or coming.
         return self.server.take_exit(time.monotonic() + DRAIN_SECONDS)
@@ -503,6 +521,9 @@ class _FreshChild:
 
     def exit_fd(self):
         return self.pidfd
+
+    def exit_waiting(self):
+        return False
 
     def take_exit(self):
         return self._reap()

@@ -319,3 +319,30 @@ def test_every_process_a_session_started_is_killed_at_its_end(runner, sandbox, w
     for pid in (left["helper"], left["orphan"]):
         if pid is not None:
             assert_gone_soon(pid)
+
+
+def test_an_end_read_along_with_the_start_is_not_missed(monkeypatch):
+    # The server's answers to one session (started, exited, the folder's word)
+    # may come in one read when its program is short: the end, already read,
+    # must not be waited for on the socket (a canonical solution once "timed out").
+    from reasoneval_mini.runner.server import Server
+
+    if not servers_possible():
+        pytest.skip("no runner server here")
+    original = Server._expect
+
+    def late(self, key, seconds):
+        time.sleep(0.3)  # the short session ends meanwhile
+        return original(self, key, seconds)
+
+    monkeypatch.setattr(Server, "_expect", late)
+    runner = Runner(PROFILE)
+    try:
+        session = runner.open(OFF, job("pass\n"))
+        assert runner.server.pending, "the end did not come with the start: nothing to prove"
+        waited = time.monotonic()
+        assert session.wait_exit(deadline_in(5)) == 0
+        assert time.monotonic() - waited < 1
+        session.end()
+    finally:
+        runner.close()
