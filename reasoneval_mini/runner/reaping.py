@@ -178,8 +178,13 @@ def kill_descendants(pid, rounds=100):
     """SIGKILL every process below *pid*, again until none is left (new forks included).
 
     Called by *pid* itself (a subreaper), it also reaps them: a killed
-    process stays a zombie, listed nowhere here, until its parent reaps it.
+    process stays a zombie, listed nowhere here, until its parent reaps it;
+    and a process with no child at all (``ECHILD``: a subreaper's usual case
+    once its run's leader is reaped, since every orphan below it would be its
+    child) has nothing below it, and ``/proc`` is not read.
     """
+    if pid == os.getpid() and not _has_children():
+        return
     for _ in range(rounds):
         below = descendants(pid)
         if not below:
@@ -193,6 +198,15 @@ def kill_descendants(pid, rounds=100):
             _reap_all()
     if pid == os.getpid():
         _reap_dead()  # those that died after the last look: no zombie stays behind
+
+
+def _has_children():
+    """False when this process has no child, alive or dead (a dead one is reaped here)."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
 
 
 def _reap_dead():

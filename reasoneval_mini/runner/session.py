@@ -284,10 +284,8 @@ class Session:
                    if fd is not None]
         extra = ([exit_fd] if exit_fd is not None else []) + [c.fileno() for c in self.cancels]
         for fd in self.io.ready(watched, extra, left):
-            if fd == self.events:
-                self._read_events()
-            elif fd in self.streams:
-                self._read_stream(fd)
+            if fd == self.events or fd in self.streams:
+                self._take_data(fd, self.io.read(fd))
             elif fd == exit_fd:
                 self._take_exit()
         if exit_fd is None and self.returncode is None:
@@ -304,31 +302,37 @@ class Session:
             self.child.abandon()
             raise RunnerLost(self.lost) from None
 
-    def _read_stream(self, fd):
-        data = self.io.read(fd)
-        if data:
-            self.streams[fd].feed(data)
-        else:
+    def _read_all(self, fd):
+        """Read *fd* until it has nothing more for now (True) or has ended (False)."""
+        while True:
+            data = self.io.read(fd)
+            if data is None:
+                return True
+            self._take_data(fd, data)
+            if not data:
+                return False
+
+    def _take_data(self, fd, data):
+        """Keep what one read of *fd* gave (None: nothing yet; ``b""``: its end)."""
+        if data is None:
+            return
+        if not data:  # its end: no more waits on it
             self.io.forget(fd)
             _close(fd)
-            self.streams = {k: v for k, v in self.streams.items() if k != fd}
-
-    def _read_events(self):
-        data = self.io.read(self.events)
-        if not data:
-            self.io.forget(self.events)
-            _close(self.events)
-            self.events = None
-            return
-        if self.garbled:
-            return  # read and dropped: a child must never block on a full channel
-        try:
-            events = self.frames.feed(data)
-        except MessageTooLarge:  # not the protocol: the rest of the channel is not read
-            self.garbled = True
-            return
-        for event in events:
-            self._take(event)
+            if fd == self.events:
+                self.events = None
+            else:
+                self.streams = {k: v for k, v in self.streams.items() if k != fd}
+        elif fd in self.streams:
+            self.streams[fd].feed(data)
+        elif not self.garbled:  # a garbled channel is read and dropped: its child must not block
+            try:
+                events = self.frames.feed(data)
+            except MessageTooLarge:  # not the protocol: the rest of the channel is not read
+                self.garbled = True
+                return
+            for event in events:
+                self._take(event)
 
     def _take(self, event):
         """Keep *event* for :meth:`next_event`, or act on it (the setup's two events); drop a stranger's.
@@ -376,15 +380,14 @@ class Session:
         drain = time.monotonic() + DRAIN_SECONDS
         while self.events is not None or self.streams:
             watched = [fd for fd in (self.events, *self.streams) if fd is not None]
+            # What is there is read at once; only a descriptor that has no
+            # more yet (a leftover holds it) costs a wait.
+            waiting = [fd for fd in watched if self._read_all(fd)]
+            if not waiting:
+                continue
             left = drain - time.monotonic()
-            ready = self.io.ready(watched, [], left) if left > 0 else []
-            if not ready:
+            if left <= 0 or not self.io.ready(waiting, [], left):
                 break  # a leftover holds them (where nothing could kill it): stop reading
-            for fd in ready:
-                if fd == self.events:
-                    self._read_events()
-                else:
-                    self._read_stream(fd)
         for fd in [self.events, *self.streams]:
             if fd is not None:
                 self.io.forget(fd)
@@ -411,11 +414,6 @@ class _PollReadiness:
 
     polls = True  # a cancel or an exit wakes the wait
 
-    def watch(self, fd):
-        pass
-
-    forget = watch
-
     @staticmethod
     def ready(fds, extra, timeout):
         poller = select.poll()
@@ -424,8 +422,20 @@ class _PollReadiness:
         return [fd for fd, _ in poller.poll(max(timeout, 0) * 1000)]
 
     @staticmethod
+    def watch(fd):
+        os.set_blocking(fd, False)  # a read that finds nothing says so, and never waits
+
+    @staticmethod
+    def forget(fd):
+        pass
+
+    @staticmethod
     def read(fd):
-        return os.read(fd, _READ_BYTES)
+        """What *fd* has (``b""`` at its end), or None if nothing yet."""
+        try:
+            return os.read(fd, _READ_BYTES)
+        except BlockingIOError:
+            return None
 
 
 class _ThreadReadiness:  # pragma: no cover - Windows, where a pipe cannot be polled
@@ -469,7 +479,8 @@ class _ThreadReadiness:  # pragma: no cover - Windows, where a pipe cannot be po
 
     def read(self, fd):
         with self.lock:
-            return self.chunks[fd].popleft()
+            chunks = self.chunks.get(fd)
+            return chunks.popleft() if chunks else None
 
 
 def _Readiness():
