@@ -56,6 +56,7 @@ from reasoneval_mini.grading.process import (
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key, use_answer_key
 from reasoneval_mini.exercises.typed import typed_value_from_source
+from reasoneval_mini.exercises.checks import planned_calls
 from reasoneval_mini.exercises.registry import exercise_score
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.keys import load_grading_key
@@ -337,6 +338,17 @@ class Checker:
                 or _name_error_note(checks[:len(public)], notebook, failures)}
 
 
+    def planned_calls(self, drawn, exercise):
+        """The first call each of *exercise*'s checks from *drawn* will make, in order (none for a typed one).
+
+        A typed exercise is judged on the literal its cell types, never by calling the child.
+        """
+        if exercise.typed:
+            return []
+        public, own_hidden, file_hidden = drawn.checks(exercise.id)
+        return planned_calls((*public, *own_hidden, *file_hidden))
+
+
 class DrawnChecks:
     """One student's checks: each exercise's drawn on first use, then kept for that student.
 
@@ -583,13 +595,18 @@ class _StudentRun:
         return self.checker.judge(self.drawn, self.exercises[exercise_id], notebook, defined,
                                   answer, failures)
 
+    def plan(self, exercise_id):
+        """The calls the judge will make of *exercise_id*'s answer (asked of the child ahead)."""
+        return self.checker.planned_calls(self.drawn, self.exercises[exercise_id])
+
     def run(self):
         """``{exercise_id: Grade}`` for every exercise of the notebooks (less on a Ctrl-C)."""
         while not (self.cancel is not None and self.cancel.is_set()):
             tasks = self.tasks()
             if not tasks:
                 break
-            run = run_grading_process(self.job, tasks, self.judge, cancel=self.cancel)
+            run = run_grading_process(self.job, tasks, self.judge, cancel=self.cancel,
+                                      plan=self.plan)
             for exercise_id, result in run.results.items():
                 exercise = self.exercises[exercise_id]
                 self.grades[exercise_id] = _graded(self.student, exercise,

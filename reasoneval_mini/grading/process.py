@@ -32,6 +32,7 @@ How a run ends is one of :data:`ENDINGS`:
 """
 
 import base64
+import collections
 import pickle
 import time
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ from reasoneval_mini.runner.session import (
 from reasoneval_mini.support.call_watch import DelegationRefused
 from reasoneval_mini.support.processes import signal_name
 from reasoneval_mini.support.text import shorten
+from reasoneval_mini.grading.context import UNDER_GRADER_ENV
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
 ENDING_DONE = "done"
@@ -66,8 +68,11 @@ WORKDIR_LIMIT_MB = 256
 FILE_SIZE_LIMIT_MB = WORKDIR_LIMIT_MB
 
 #: What a grading child's environment holds besides the runner's minimal one
-#: (:func:`~reasoneval_mini.runner.environment.child_environment`): reproducible runs.
-CHILD_SETTINGS = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
+#: (:func:`~reasoneval_mini.runner.environment.child_environment`): reproducible
+#: runs, and the word that the course's own code runs under the grader
+#: (:mod:`reasoneval_mini.grading.context`).
+CHILD_SETTINGS = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
+                  UNDER_GRADER_ENV: "1"}
 #: What every student's run imports, imported once by each warm server: the
 #: modules the course's notebooks import in their setup cells (measured: about
 #: 80 ms of feedback, 55 of code_report, 20 of the executor, 28 of ex03's setup
@@ -257,8 +262,9 @@ class _Conversation:
     failed cells of the current notebook and the results are kept.
     """
 
-    def __init__(self, session, step_timeout, tasks):
+    def __init__(self, session, step_timeout, tasks, plan=None):
         self.session, self.step_timeout, self.tasks = session, step_timeout, list(tasks)
+        self.plan = plan
         self.step, self.results, self.seq = Step(), {}, 0
 
     def next_accepted(self, accept):
@@ -269,21 +275,61 @@ class _Conversation:
             raise _Fatal(shorten(str(event.get("message", ""))))
         return event
 
-    def call(self, exercise_id, args, kwargs):
-        """Have the child call the answer of *exercise_id*; return its reply's outcome."""
+    def calls(self, exercise_id, calls):
+        """Have the child make *calls* (``[(args, kwargs)]``) of *exercise_id*'s answer, in order.
+
+        Returns their outcomes, in order: all of them, or fewer when one was
+        stopped (the last then says so) or the reply grew too large (the
+        caller makes the rest again). Raises ``TypeError`` for arguments that
+        cannot be sent.
+        """
         self.seq += 1
         try:
-            payload = base64.b64encode(pickle.dumps((args, kwargs))).decode("ascii")
+            payload = base64.b64encode(pickle.dumps(list(calls))).decode("ascii")
         except Exception as error:  # noqa: BLE001 - an argument the child cannot get
             raise TypeError(f"the check's arguments cannot be sent to the student's process: "
                             f"{type(error).__name__}: {error}") from None
         seq = self.seq
-        self.session.send({"op": "call", "seq": seq, "exercise": exercise_id, "args": payload})
+        self.session.send({"op": "call", "seq": seq, "exercise": exercise_id, "calls": payload})
         try:
             reply = self.next_accepted(lambda e: e.get("event") == "reply" and e.get("seq") == seq)
         except (SessionStopped, RunnerLost) as error:
             raise _Ended(error) from None
-        return reply.get("outcome")
+        outcomes = reply.get("outcomes")
+        return outcomes[:len(calls)] if isinstance(outcomes, list) else []
+
+    def answer_call(self, exercise_id, args, kwargs, ahead):
+        """The outcome of one call of the answer: given ahead (*ahead*: see :meth:`ask_ahead`), else asked now."""
+        try:
+            key = pickle.dumps((args, kwargs))
+        except Exception:  # noqa: BLE001 - calls() says what cannot be sent
+            key = None
+        given = ahead.get(key)
+        if given:
+            return given.popleft()
+        outcomes = self.calls(exercise_id, [(args, kwargs)])
+        return outcomes[0] if outcomes else {"stopped": "no answer"}
+
+    def ask_ahead(self, exercise_id, planned):
+        """Ask for the *planned* calls of *exercise_id* in one request; ``{pickled call: outcomes}``.
+
+        Why: each call is a round trip to the child, and an exercise's
+        checks make dozens; the checks plan their first calls
+        (:func:`~reasoneval_mini.exercises.checks.planned_calls`), and each
+        then finds its outcome here. A call the plan did not foresee (a
+        check's second call, one of another kind) is made when it comes.
+        """
+        calls, keys = [], []
+        for call in planned:
+            try:
+                keys.append(pickle.dumps(call))
+            except Exception:  # noqa: BLE001 - made when it comes, and refused then
+                continue
+            calls.append(call)
+        ahead = {}
+        for key, outcome in zip(keys, self.calls(exercise_id, calls) if calls else ()):
+            ahead.setdefault(key, collections.deque()).append(outcome)
+        return ahead
 
     def converse(self, judge):
         """Follow the child through its tasks, in order; judge each notebook's exercises."""
@@ -293,10 +339,13 @@ class _Conversation:
             defined = ready.get("answers") if isinstance(ready.get("answers"), dict) else {}
             for exercise_id, name in task.answers.items():
                 self.step = Step(task.notebook, exercise=exercise_id)
-                answer = remote_answer(name, lambda args, kwargs, i=exercise_id:
-                                       self.call(i, args, kwargs))
+                is_defined = defined.get(exercise_id) is True
                 try:
-                    result = judge(exercise_id, defined.get(exercise_id) is True, answer, failures)
+                    ahead = (self.ask_ahead(exercise_id, self.plan(exercise_id))
+                             if is_defined and self.plan is not None else {})
+                    answer = remote_answer(name, lambda args, kwargs, i=exercise_id, a=ahead:
+                                           self.answer_call(i, args, kwargs, a))
+                    result = judge(exercise_id, is_defined, answer, failures)
                 except CallStopped as stopped:  # the child's watchdog stopped a call
                     result = {"status": GRADE_TIMEOUT, "message": str(stopped), "checks": []}
                 self.results[exercise_id] = result
@@ -343,7 +392,7 @@ def job_of(job, tasks):
                       for task in tasks]}
 
 
-def run_grading_process(job, tasks, judge, *, cancel=None):
+def run_grading_process(job, tasks, judge, *, cancel=None, plan=None):
     """Run one sandboxed child on *tasks*; call ``judge(exercise_id, defined, answer, failures)``.
 
     *tasks*: :class:`Task` objects, run in order. *judge* runs in the grader
@@ -353,7 +402,10 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
     :class:`CellFailure` list. A :class:`CallStopped` raised by *judge* (the
     child's watchdog stopped a call) makes that exercise ``timeout``.
     *cancel*: a :class:`~reasoneval_mini.runner.session.Cancel` that stops
-    the run. Returns a :class:`ChildRun`.
+    the run. *plan*: ``plan(exercise_id)``, the calls the judge will make of
+    that exercise's answer (``[(args, kwargs)]``), asked of the child in one
+    request before the judge runs (see :meth:`_Conversation.ask_ahead`).
+    Returns a :class:`ChildRun`.
     """
     setup = {"isolation": isolation_to_fields(job.sandbox()), "memory_mb": MEMORY_LIMIT_MB,
              "file_size_mb": FILE_SIZE_LIMIT_MB}
@@ -365,7 +417,7 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
             return ChildRun(ENDING_INTERRUPTED)
         except RunnerLost as error:
             return ChildRun(ENDING_DONE, fatal=shorten(f"the runner failed: {error}"))
-        conversation = _Conversation(session, job.step_timeout, tasks)
+        conversation = _Conversation(session, job.step_timeout, tasks, plan)
         ending, fatal = ENDING_DONE, None
         try:
             try:

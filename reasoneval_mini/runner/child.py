@@ -33,9 +33,9 @@ Order of a session, the same in both ways of starting:
    with the next cell, as "run all" does; a program ends there, with its
    traceback on stderr and the exit status Python would give;
 4. for a task with answers, ``{"event": "ready", "answers": {exercise: callable?}}``,
-   then the caller's requests: ``{"op": "call", "seq", "exercise", "args"}``
-   (a base64 pickle of ``(args, kwargs)``, from the trusted caller) is
-   answered by ``{"event": "reply", "seq", "outcome"}``, where the outcome is
+   then the caller's requests: ``{"op": "call", "seq", "exercise", "calls"}``
+   (a base64 pickle of ``[(args, kwargs), ...]``, from the trusted caller) is
+   answered by ``{"event": "reply", "seq", "outcomes": [...]}``, each outcome
    ``{"returned": plain data}`` (:func:`~reasoneval_mini.runner.plain_values.encode_plain`),
    ``{"raised": fields}``, ``{"refused": {...}}`` (the answer called what its
    exercise refuses: :mod:`reasoneval_mini.support.call_watch`),
@@ -92,8 +92,10 @@ RUNNER_FAILED = 71
 #: Characters of a failed source's ``text``, and frames of a program's traceback printed.
 MAX_TEXT_CHARS = 1000
 MAX_TRACEBACK_FRAMES = 50
-#: Largest returned value sent back, in characters of its encoding.
+#: Largest returned value sent back, in characters of its encoding; and largest
+#: reply of several calls (under the caller's default bound on an event, 4 MB).
 MAX_VALUE_CHARS = 2 << 20
+MAX_REPLY_CHARS = 3 << 20
 
 # Bound before any untrusted code runs (see the module's docstring).
 _getpid, _exit, _write, _read, _fstat, _close = (
@@ -386,7 +388,12 @@ def _outcome(answer, args, kwargs):
 def _serve_calls(answers, namespace, watchdog, refused):
     """Answer the caller's call requests until it says ``next``; False at the end of the requests.
 
-    Each exercise's calls share one budget of *step_seconds*. *refused*:
+    A request names an exercise and holds one or more calls (a base64
+    pickle of ``[(args, kwargs), ...]``, from the trusted caller); they run
+    in order, and one reply holds their outcomes. Each exercise's calls share
+    one budget of *step_seconds*: a call stopped by it ends the request
+    (the calls after it are not run), and so does a reply that has grown to
+    :data:`MAX_REPLY_CHARS` (the caller makes the rest again). *refused*:
     ``{exercise: {name: function}}``, resolved before the task's sources
     ran, so that no source can put a stand-in under a refused name.
     """
@@ -399,25 +406,38 @@ def _serve_calls(answers, namespace, watchdog, refused):
         answer = namespace.get(answers.get(exercise, ""))
         if callable(answer) and refused.get(exercise):
             answer = watched(answer, refused[exercise])
-        args, kwargs = _unpickle(_b64decode(request["args"]))
-        budget = watchdog.seconds
-        left = None if budget is None else budget - spent.get(exercise, 0.0)
-        box = {}
-        start = _monotonic()
-        if left is not None and left <= 0:
-            error = StepTimeout()
-        else:
-            error = watchdog.run(lambda: box.setdefault("outcome", _outcome(answer, args, kwargs)),
-                                 seconds=left)
-        spent[exercise] = spent.get(exercise, 0.0) + _monotonic() - start
-        if "outcome" in box:
-            outcome = box["outcome"]
-        elif isinstance(error, StepTimeout) or watchdog.fired:
-            outcome = {"stopped": f"the calls of this exercise did not finish within "
-                                  f"{budget:g} s in total (endless loop?)"}
-        else:
-            outcome = {"stopped": shorten(f"{type(error).__name__}: {error}")}
-        emit({"event": "reply", "seq": request["seq"], "outcome": outcome})
+        outcomes, size = [], 0
+        for args, kwargs in _unpickle(_b64decode(request["calls"])):
+            outcome, took = _one_call(answer, args, kwargs, watchdog,
+                                      spent.get(exercise, 0.0))
+            spent[exercise] = spent.get(exercise, 0.0) + took
+            size += _len(_encode(outcome))
+            if outcomes and size > MAX_REPLY_CHARS:
+                break
+            outcomes.append(outcome)
+            if "stopped" in outcome:
+                break
+        emit({"event": "reply", "seq": request["seq"], "outcomes": outcomes})
+
+
+def _one_call(answer, args, kwargs, watchdog, spent):
+    """``(outcome, seconds taken)`` of one call of *answer*, in what is left of the budget."""
+    budget = watchdog.seconds
+    left = None if budget is None else budget - spent
+    box = {}
+    start = _monotonic()
+    if left is not None and left <= 0:
+        error = StepTimeout()
+    else:
+        error = watchdog.run(lambda: box.setdefault("outcome", _outcome(answer, args, kwargs)),
+                             seconds=left)
+    took = _monotonic() - start
+    if "outcome" in box:
+        return box["outcome"], took
+    if _isinstance(error, StepTimeout) or watchdog.fired:
+        return {"stopped": f"the calls of this exercise did not finish within "
+                           f"{budget:g} s in total (endless loop?)"}, took
+    return {"stopped": shorten(f"{type(error).__name__}: {error}")}, took
 
 
 # --- the session -------------------------------------------------------------------------

@@ -346,3 +346,48 @@ def test_an_end_read_along_with_the_start_is_not_missed(monkeypatch):
         session.end()
     finally:
         runner.close()
+
+
+def _calls_session(runner, source, answers, step_seconds=1.0):
+    """A notebook session of one cell defining *answers*, ready for calls."""
+    session = runner.open(OFF, {"notebook": True, "step_seconds": step_seconds,
+                                "tasks": [{"sources": [["<cell 1>", source]], "answers": answers}]})
+    session.next_event(lambda event: event["event"] == "ready", deadline_in(10))
+    return session
+
+
+def _ask(session, seq, exercise, calls):
+    import base64
+    import pickle
+
+    session.send({"op": "call", "seq": seq, "exercise": exercise,
+                  "calls": base64.b64encode(pickle.dumps(calls)).decode("ascii")})
+    return session.next_event(lambda event: event.get("seq") == seq, deadline_in(20))["outcomes"]
+
+
+def test_several_calls_in_one_request_run_in_order_and_a_stopped_one_ends_it(runner):
+    source = ("made = []\n"
+              "def f(x):\n    made.append(x)\n    while x == 'loop':\n        pass\n    return x * 2\n"
+              "def seen():\n    return list(made)\n")
+    session = _calls_session(runner, source, {"f": "f", "seen": "seen"})
+    try:
+        outcomes = _ask(session, 1, "f", [((1,), {}), (("ab",), {}), (("loop",), {}), ((3,), {})])
+        made = _ask(session, 2, "seen", [((), {})])
+    finally:
+        session.end()
+    assert [list(outcome) for outcome in outcomes] == [["returned"], ["returned"], ["stopped"]]
+    assert "within 1 s" in outcomes[2]["stopped"]
+    assert made == [{"returned": {"l": [{"i": "0x1"}, "ab", "loop"]}}]  # 3 was never called
+
+
+def test_a_reply_that_grows_past_its_bound_holds_fewer_outcomes_never_a_frame_too_large(runner):
+    from reasoneval_mini.runner.child import MAX_REPLY_CHARS
+
+    source = "def big(n):\n    return 'x' * n\n"
+    session = _calls_session(runner, source, {"big": "big"})
+    size = MAX_REPLY_CHARS // 3 + 1
+    try:
+        outcomes = _ask(session, 1, "big", [((size,), {})] * 5)
+    finally:
+        session.end()
+    assert 1 <= len(outcomes) < 5 and all(o["returned"] == "x" * size for o in outcomes)
