@@ -495,8 +495,6 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
 def _grade_submission(submission, exercises, job, expected_checks, checker, cancel):
     student = submission.student
     drawn = checker.draw(checker.identity(student))
-    if expected_checks is None:
-        expected_checks = checker.counts(drawn)
     grades = _without_running(submission, exercises)
     notebooks = {n.name: n for n in submission.notebooks if not n.error}
     grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel,
@@ -599,6 +597,11 @@ class _StudentRun:
         """The calls the judge will make of *exercise_id*'s answer (asked of the child ahead)."""
         return self.checker.planned_calls(self.drawn, self.exercises[exercise_id])
 
+    def count(self):
+        """Draw this student's checks and count them, once (the first child runs its cells meanwhile)."""
+        if self.expected_checks is None:
+            self.expected_checks = self.checker.counts(self.drawn)
+
     def run(self):
         """``{exercise_id: Grade}`` for every exercise of the notebooks (less on a Ctrl-C)."""
         while not (self.cancel is not None and self.cancel.is_set()):
@@ -606,7 +609,8 @@ class _StudentRun:
             if not tasks:
                 break
             run = run_grading_process(self.job, tasks, self.judge, cancel=self.cancel,
-                                      plan=self.plan)
+                                      plan=self.plan, meanwhile=self.count)
+            self.count()  # not drawn yet if no child started
             for exercise_id, result in run.results.items():
                 exercise = self.exercises[exercise_id]
                 self.grades[exercise_id] = _graded(self.student, exercise,

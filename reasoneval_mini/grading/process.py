@@ -392,7 +392,7 @@ def job_of(job, tasks):
                       for task in tasks]}
 
 
-def run_grading_process(job, tasks, judge, *, cancel=None, plan=None):
+def run_grading_process(job, tasks, judge, *, cancel=None, plan=None, meanwhile=None):
     """Run one sandboxed child on *tasks*; call ``judge(exercise_id, defined, answer, failures)``.
 
     *tasks*: :class:`Task` objects, run in order. *judge* runs in the grader
@@ -405,7 +405,9 @@ def run_grading_process(job, tasks, judge, *, cancel=None, plan=None):
     the run. *plan*: ``plan(exercise_id)``, the calls the judge will make of
     that exercise's answer (``[(args, kwargs)]``), asked of the child in one
     request before the judge runs (see :meth:`_Conversation.ask_ahead`).
-    Returns a :class:`ChildRun`.
+    *meanwhile*: called once the child has its job, while it runs its cells
+    (the grader draws its checks then, instead of before). Returns a
+    :class:`ChildRun`.
     """
     setup = {"isolation": isolation_to_fields(job.sandbox()), "memory_mb": MEMORY_LIMIT_MB,
              "file_size_mb": FILE_SIZE_LIMIT_MB}
@@ -420,6 +422,8 @@ def run_grading_process(job, tasks, judge, *, cancel=None, plan=None):
         conversation = _Conversation(session, job.step_timeout, tasks, plan)
         ending, fatal = ENDING_DONE, None
         try:
+            if meanwhile is not None:
+                meanwhile()
             try:
                 conversation.converse(judge)
             except _Ended as ended_in_a_call:
