@@ -239,9 +239,10 @@ class Session:
         """The next event ``accept(event)`` takes, by *deadline*; others are dropped.
 
         Raises :class:`SetupFailed` when the child could not be set up,
-        :class:`SessionStopped` when its events end (``EXITED``), the
-        deadline passes (``TIMED_OUT``) or a cancel is set (``CANCELLED``),
-        and :class:`RunnerLost` when the runner's server fails meanwhile.
+        :class:`SessionStopped` when its events end or stop being the
+        protocol (``EXITED``), the deadline passes (``TIMED_OUT``) or a
+        cancel is set (``CANCELLED``), and :class:`RunnerLost` when the
+        runner's server fails meanwhile.
         """
         while True:
             while self.queue:
@@ -250,8 +251,9 @@ class Session:
                     return event
             if self.setup_error is not None:
                 raise SetupFailed(self.setup_error)
-            if self.events is None:
-                raise SessionStopped(EXITED, "its events ended")
+            if self.events is None or self.garbled:
+                raise SessionStopped(EXITED, "its events ended" if self.events is None
+                                     else "its events are not the protocol (a frame too large)")
             self._wait(deadline)
 
     def wait_exit(self, deadline, events=True):

