@@ -498,10 +498,7 @@ def _confine_and_run(setup, workdir, job, prepared=None, ruleset=None):
             file_size_mb=setup.get("file_size_mb"), open_files=setup.get("open_files"),
             cap_mb=setup.get("cap_mb"), prepared=prepared, ruleset=ruleset)
     except BaseException as error:  # noqa: B036 - nothing untrusted may run now
-        try:
-            emit({"event": "setup_failed", "message": setup_note(error)})
-        finally:
-            _exit(SETUP_FAILED)
+        _setup_failed(error)
     os.closerange(REQUESTS_FD + 1, top)  # the sandbox's rules, the server's own descriptors
     emit({"event": "confined", "warnings": [*warnings], "capped": capped})
     main_pid = _getpid()
@@ -542,6 +539,26 @@ def _dup_above(fd, floor):
     return held[-1]
 
 
+def _setup_failed(error):
+    """Say why the setup failed (before any untrusted code), then exit :data:`SETUP_FAILED`."""
+    try:
+        emit({"event": "setup_failed", "message": setup_note(error)})
+    finally:
+        _exit(SETUP_FAILED)
+
+
+def _job_after(prepare):
+    """``prepare()`` (the descriptors, the death signal), then the job; a failure ends the child."""
+    try:
+        prepare()
+        job = read_request()
+    except BaseException as error:  # noqa: B036 - nothing untrusted has run
+        _setup_failed(error)
+    if job is None:  # the caller has gone before sending the job
+        _exit(0)
+    return job
+
+
 def run_forked(setup, fds, workdir, server_pid, prepared=None, ruleset=None):
     """In a child a runner server forked: its own session and descriptors, then the session; never returns.
 
@@ -549,20 +566,13 @@ def run_forked(setup, fds, workdir, server_pid, prepared=None, ruleset=None):
     stderr None for no output). The child dies with the server (a death
     signal); the server, a subreaper, kills what the child leaves.
     """
-    try:
+    def prepare():
         os.setsid()
         die_with_parent(server_pid, signal.SIGKILL)
         os.chdir(workdir)
         place_descriptors(*fds)
-        job = read_request()
-        if job is None:  # the caller has gone before sending the job
-            _exit(0)
-    except BaseException as error:  # noqa: B036 - nothing untrusted has run
-        try:
-            emit({"event": "setup_failed", "message": setup_note(error)})
-        finally:
-            _exit(SETUP_FAILED)
-    _confine_and_run(setup, workdir, job, prepared, ruleset)
+
+    _confine_and_run(setup, workdir, _job_after(prepare), prepared, ruleset)
 
 
 def main(setup_text, events, requests, parent_pid):
@@ -575,16 +585,10 @@ def main(setup_text, events, requests, parent_pid):
     """
     from reasoneval_mini.runner.start import inherited_descriptor
 
-    try:
+    def prepare():
         die_with_parent(parent_pid, signal.SIGKILL)
         place_descriptors(inherited_descriptor(events), inherited_descriptor(requests), 1, 2)
-        job = read_request()
-        if job is None:
-            _exit(0)
-    except BaseException as error:  # noqa: B036 - nothing untrusted has run
-        try:
-            emit({"event": "setup_failed", "message": setup_note(error)})
-        finally:
-            _exit(SETUP_FAILED)
+
+    job = _job_after(prepare)
     sys.argv = [""]
     _confine_and_run(_decode(setup_text), os.getcwd(), job)
