@@ -314,10 +314,11 @@ class _Conversation:
         """Ask for the *planned* calls of *exercise_id* in one request; ``{pickled call: outcomes}``.
 
         Why: each call is a round trip to the child, and an exercise's
-        checks make dozens; the checks plan their first calls
-        (:func:`~reasoneval_mini.exercises.checks.planned_calls`), and each
-        then finds its outcome here. A call the plan did not foresee (a
-        check's second call, one of another kind) is made when it comes.
+        checks make dozens; the checks plan the calls they make before they
+        use a value (:func:`~reasoneval_mini.exercises.checks.planned_calls`),
+        and each then finds its outcome here, served once. A call the plan
+        did not foresee (one that needs an earlier value, one of a check of
+        another kind) is made when it comes.
         """
         calls, keys = [], []
         for call in planned:
