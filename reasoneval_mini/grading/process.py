@@ -267,10 +267,14 @@ class _Conversation:
         self.plan = plan
         self.step, self.results, self.seq = Step(), {}, 0
 
+    def step_deadline(self):
+        """When a step that starts now gives up: the child's own limit, then the grace."""
+        return deadline_after(time.monotonic(), self.step_timeout, KILL_GRACE_SECONDS)
+
     def next_accepted(self, accept):
         """The next event ``accept(event)`` takes, within one step; raises :class:`_Fatal` on the child's own failure."""
-        deadline = deadline_after(time.monotonic(), self.step_timeout, KILL_GRACE_SECONDS)
-        event = self.session.next_event(lambda e: e.get("event") == "fatal" or accept(e), deadline)
+        event = self.session.next_event(lambda e: e.get("event") == "fatal" or accept(e),
+                                        self.step_deadline())
         if event.get("event") == "fatal":
             raise _Fatal(shorten(str(event.get("message", ""))))
         return event
@@ -290,8 +294,9 @@ class _Conversation:
             raise TypeError(f"the check's arguments cannot be sent to the student's process: "
                             f"{type(error).__name__}: {error}") from None
         seq = self.seq
-        self.session.send({"op": "call", "seq": seq, "exercise": exercise_id, "calls": payload})
         try:
+            self.session.send({"op": "call", "seq": seq, "exercise": exercise_id,
+                               "calls": payload}, self.step_deadline())
             reply = self.next_accepted(lambda e: e.get("event") == "reply" and e.get("seq") == seq)
         except (SessionStopped, RunnerLost) as error:
             raise _Ended(error) from None
@@ -350,7 +355,7 @@ class _Conversation:
                 except CallStopped as stopped:  # the child's watchdog stopped a call
                     result = {"status": GRADE_TIMEOUT, "message": str(stopped), "checks": []}
                 self.results[exercise_id] = result
-            self.session.send({"op": "next"})
+            self.session.send({"op": "next"}, self.step_deadline())
         self.step = Step()
         self.next_accepted(lambda e: e.get("event") == "done")
 

@@ -79,8 +79,10 @@ CANCELLED = "cancelled"
 OUTCOMES = (EXITED, TIMED_OUT, CANCELLED)
 #: Largest event a caller reads by default; a real one (a returned value) is rarely over a few KB.
 MAX_EVENT_BYTES = 4 << 20
-#: A job this short is written while the server forks (an empty pipe takes it at once, on any system).
+#: A job this short is written while the server forks (an empty pipe takes it at
+#: once, on any system); a longer one after, and by :data:`JOB_SECONDS`.
 EARLY_JOB_BYTES = 16384
+JOB_SECONDS = 30.0
 #: Warnings kept from a child's ``confined`` event, and characters of each.
 MAX_WARNINGS, MAX_WARNING_CHARS = 10, 300
 _READ_BYTES = 1 << 16
@@ -204,23 +206,40 @@ class Session:
         self.io = _Readiness()
         for fd in [events, *streams]:
             self.io.watch(fd)
+        if self.io.polls:
+            os.set_blocking(requests, False)  # a write that would wait says so (see send_frame)
 
     # -- writing ---------------------------------------------------------------------------
 
-    def send(self, message):
-        """Write *message* on the session's requests; False if the child no longer reads them."""
-        return self.send_frame(encode_message(message))
+    def send(self, message, deadline):
+        """Write *message* on the session's requests by *deadline*; False if the child no longer reads them.
 
-    def send_frame(self, frame):
+        A child that stops reading (its own code holds it, or shrank the
+        pipe) cannot hold the caller: past *deadline* the write raises
+        :class:`SessionStopped` (``TIMED_OUT``), and a cancel ends it too.
+        """
+        return self.send_frame(encode_message(message), deadline)
+
+    def send_frame(self, frame, deadline):
         """Write a frame :func:`~reasoneval_mini.support.messages.encode_message` made; as :meth:`send`."""
-        if self.requests is None:
-            return False
-        try:
-            write_all(self.requests, frame)
-        except OSError:
-            self.close_requests()
-            return False
-        return True
+        view = memoryview(frame)
+        while view and self.requests is not None:
+            try:
+                view = view[os.write(self.requests, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:  # the child closed its end: it is gone, or done reading
+                self.close_requests()
+                return False
+            if any(cancel.is_set() for cancel in self.cancels):
+                raise SessionStopped(CANCELLED)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SessionStopped(TIMED_OUT, "the child did not read its requests in time")
+            self.io.writable(self.requests, [c.fileno() for c in self.cancels],
+                             min(left, EXIT_POLL_SECONDS) if not self.io.polls else left)
+        return self.requests is not None
 
     def close_requests(self):
         """No more requests: the child's next read of them ends its calls."""
@@ -409,6 +428,14 @@ def _close(fd):
         pass
 
 
+def _write_early(fd, frame):
+    """Write a short job into the new, empty pipe *fd* (it takes it at once), before the child exists."""
+    try:
+        write_all(fd, frame)
+    except OSError:
+        pass  # the server closed the child's end: its answer says why
+
+
 # --- Waiting on descriptors ------------------------------------------------------------------
 
 class _PollReadiness:
@@ -430,6 +457,15 @@ class _PollReadiness:
     @staticmethod
     def forget(fd):
         pass
+
+    @staticmethod
+    def writable(fd, extra, timeout):
+        """Wait until *fd* takes a write, one of *extra* can be read, or *timeout* seconds pass."""
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        for other in extra:
+            poller.register(other, select.POLLIN)
+        poller.poll(max(timeout, 0) * 1000)
 
     @staticmethod
     def read(fd):
@@ -483,6 +519,10 @@ class _ThreadReadiness:  # pragma: no cover - Windows, where a pipe cannot be po
         with self.lock:
             chunks = self.chunks.get(fd)
             return chunks.popleft() if chunks else None
+
+    @staticmethod
+    def writable(fd, extra, timeout):
+        time.sleep(timeout)  # a blocking pipe: the write itself waits, this is never reached
 
 
 def _Readiness():
@@ -674,7 +714,7 @@ class Runner:
         try:
             if server is not None:
                 pid = server.start(setup, theirs,
-                                   (lambda: write_all(requests_w, frame)) if early else None)
+                                   (lambda: _write_early(requests_w, frame)) if early else None)
                 child, capped = _ServerChild(server, pid), server.capped
             else:
                 child, capped = self._fresh_child(setup, theirs), None
@@ -688,7 +728,13 @@ class Runner:
         session = Session(child, events_r, requests_w, streams, nonce, cancels, capped,
                           max_event_bytes)
         if not early or server is None:
-            session.send_frame(frame)  # False: the child died before it read it; its events say so
+            # False: the child died before it read it; its events say so. It
+            # reads its job before any untrusted code runs: a bound for a slow machine only.
+            try:
+                session.send_frame(frame, time.monotonic() + JOB_SECONDS)
+            except SessionStopped:
+                session.end()
+                raise
         session.started = time.monotonic()
         return session
 

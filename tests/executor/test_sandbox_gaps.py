@@ -358,3 +358,24 @@ def test_a_program_cannot_hold_memory_past_its_limit_in_memfds(quiet_off):
     assert run(MEMFD_HOARD, memory_mb=64, sandbox="off").status != PASSED  # the attack itself
     result = run(MEMFD_HOARD, memory_mb=64)
     assert result.status == PASSED, result.detail
+
+
+@needs_filter
+def test_a_program_cannot_resize_a_pipe_to_stall_its_caller_or_take_the_users_pipe_memory():
+    # A run shrank the pipe its caller writes requests to (one page: the
+    # caller then waited in write(2) on it), and could grow its pipes to take
+    # its user's pipe memory, so that every other run's new pipes got one
+    # page. A pipe it makes for itself works as before, at its default size.
+    result = run("""
+        import fcntl, os
+        refused = []
+        for fd in (1, 2):
+            try:
+                fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
+            except PermissionError:
+                refused.append(fd)
+        read_end, write_end = os.pipe()
+        os.write(write_end, b"x" * 60000)  # a default pipe takes it at once
+        print(refused, len(os.read(read_end, 65536)))
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "[1, 2] 60000\n"), result.detail

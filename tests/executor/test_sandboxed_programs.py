@@ -285,7 +285,7 @@ def attacker(name, target):
     """
     return f"""
     import ctypes, json, os, signal, struct, time
-    own_server, target = os.getppid(), {target}
+    own_server, own_main, target = os.getppid(), os.getpid(), {target}
     pid_r, pid_w = os.pipe()
     if os.fork() == 0:
         try:  # out of the sample's process group, which its end kills
@@ -325,6 +325,8 @@ def attacker(name, target):
                 finally:
                     os.close(pipe)
             for pid in range(target + 1, target + 300):  # the sessions it forks next
+                if pid == own_main:  # its own sample may reach its own channel: not the attack
+                    continue
                 try:
                     data = json.dumps({{"event": "done", "nonce": nonce}}).encode()
                     events = os.open("/proc/%d/fd/3" % pid, os.O_WRONLY)

@@ -33,17 +33,26 @@ def fresh_servers():
 
 
 # The student's first cell: it shrinks its requests pipe (descriptor 4) to one
-# page, says "ready" with its own nonce (dug out of the runner, as the docs
-# allow a session to forge its own events), and then never reads a request:
-# SIGALRM, the watchdog's, is ignored, and the cell sleeps. The grader answers
-# "ready" by writing the exercise's calls, asked ahead in one request larger
-# than a page (the real registry's kp1_parse_rational sends 11 KB), on a
-# blocking pipe, with no deadline: the grading thread waits in write(2)
-# until the cell's sleep ends, whatever the step's timeout.
+# page (where the filter lets it: it no longer does) and fills it through
+# /proc/self/fd/4, which a sandboxed process may open for writing; says "ready"
+# with its own nonce (dug out of the runner, as the docs allow a session to
+# forge its own events); and then never reads a request: SIGALRM, the
+# watchdog's, is ignored, and the cell sleeps. The grader answers "ready" by
+# writing the exercise's calls on that full pipe: it waited in write(2), with
+# no deadline, until the cell's sleep ended, whatever the step's timeout.
 STALL_THE_GRADERS_WRITE = """\
-import fcntl, signal, time
+import fcntl, os, signal, time
 from reasoneval_mini.runner import child as _runner
-fcntl.fcntl(4, 1031, 4096)  # F_SETPIPE_SZ
+try:
+    fcntl.fcntl(4, 1031, 4096)  # F_SETPIPE_SZ
+except OSError:
+    pass
+filler = os.open("/proc/self/fd/4", os.O_WRONLY | os.O_NONBLOCK)
+try:
+    while True:
+        os.write(filler, b"x" * 4096)
+except BlockingIOError:
+    pass
 signal.signal(signal.SIGALRM, signal.SIG_IGN)
 _runner.emit({"event": "ready", "task": 0, "answers": {"add": True}})
 time.sleep(25)

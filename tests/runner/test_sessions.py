@@ -361,7 +361,7 @@ def _ask(session, seq, exercise, calls):
     import pickle
 
     session.send({"op": "call", "seq": seq, "exercise": exercise,
-                  "calls": base64.b64encode(pickle.dumps(calls)).decode("ascii")})
+                  "calls": base64.b64encode(pickle.dumps(calls)).decode("ascii")}, deadline_in(10))
     return session.next_event(lambda event: event.get("seq") == seq, deadline_in(20))["outcomes"]
 
 
