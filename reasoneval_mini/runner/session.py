@@ -323,15 +323,17 @@ class Session:
             self.child.abandon()
             raise RunnerLost(self.lost) from None
 
-    def _read_all(self, fd):
-        """Read *fd* until it has nothing more for now (True) or has ended (False)."""
+    def _read_all(self, fd, until):
+        """Read *fd* until it has nothing more for now or *until* passes (True), or it ends (False)."""
         while True:
             data = self.io.read(fd)
+            self._take_data(fd, data)
             if data is None:
                 return True
-            self._take_data(fd, data)
             if not data:
                 return False
+            if time.monotonic() > until:  # a writer that never stops: not read forever
+                return True
 
     def _take_data(self, fd, data):
         """Keep what one read of *fd* gave (None: nothing yet; ``b""``: its end)."""
@@ -403,7 +405,7 @@ class Session:
             watched = [fd for fd in (self.events, *self.streams) if fd is not None]
             # What is there is read at once; only a descriptor that has no
             # more yet (a leftover holds it) costs a wait.
-            waiting = [fd for fd in watched if self._read_all(fd)]
+            waiting = [fd for fd in watched if self._read_all(fd, drain)]
             if not waiting:
                 continue
             left = drain - time.monotonic()

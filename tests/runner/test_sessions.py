@@ -10,6 +10,7 @@ then JSON): what the caller believes of them is the contract under test.
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -406,3 +407,36 @@ def test_a_frame_past_the_bound_ends_the_wait_at_once_though_the_child_goes_on(r
         assert time.monotonic() - waited < 5
     finally:
         session.end()
+
+
+def test_a_leftover_that_never_stops_writing_cannot_hold_the_end_past_its_drain(tmp_path):
+    # A fresh interpreter has no subreaper: with the sandbox off, processes that
+    # left the group outlive the session, holding its stdout. Its output is read
+    # at the end for DRAIN_SECONDS at most, however fast it comes (here three
+    # writers, faster together than one thread reads).
+    from reasoneval_mini.runner.deadlines import DRAIN_SECONDS
+
+    if not sys.platform.startswith("linux") or not os.path.exists("/dev/zero"):
+        pytest.skip("needs cat and /dev/zero")
+    pids = tmp_path / "pids"
+    leftover = ("import subprocess\n"
+                f"with open({str(pids)!r}, 'w') as out:\n"
+                "    for _ in range(3):\n"
+                "        out.write(f\"{subprocess.Popen(['cat', '/dev/zero'], start_new_session=True).pid}\\n\")\n")
+    runner = Runner(PROFILE, fresh=True)
+    try:
+        session = runner.open(OFF, job(leftover), output=(100, 100))
+        session.wait_exit(deadline_in(10))
+        writers = [int(pid) for pid in pids.read_text().split()]
+        assert len(writers) == 3 and all(map(process_alive, writers)), "nothing to prove"
+        ending = time.monotonic()
+        ended = session.end()  # closing our end then stops them (a broken pipe)
+        took = time.monotonic() - ending
+        assert ended.stdout.total > 1 << 20 and took < DRAIN_SECONDS + 1.0, (took, ended.stdout.total)
+    finally:
+        for pid in (pids.read_text().split() if pids.exists() else ()):
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+        runner.close()
