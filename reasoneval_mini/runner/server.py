@@ -388,7 +388,8 @@ class Server:
         stderr if the caller keeps them. The caller closes its copies.
         *meanwhile*, if given, is called once the server has the request and
         before its answer is read (the caller writes a short job then, so
-        that the child need not wait for a round trip).
+        that the child need not wait for a round trip). The word on the last
+        session's folder must have been read (:meth:`take_removal`).
         """
         try:
             socket.send_fds(self.sock, [encode_message({"op": "start", "setup": setup})], list(fds))

@@ -560,8 +560,7 @@ class _ServerChild:
         self.server.close(kill=True)
 
     def cleanup(self):
-        if not self.server.take_removal():
-            self.server.close(kill=True)  # its base goes with it, and the runner gets a new one
+        pass  # the server's word on the folder is read before its next session, or when the runner goes idle
 
 
 class _FreshChild:
@@ -675,6 +674,7 @@ class Runner:
 
     def _server(self, confined):
         """This runner's warm server (a new one if it has none, or may not use it); None for none."""
+        self.settle()
         if self.server is not None and (not self.server.alive() or self.server.private != confined):
             # Dead; or made for the other kind of session: an unconfined one
             # could change a server's mounts (a 1 MB file system over the base)
@@ -761,6 +761,19 @@ class Runner:
         """End the running session and refuse new ones (callable from any thread)."""
         self.cancelled.set()
 
+    def settle(self):
+        """Read the server's word on its last session's folder; one that stayed closes the server.
+
+        A folder the server could not remove in time would fail the next
+        session that is not its own: the server stops, and closing it here
+        removes its base folder (whatever the session left) at once. Read
+        before the next session starts (:meth:`Server.start`) or when the
+        runner goes back to the pool (:func:`give_back`): not once per
+        session, where it would cost a wait on the server each.
+        """
+        if self.server is not None and not self.server.take_removal():
+            self._drop_server()
+
     def reusable(self):
         """True if this runner may run a later session for another caller (alive, never cancelled)."""
         return not self.cancelled.is_set() and (self.server is None or self.server.alive())
@@ -786,4 +799,5 @@ def borrow(profile, count=1, fresh=False):
 def give_back(runners):
     """Keep the reusable *runners* warm for the next caller; close the others."""
     for runner in runners:
+        runner.settle()
         _POOL.give_back(runner, runner.reusable())
