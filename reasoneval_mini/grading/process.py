@@ -266,6 +266,7 @@ class _Conversation:
         self.session, self.step_timeout, self.tasks = session, step_timeout, list(tasks)
         self.plan = plan
         self.step, self.results, self.seq = Step(), {}, 0
+        self.asked, self.replies = set(), {}  # requests sent and not answered; replies kept
 
     def step_deadline(self):
         """When a step that starts now gives up: the child's own limit, then the grace."""
@@ -287,21 +288,36 @@ class _Conversation:
         caller makes the rest again). Raises ``TypeError`` for arguments that
         cannot be sent.
         """
+        return self.reply(self.ask(exercise_id, calls), len(calls))
+
+    def ask(self, exercise_id, calls):
+        """Send a request of *calls* (see :meth:`calls`) without waiting for its reply; its number."""
         self.seq += 1
         try:
             payload = base64.b64encode(pickle.dumps(list(calls))).decode("ascii")
         except Exception as error:  # noqa: BLE001 - an argument the child cannot get
             raise TypeError(f"the check's arguments cannot be sent to the student's process: "
                             f"{type(error).__name__}: {error}") from None
-        seq = self.seq
         try:
-            self.session.send({"op": "call", "seq": seq, "exercise": exercise_id,
+            self.session.send({"op": "call", "seq": self.seq, "exercise": exercise_id,
                                "calls": payload}, self.step_deadline())
-            reply = self.next_accepted(lambda e: e.get("event") == "reply" and e.get("seq") == seq)
         except (SessionStopped, RunnerLost) as error:
             raise _Ended(error) from None
-        outcomes = reply.get("outcomes")
-        return outcomes[:len(calls)] if isinstance(outcomes, list) else []
+        self.asked.add(self.seq)
+        return self.seq
+
+    def reply(self, seq, count):
+        """The outcomes of request *seq* (at most *count*); replies to later requests that come first are kept."""
+        while seq not in self.replies:
+            try:
+                event = self.next_accepted(lambda e: e.get("event") == "reply"
+                                           and e.get("seq") in self.asked)
+            except (SessionStopped, RunnerLost) as error:
+                raise _Ended(error) from None
+            self.asked.discard(event["seq"])
+            self.replies[event["seq"]] = event.get("outcomes")
+        outcomes = self.replies.pop(seq)
+        return outcomes[:count] if isinstance(outcomes, list) else []
 
     def answer_call(self, exercise_id, args, kwargs, ahead):
         """The outcome of one call of the answer: given ahead (*ahead*: see :meth:`ask_ahead`), else asked now."""
@@ -316,14 +332,16 @@ class _Conversation:
         return outcomes[0] if outcomes else {"stopped": "no answer"}
 
     def ask_ahead(self, exercise_id, planned):
-        """Ask for the *planned* calls of *exercise_id* in one request; ``{pickled call: outcomes}``.
+        """Ask for the *planned* calls of *exercise_id* in one request; what :meth:`ahead` takes.
 
         Why: each call is a round trip to the child, and an exercise's
         checks make dozens; the checks plan the calls they make before they
         use a value (:func:`~reasoneval_mini.exercises.checks.planned_calls`),
-        and each then finds its outcome here, served once. A call the plan
+        and each then finds its outcome ready, served once. A call the plan
         did not foresee (one that needs an earlier value, one of a check of
-        another kind) is made when it comes.
+        another kind) is made when it comes. A notebook's exercises are all
+        asked before the first is judged: the child answers the next while
+        the grader judges one.
         """
         calls, keys = [], []
         for call in planned:
@@ -332,10 +350,15 @@ class _Conversation:
             except Exception:  # noqa: BLE001 - made when it comes, and refused then
                 continue
             calls.append(call)
-        ahead = {}
-        for key, outcome in zip(keys, self.calls(exercise_id, calls) if calls else ()):
-            ahead.setdefault(key, collections.deque()).append(outcome)
-        return ahead
+        return (self.ask(exercise_id, calls) if calls else None), keys
+
+    def ahead(self, asked):
+        """``{pickled call: outcomes}`` of a request :meth:`ask_ahead` sent."""
+        seq, keys = asked
+        table = {}
+        for key, outcome in zip(keys, self.reply(seq, len(keys)) if seq is not None else ()):
+            table.setdefault(key, collections.deque()).append(outcome)
+        return table
 
     def converse(self, judge):
         """Follow the child through its tasks, in order; judge each notebook's exercises."""
@@ -343,15 +366,22 @@ class _Conversation:
             self.step = Step(task.notebook)
             failures, ready = self._run_cells(index, task)
             defined = ready.get("answers") if isinstance(ready.get("answers"), dict) else {}
+            asked = {}
+            for exercise_id in task.answers:
+                if defined.get(exercise_id) is True and self.plan is not None:
+                    self.step = Step(task.notebook, exercise=exercise_id)
+                    try:
+                        planned = self.plan(exercise_id)
+                    except Exception:  # noqa: BLE001 - its judge meets the same trouble, and says it
+                        planned = []
+                    asked[exercise_id] = self.ask_ahead(exercise_id, planned)
             for exercise_id, name in task.answers.items():
                 self.step = Step(task.notebook, exercise=exercise_id)
-                is_defined = defined.get(exercise_id) is True
                 try:
-                    ahead = (self.ask_ahead(exercise_id, self.plan(exercise_id))
-                             if is_defined and self.plan is not None else {})
-                    answer = remote_answer(name, lambda args, kwargs, i=exercise_id, a=ahead:
-                                           self.answer_call(i, args, kwargs, a))
-                    result = judge(exercise_id, is_defined, answer, failures)
+                    table = self.ahead(asked[exercise_id]) if exercise_id in asked else {}
+                    answer = remote_answer(name, lambda args, kwargs, i=exercise_id, t=table:
+                                           self.answer_call(i, args, kwargs, t))
+                    result = judge(exercise_id, defined.get(exercise_id) is True, answer, failures)
                 except CallStopped as stopped:  # the child's watchdog stopped a call
                     result = {"status": GRADE_TIMEOUT, "message": str(stopped), "checks": []}
                 self.results[exercise_id] = result

@@ -237,8 +237,13 @@ class Session:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise SessionStopped(TIMED_OUT, "the child did not read its requests in time")
-            self.io.writable(self.requests, [c.fileno() for c in self.cancels],
-                             min(left, EXIT_POLL_SECONDS) if not self.io.polls else left)
+            # Meanwhile its events are read and kept: a child that waits to
+            # write a reply reads no request, and neither side would go on.
+            readable = [fd for fd in (self.events, *self.streams) if fd is not None]
+            for fd in self.io.writable(self.requests, readable,
+                                       [c.fileno() for c in self.cancels],
+                                       min(left, EXIT_POLL_SECONDS) if not self.io.polls else left):
+                self._take_data(fd, self.io.read(fd))
         return self.requests is not None
 
     def close_requests(self):
@@ -461,13 +466,17 @@ class _PollReadiness:
         pass
 
     @staticmethod
-    def writable(fd, extra, timeout):
-        """Wait until *fd* takes a write, one of *extra* can be read, or *timeout* seconds pass."""
+    def writable(fd, readable, extra, timeout):
+        """Wait until *fd* takes a write, or one of *readable* or *extra* can be read, or *timeout* passes.
+
+        Returns those of *readable* that can be read.
+        """
         poller = select.poll()
         poller.register(fd, select.POLLOUT)
-        for other in extra:
+        for other in (*readable, *extra):
             poller.register(other, select.POLLIN)
-        poller.poll(max(timeout, 0) * 1000)
+        ready = {other for other, _ in poller.poll(max(timeout, 0) * 1000)}
+        return [other for other in readable if other in ready]
 
     @staticmethod
     def read(fd):
@@ -522,9 +531,9 @@ class _ThreadReadiness:  # pragma: no cover - Windows, where a pipe cannot be po
             chunks = self.chunks.get(fd)
             return chunks.popleft() if chunks else None
 
-    @staticmethod
-    def writable(fd, extra, timeout):
+    def writable(self, fd, readable, extra, timeout):
         time.sleep(timeout)  # a blocking pipe: the write itself waits, this is never reached
+        return []
 
 
 def _Readiness():

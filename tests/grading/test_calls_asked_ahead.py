@@ -39,14 +39,14 @@ def _class(root):
 
 
 def _graded(root, monkeypatch, ahead):
-    requests = []
-    original = grading_process._Conversation.calls
+    requests = []  # the number of calls in each request the grader sent
+    original = grading_process._Conversation.ask
 
     def counted(self, exercise_id, calls):
         requests.append(len(calls))
         return original(self, exercise_id, calls)
 
-    monkeypatch.setattr(grading_process._Conversation, "calls", counted)
+    monkeypatch.setattr(grading_process._Conversation, "ask", counted)
     if not ahead:
         monkeypatch.setattr(grader._StudentRun, "plan", lambda self, exercise_id: [])
     grades = grade_class(root, grading_key=TEST_KEY, progress=False, workers=1)
@@ -92,3 +92,31 @@ def test_a_run_that_loops_on_its_calls_plans_a_bounded_number():
             pass
 
     assert len(planned_calls([case("loop", forever, None)])) == 256
+
+
+def test_replies_are_matched_to_their_requests_whichever_is_waited_for_first():
+    # A notebook's exercises are all asked before the first is judged, and a
+    # call the plan did not foresee is asked in between: each reply goes to
+    # the request that asked for it, whatever the order of the waits.
+    from reasoneval_mini.grading.process import PROFILE, _Conversation
+    from reasoneval_mini.runner.session import Runner, deadline_in
+    from reasoneval_mini.sandbox.policy import plan_isolation
+    from reasoneval_mini.runner import isolation_to_fields
+
+    runner = Runner(PROFILE)
+    session = runner.open({"isolation": isolation_to_fields(plan_isolation("auto"))},
+                          {"notebook": True, "step_seconds": 5.0, "tasks": [{
+                              "sources": [["<cell 1>", "def twice(x):\n    return 2 * x\n"]],
+                              "answers": {"a": "twice", "b": "twice", "c": "twice"}}]})
+    try:
+        session.next_event(lambda event: event["event"] == "ready", deadline_in(10))
+        talk = _Conversation(session, 5.0, [])
+        first = talk.ask("a", [((1,), {}), ((2,), {})])
+        second = talk.ask("b", [((10,), {})])
+        assert talk.calls("c", [((100,), {})]) == [{"returned": {"i": "0xc8"}}]
+        assert talk.reply(second, 1) == [{"returned": {"i": "0x14"}}]
+        assert talk.reply(first, 2) == [{"returned": {"i": "0x2"}}, {"returned": {"i": "0x4"}}]
+        assert not talk.replies and not talk.asked
+    finally:
+        session.end()
+        runner.close()
