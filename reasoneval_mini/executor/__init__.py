@@ -6,27 +6,20 @@ The public side is two functions and one record type:
 * :func:`execute_samples`: a whole plan, in parallel, one record per planned
   sample, ready for :func:`reasoneval_mini.records.execution_summary`.
 
-Behind them, in the order a request travels:
+Behind them:
 
-* ``program``: the request, the classification of a finished run into one of
-  the five states;
+* ``program``: the request, its run as a session of one source and no
+  calls (:mod:`reasoneval_mini.runner`, which starts, confines, talks to
+  and reaps every run of untrusted code), and the classification of a
+  finished run into one of the five states;
 * ``samples``: plan validation, the parallel run (through
-  :mod:`reasoneval_mini.support.parallel`), Ctrl-C;
-* ``pool``: warm workers kept between calls, lent out and given back;
-* ``workers``: the worker interface both kinds implement (``Worker``), and
-  the one home of the worker outcomes (``OUTCOMES``: ``EXITED``,
-  ``TIMED_OUT``, ``CANCELLED``);
-* ``fork_server`` (POSIX) and ``fresh_interpreter`` (everywhere): the two
-  kinds of worker, each with its parent-side handle;
-* ``watch_child``: one forked child's output, exit and deadline;
-* ``child``: what runs inside the child: limits, the program, its report;
-* ``output_buffer``: the head and tail of a stream, in bounded memory.
+  :mod:`reasoneval_mini.support.parallel`), Ctrl-C.
 """
 
 import importlib
 
 #: Public name -> the module of the executor that defines it, loaded on first use:
-#: a fresh interpreter that runs one program imports ``child`` alone, not these.
+#: importing the package costs nothing until one of them is asked for.
 _PUBLIC = {"ExecutionResult": "program", "execute_program": "program",
            "execute_samples": "samples"}
 

@@ -46,14 +46,16 @@ applied.
 """
 
 import sys
+import time
 import warnings
 from dataclasses import dataclass, replace
 
-from reasoneval_mini.executor.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
-from reasoneval_mini.executor.pool import borrow_workers, return_workers
-from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR, TIMED_OUT
+from reasoneval_mini.runner.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.runner.confinement import isolation_to_fields, plan_sandbox
-from reasoneval_mini.runner.limits import cpu_seconds_for
+from reasoneval_mini.runner.exceptions import bounded_fields
+from reasoneval_mini.runner.limits import FILE_SIZE_LIMIT_MB, OPEN_FILES_LIMIT, cpu_seconds_for
+from reasoneval_mini.runner.session import (
+    CANCELLED, EXITED, TIMED_OUT, Profile, RunnerLost, SessionStopped, borrow, give_back)
 from reasoneval_mini.sandbox import MODES, plan_isolation
 from reasoneval_mini.sandbox.policy import UNCAPPED_FOLDER
 from reasoneval_mini.records import ASSERTION_FAILED, NOT_RUN, PASSED, RUNTIME_ERROR, TIMEOUT
@@ -68,6 +70,20 @@ OUTPUT_HEAD_BYTES = 2048
 OUTPUT_TAIL_BYTES = 2048
 MIN_MEMORY_MB = 64
 MAX_TIMEOUT_S = 3600.0
+#: The filename a program runs as (its tracebacks say ``File "<program>"``).
+PROGRAM_FILENAME = "<program>"
+#: Modules test programs commonly use, imported once by each warm server.
+PRE_IMPORTS = ("typing", "math", "re", "collections", "itertools", "functools",
+               "string", "hashlib", "heapq", "bisect", "traceback")
+#: The one key of a raw result when the runner itself failed (a one-line reason).
+EXECUTOR_ERROR = "executor_error"
+#: The keys of a request (built and validated by :func:`build_request`).
+REQUEST_KEYS = ("program", "timeout", "memory_mb", "head_bytes", "tail_bytes", "isolation")
+#: The keys every raw result of a run carries (see :func:`run_request`).
+RESULT_KEYS = ("outcome", "exit_code", "signal", "duration_s", "stdout", "stdout_bytes",
+               "stderr", "stderr_bytes", "report")
+#: Largest event a program's session may send: its report is a few hundred bytes.
+MAX_REPORT_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -151,12 +167,82 @@ def execute_program(program, *, timeout=DEFAULT_TIMEOUT_S, memory_mb=DEFAULT_MEM
     _check_program(program)  # before planning: a bad call warns about nothing
     isolation = plan_run(sandbox, timeout, memory_mb)
     request = build_request(program, timeout, memory_mb, isolation)
-    (worker,) = borrow_workers(1)
+    (runner,) = borrow(profile_for(memory_mb))
     try:
-        raw = worker.run(request)
-    finally:  # after a KeyboardInterrupt the worker is stopped, and not kept
-        return_workers([worker])
+        raw = run_request(runner, request)
+    except BaseException:  # e.g. KeyboardInterrupt: the runner ended the session; not kept
+        runner.close()
+        raise
+    finally:
+        give_back([runner])
     return classify_run(raw, timeout, memory_mb, isolation)
+
+
+def profile_for(memory_mb):
+    """The :class:`~reasoneval_mini.runner.session.Profile` of the runners of programs limited to *memory_mb*.
+
+    Each program's folder is a file system of its memory limit: files there
+    count against no address-space limit, and a runner runs one program at a time.
+    """
+    return Profile(cap_mb=memory_mb, pre_imports=PRE_IMPORTS)
+
+
+def run_request(runner, request):
+    """Run one program (a :func:`build_request` request) as a session on *runner*; return the raw facts.
+
+    A session of one source and no calls. The raw result is a dict of
+    plain values: every key of :data:`RESULT_KEYS` (``outcome`` one of
+    :data:`~reasoneval_mini.runner.session.OUTCOMES`; ``exit_code`` and
+    ``signal`` as the process ended, None when not so or unknown;
+    ``duration_s`` from the job's sending to the end; the head and tail of
+    stdout and stderr as text, with their byte counts; ``report``: the
+    program's end, as its session said it with the session's nonce, else
+    None) plus ``warnings`` (limits the platform refused), ``setup_error``
+    (why the child could not be set up: then nothing ran) and
+    ``folder_capped``; or only :data:`EXECUTOR_ERROR` when the runner failed
+    and the program's fate is unknown. After :meth:`~reasoneval_mini.runner.session.Runner.cancel`:
+    ``{"outcome": "cancelled"}``. It does not classify: :func:`classify_run` does.
+    """
+    setup = {"isolation": request["isolation"], "memory_mb": request["memory_mb"],
+             "cpu_seconds": cpu_seconds_for(request["timeout"]),
+             "file_size_mb": FILE_SIZE_LIMIT_MB, "open_files": OPEN_FILES_LIMIT}
+    job = {"tasks": [{"sources": [[PROGRAM_FILENAME, request["program"]]]}]}
+    try:
+        session = runner.open(setup, job, output=(request["head_bytes"], request["tail_bytes"]),
+                              max_event_bytes=MAX_REPORT_BYTES)
+    except SessionStopped:
+        return {"outcome": CANCELLED}
+    except RunnerLost as error:
+        return {EXECUTOR_ERROR: f"the runner failed: {error}"}
+    outcome = EXITED
+    try:
+        # The events are read at the end: a program sends two or three.
+        session.wait_exit(session.started + request["timeout"], events=False)
+    except SessionStopped as stop:
+        outcome = stop.outcome
+    except RunnerLost:
+        pass  # said by end() below
+    finally:
+        ended = session.end()
+    events = session.kept_events()
+    done = any(event.get("event") == "done" for event in events)
+    failure = next((event for event in events if event.get("event") == "failed"), None)
+    if ended.lost is not None:
+        return {EXECUTOR_ERROR: f"the runner failed: {ended.lost}"}
+    code = ended.returncode
+    report = None
+    if done:
+        # What the program's process said of its end: untrusted, so bounded like anything it sends.
+        report = {**bounded_fields(failure or {}), "completed": failure is None}
+    return {
+        "outcome": outcome, "duration_s": (session.exited_at or time.monotonic()) - session.started,
+        "exit_code": code if code is not None and code >= 0 else None,
+        "signal": -code if code is not None and code < 0 else None,
+        "stdout": ended.stdout.text(), "stdout_bytes": ended.stdout.total,
+        "stderr": ended.stderr.text(), "stderr_bytes": ended.stderr.total,
+        "report": report, "warnings": list(session.warnings),
+        "setup_error": session.setup_error, "folder_capped": session.folder_capped,
+    }
 
 
 def plan_run(sandbox, timeout, memory_mb, stacklevel=4):
@@ -175,7 +261,7 @@ def plan_run(sandbox, timeout, memory_mb, stacklevel=4):
 
 
 def build_request(program, timeout, memory_mb, isolation=None):
-    """Validate the arguments as :func:`execute_program` says; return a worker's request.
+    """Validate the arguments as :func:`execute_program` says; return the request :func:`run_request` takes.
 
     *isolation* is the run's plan (:func:`plan_run`); without one, the
     program is confined as ``"auto"`` would (never less: no warning given).
@@ -203,13 +289,12 @@ def _check_limits(timeout, memory_mb):
 
 
 def classify_run(raw, timeout, memory_mb, isolation=None):
-    """Turn a worker's raw facts into an :class:`ExecutionResult` (run under *isolation*).
+    """Turn :func:`run_request`'s raw facts into an :class:`ExecutionResult` (run under *isolation*).
 
     The isolation line says whether the working folder was capped as the
-    worker says it was (the plan, made before anything ran, cannot know).
+    runner says it was (the plan, made before anything ran, cannot know).
     """
     status, detail = _state_of(raw, timeout, memory_mb)
-    report = raw.get("report") or {}
     capped = raw.get("folder_capped")
     if isolation is not None and capped is not None:
         isolation = replace(isolation, folder_capped=bool(capped))
@@ -217,9 +302,11 @@ def classify_run(raw, timeout, memory_mb, isolation=None):
         status=status, detail=detail, duration_s=round(raw.get("duration_s", 0.0), 6),
         stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),
         exit_code=raw.get("exit_code"), signal=raw.get("signal"),
-        warnings=tuple(report.get("warnings", ())) + _platform_warnings()
-        + (("the working directory could not be removed",) if raw.get("workdir_left") else ())
-        + ((UNCAPPED_FOLDER,) if capped is False else ()),
+        warnings=tuple(raw.get("warnings", ())) + _platform_warnings()
+        # With the sandbox off nothing is capped, by choice: the warning that
+        # the kernel refuses the cap is for a run that asked for one.
+        + ((UNCAPPED_FOLDER,) if capped is False and isolation is not None
+           and isolation.enforced else ()),
         isolation="not recorded" if isolation is None else str(isolation))
 
 

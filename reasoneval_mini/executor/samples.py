@@ -5,16 +5,18 @@ import queue
 import warnings
 from dataclasses import dataclass
 
-from reasoneval_mini.executor.pool import borrow_workers, make_worker, return_workers
 from reasoneval_mini.executor.program import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIMEOUT_S,
+    EXECUTOR_ERROR,
     build_request,
     classify_run,
     plan_run,
+    profile_for,
+    run_request,
 )
-from reasoneval_mini.executor.workers import CANCELLED, EXECUTOR_ERROR
 from reasoneval_mini.records import NOT_RUN
+from reasoneval_mini.runner.session import CANCELLED, Runner, borrow, give_back
 from reasoneval_mini.support.arguments import ArgumentTypeError, positive_int
 from reasoneval_mini.support.interrupts import ctrl_c_once
 from reasoneval_mini.support.parallel import progress_bar, run_parallel
@@ -167,13 +169,14 @@ def _run_all(run, to_run, workers, progress):
     try:
         with ctrl_c_once():
             try:
-                interrupted = _run_round(run, to_run, borrow_workers(workers), bar,
+                profile = profile_for(DEFAULT_MEMORY_MB)
+                interrupted = _run_round(run, to_run, borrow(profile, workers), bar,
                                          first_failures)
                 retry = sorted(first_failures)
                 if retry and not interrupted:
-                    # Fresh workers, after every other sample ended: a sample
-                    # that kills its siblings' workers is no longer running.
-                    fresh = [make_worker() for _ in range(min(workers, len(retry)))]
+                    # New runners, after every other sample ended: a sample
+                    # that kills its siblings' servers is no longer running.
+                    fresh = [Runner(profile) for _ in range(min(workers, len(retry)))]
                     _run_round(run, retry, fresh, bar, None, first_failures)
             except KeyboardInterrupt:  # between rounds: nothing runs; the rest is not_run
                 pass
@@ -197,20 +200,20 @@ def _run_round(run, indexes, pool, bar, failures, retried=None):
     (a dict) when given; with *retried* (the first round's failures), its
     record says it was run a second time.
     """
-    free = queue.Queue()  # each running program holds one worker; never more than the pool
-    for worker in pool:
-        free.put(worker)
+    free = queue.Queue()  # each running program holds one runner; never more than the pool
+    for runner in pool:
+        free.put(runner)
 
     plan, records = run.plan, run.records
 
     def run_one(index):
-        worker = free.get()
+        runner = free.get()
         try:
-            return worker.run(run.request(index))
+            return run_request(runner, run.request(index))
         except Exception as error:  # the batch goes on; the record says what broke
             return {EXECUTOR_ERROR: f"{type(error).__name__}: {error}"}
         finally:
-            free.put(worker)
+            free.put(runner)
 
     def record(done):
         raw = _raw(done)
@@ -229,8 +232,8 @@ def _run_round(run, indexes, pool, bar, failures, retried=None):
             bar.update(1)
 
     def cancel_all():
-        for worker in pool:
-            worker.cancel()
+        for runner in pool:
+            runner.cancel()
 
     try:
         run_parallel(run_one, indexes, threads=len(pool), on_done=record, cancel=cancel_all)
@@ -245,12 +248,12 @@ def _run_round(run, indexes, pool, bar, failures, retried=None):
                 record(done)
         return True
     finally:
-        return_workers(pool)  # cancelled ones are closed, the rest stay warm
+        give_back(pool)  # cancelled ones are closed, the rest stay warm
     return False
 
 
 def _raw(done):
-    """A worker's raw result from a :class:`~reasoneval_mini.support.parallel.Done`."""
+    """A run's raw result from a :class:`~reasoneval_mini.support.parallel.Done`."""
     if done.error is not None:  # not an Exception (those run_one turns into a result)
         return {EXECUTOR_ERROR: f"{type(done.error).__name__}: {done.error}"}
     return done.value

@@ -48,7 +48,7 @@ from reasoneval_mini.support.i18n import N_, _, join_items, ngettext
 
 __all__ = [
     "FLOAT_ABS_TOL", "FLOAT_REL_TOL", "NOT_ATTEMPTED", "NOT_YET", "RUBRIC_LEVELS", "WITHHELD", "CheckResult",
-    "Criterion", "Exercise", "bundle", "rubric_criteria",
+    "Criterion", "Exercise", "bundle", "planned_calls", "rubric_criteria",
     "Withheld", "WrittenTask", "case", "conceal", "lazy", "rejects", "same_set", "same_value",
     "show", "why_line", "with_distinction", "withheld_choice", "withheld_predictions",
     "withheld_subset",
@@ -345,6 +345,60 @@ def _call_answer(run, answer):
         return None, error
 
 
+class _Planned(BaseException):
+    """Ends a plan's run early (no ``except Exception`` in a check's code stops it)."""
+
+
+class _Unknown:
+    """What a planned call returns: the value is not known yet, and nothing can be done with it."""
+
+    __slots__ = ()
+
+
+_UNKNOWN = _Unknown()
+#: Calls planned per ``run`` at most (a run that loops on what its calls return stops here).
+MAX_PLANNED_CALLS = 256
+
+
+def planned_calls(checks):
+    """The calls *checks* will make of the answer, as far as they can be known ahead: ``[(args, kwargs)]``.
+
+    A check made by :func:`case`, :func:`rejects` or :func:`bundle` (as
+    :func:`with_distinction` marks it), or one that names its ``runs``,
+    knows how it calls the answer; each ``run`` is run on a recorder whose
+    calls return a value nothing can be done with. What it calls before it
+    uses a value (``[f(x) for x in inputs]``: every call; ``f(f(2))``: the
+    first) is planned, in order. So the grader can ask the student's process
+    for an exercise's calls at once, and its checks then find each answer
+    ready; a call not planned (one that needs an earlier value, one of a
+    check of another kind) is made when it comes.
+
+    >>> planned_calls([case("double(2)", lambda f: f(2), 4),
+    ...                bundle("both", [case("f(1)", lambda f: [f(1), f(3)], [2, 6]),
+    ...                                rejects("f(-1)", lambda f: f(f(-1), strict=True))])])
+    [((2,), {}), ((1,), {}), ((3,), {}), ((-1,), {})]
+    """
+    planned = []
+    for check in checks:
+        for run in getattr(check, "runs", None) or ():
+            calls = []
+
+            def recorder(*args, **kwargs):
+                if _UNKNOWN in args or _UNKNOWN in kwargs.values() or len(calls) >= MAX_PLANNED_CALLS:
+                    raise _Planned  # it needs a value no plan knows
+                calls.append((args, kwargs))
+                return _UNKNOWN
+
+            try:
+                run(recorder)
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # noqa: B036 - a run stops where it uses an unknown value
+                pass
+            planned.extend(calls)
+    return planned
+
+
 def _failure(name, call, expected, error, withheld=False):
     if isinstance(error, NotImplementedError):
         return CheckResult(name, False, call, expected, "NotImplementedError",
@@ -434,6 +488,7 @@ def with_distinction(check, distinction):
 
     def marked(answer):
         return _replaced(check(answer), distinction=distinction)
+    marked.runs = getattr(check, "runs", None)
     return marked
 
 
@@ -469,6 +524,7 @@ def _case(call, run, expected, compare, name):
         message = "ok" if not why else why
         return CheckResult(name or call, not why, call, show(want), show(value), message,
                            withheld=hidden)
+    check.runs = (run,)
     return check
 
 
@@ -525,6 +581,7 @@ def rejects(call, run, error_type=ValueError, *, mentions=(), avoids=(), name=No
         return CheckResult(name or call, False, call, expected, show(value),
                            _("returned a value instead of raising {error_type}").format(
                                error_type=error_type.__name__), withheld=True)
+    check.runs = (run,)
     return with_distinction(check, distinction)
 
 
@@ -576,6 +633,8 @@ def bundle(call, parts, *, name=None, distinction=""):
                            " | ".join(_unique(r.expected for r in failed)),
                            " | ".join(_unique(r.actual for r in failed)), " | ".join(reasons),
                            withheld=withheld, delegated=delegated)
+    runs = [getattr(part, "runs", None) for part in parts]
+    check.runs = None if None in runs else tuple(run for part in runs for run in part)
     return with_distinction(check, distinction)
 
 

@@ -326,6 +326,9 @@ def _diagnosed(call, cases, refusals, diagnose):
             return result
         mark = diagnose(seen)
         return with_distinction(lambda _: result, mark)(answer) if mark else result
+    # How it calls the answer: its cases' runs, then the refusals' (for the grader's plan).
+    check.runs = (tuple(run for _, run, _, _ in cases)
+                  + tuple(run for refusal in refusals for run in (getattr(refusal, "runs", None) or ())))
     return check
 
 

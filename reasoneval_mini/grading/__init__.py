@@ -5,10 +5,10 @@ In the order a grading run goes:
 * ``lms_download``: a Canvas or Moodle download placed as one folder per student;
 * ``submissions``: which students there are and which notebook is whose;
 * ``grader``: the class loop (students in parallel, one grade per exercise);
-* ``process`` (parent) and ``child``: one sandboxed grading process per
-  student, talking over :mod:`reasoneval_mini.support.messages`;
-* ``plain_values``: what an answer may return across that boundary;
-* ``notebooks``: reading a notebook and running its code cells in the child;
+* ``process``: one student's run, a session of :mod:`reasoneval_mini.runner`
+  (the notebooks' cells, then calls to the answers), judged here;
+* ``context``: whether the course's own code runs inside a grading process;
+* ``notebooks``: reading a notebook, and the cells a grading process runs;
 * ``instructor_checks``: the registry and the hidden tests, loaded before any
   student code runs;
 * ``statuses``: the closed set of grade statuses;

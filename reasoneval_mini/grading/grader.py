@@ -5,7 +5,7 @@ the exercise notebooks, under the same file names as in ``exercises/``. Every
 student's notebooks are read into memory first
 (:func:`~reasoneval_mini.grading.submissions.read_student`), before any
 student code runs. Each student is then graded by child processes
-(:mod:`reasoneval_mini.grading.child`), each in the kernel's sandbox (the
+(a session of :mod:`reasoneval_mini.runner`), each in the kernel's sandbox (the
 run's :class:`~reasoneval_mini.sandbox.Isolation`), with a time limit per step; students
 run in parallel on threads, each of which only waits for its own child. The
 child runs the cells and calls the answers; the checks themselves run here
@@ -34,7 +34,6 @@ import os
 import re
 import signal
 import sys
-import threading
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -57,9 +56,11 @@ from reasoneval_mini.grading.process import (
 from reasoneval_mini.grading.instructor_checks import DEFAULT_REGISTRY, load_hidden_checks, load_registry
 from reasoneval_mini.exercises.answer_key import AnswerKeyMissing, answer_key, use_answer_key
 from reasoneval_mini.exercises.typed import typed_value_from_source
+from reasoneval_mini.exercises.checks import planned_calls
 from reasoneval_mini.exercises.registry import exercise_score
 from reasoneval_mini.exercises.variants import Variant
 from reasoneval_mini.grading.keys import load_grading_key
+from reasoneval_mini.runner.session import Cancel
 
 DEFAULT_TIMEOUT = 10.0
 INTERRUPTED_MESSAGE = N_("not graded: grading was interrupted (Ctrl-C) before this was finished")
@@ -337,6 +338,17 @@ class Checker:
                 or _name_error_note(checks[:len(public)], notebook, failures)}
 
 
+    def planned_calls(self, drawn, exercise):
+        """The first call each of *exercise*'s checks from *drawn* will make, in order (none for a typed one).
+
+        A typed exercise is judged on the literal its cell types, never by calling the child.
+        """
+        if exercise.typed:
+            return []
+        public, own_hidden, file_hidden = drawn.checks(exercise.id)
+        return planned_calls((*public, *own_hidden, *file_hidden))
+
+
 class DrawnChecks:
     """One student's checks: each exercise's drawn on first use, then kept for that student.
 
@@ -468,7 +480,7 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
     *expected_checks* maps each exercise id to its number of checks (public
     plus hidden; ``None``: the checker's count for this student's variant). *submission* (a :class:`~reasoneval_mini.grading.submissions.Submission`)
     is the folder already read; *checker* a :class:`Checker` already loaded;
-    *cancel* a :class:`threading.Event`: once set, what is not graded yet is
+    *cancel* a :class:`~reasoneval_mini.runner.session.Cancel`: once set, what is not graded yet is
     ``interrupted``.
     """
     checker = checker or Checker(job)
@@ -483,8 +495,6 @@ def grade_student(student_dir, exercises, job, expected_checks=None, *, checker=
 def _grade_submission(submission, exercises, job, expected_checks, checker, cancel):
     student = submission.student
     drawn = checker.draw(checker.identity(student))
-    if expected_checks is None:
-        expected_checks = checker.counts(drawn)
     grades = _without_running(submission, exercises)
     notebooks = {n.name: n for n in submission.notebooks if not n.error}
     grading = _StudentRun(student, notebooks, exercises, job, expected_checks, checker, cancel,
@@ -583,13 +593,24 @@ class _StudentRun:
         return self.checker.judge(self.drawn, self.exercises[exercise_id], notebook, defined,
                                   answer, failures)
 
+    def plan(self, exercise_id):
+        """The calls the judge will make of *exercise_id*'s answer (asked of the child ahead)."""
+        return self.checker.planned_calls(self.drawn, self.exercises[exercise_id])
+
+    def count(self):
+        """Draw this student's checks and count them, once (the first child runs its cells meanwhile)."""
+        if self.expected_checks is None:
+            self.expected_checks = self.checker.counts(self.drawn)
+
     def run(self):
         """``{exercise_id: Grade}`` for every exercise of the notebooks (less on a Ctrl-C)."""
         while not (self.cancel is not None and self.cancel.is_set()):
             tasks = self.tasks()
             if not tasks:
                 break
-            run = run_grading_process(self.job, tasks, self.judge, cancel=self.cancel)
+            run = run_grading_process(self.job, tasks, self.judge, cancel=self.cancel,
+                                      plan=self.plan, meanwhile=self.count)
+            self.count()  # not drawn yet if no child started
             for exercise_id, result in run.results.items():
                 exercise = self.exercises[exercise_id]
                 self.grades[exercise_id] = _graded(self.student, exercise,
@@ -729,7 +750,7 @@ def grade_class(submissions_dir, *, registry=DEFAULT_REGISTRY, hidden_tests=None
     checker = Checker(job)
     exercises = checker.exercises
     root = Path(submissions_dir)
-    cancel = threading.Event()
+    cancel = Cancel()
     try:
         with on_first_interrupt(lambda: _stop_grading(cancel)):
             done = _grade_all(root, students, exercises, job, checker, workers, cancel,

@@ -1,33 +1,25 @@
-"""Start one sandboxed grading process, run its code cells, call its answers, enforce the limits.
+"""One student's run: their notebooks as a runner session, their answers called, every wait bounded.
 
-The grader's side of :mod:`reasoneval_mini.grading.child`. The child runs the
-student's cells and calls the answer functions on the inputs sent to it; the
-checks run here, on a stand-in function (:func:`remote_answer`) whose every
-call is a request to the child and whose return value is rebuilt from plain
-data (:func:`decode_plain`, bounded in size, in the time exact arithmetic
-on it takes and in what a set of its parts costs). The expected values,
-hidden checks and comparisons never enter the child.
-
-Processes: the child is forked by a warm grading server
-(:mod:`reasoneval_mini.grading.server`, one per grading thread at a time,
-started by :func:`~reasoneval_mini.runner.start.start_child`), which hands it
-the pipes the grader made and then only reports its exit; where no server
-runs (no ``fork``, or :data:`FORK_SERVER` off) it is a fresh interpreter
-started by :func:`~reasoneval_mini.runner.start.start_child`. Either way it
-runs :func:`~reasoneval_mini.grading.child.serve_student`,
-with a minimal environment (and :data:`CHILD_SETTINGS`),
-an empty temporary working folder, no path to any notebook, registry or
-hidden-tests file, and confines itself to the sandbox the job's
-:class:`~reasoneval_mini.sandbox.Isolation` describes. On Linux its keeper
-holds every process the student starts; when the run ends,
-:func:`~reasoneval_mini.runner.reaping.kill_descendants` kills them all,
-``setsid`` ones included. Elsewhere on POSIX the child's process group is
-killed; on Windows, its process tree.
+The grader's side of a student's run. A student is a session of the runner
+(:mod:`reasoneval_mini.runner.session`): one task per notebook, whose
+sources are its code cells, followed by calls to the notebook's answers.
+The checks run here, on a stand-in function (:func:`remote_answer`) whose
+every call is a request to the session's child and whose return value is
+rebuilt from plain data (:func:`~reasoneval_mini.runner.plain_values.decode_plain`,
+bounded in size, in the time exact arithmetic on it takes and in what a set
+of its parts costs). The expected values, hidden checks and comparisons
+never enter the child. The child is forked by a warm runner server of the
+grading :data:`PROFILE` (a fresh interpreter where there is no ``fork``, or
+with :data:`FORK_SERVER` off), confined to the sandbox the job's
+:class:`~reasoneval_mini.sandbox.Isolation` describes, in an empty working
+folder capped at :data:`WORKDIR_LIMIT_MB`, with a minimal environment (and
+:data:`CHILD_SETTINGS`) and no path to any notebook, registry or hidden
+test; when the run ends, everything it started is killed.
 
 What the child says is read as a protocol, never trusted: events of the
 wrong kind, for a notebook or cell it was not given, or out of turn are
 dropped, so student code writing on its own channel can only stall itself.
-Every wait has a deadline: a step (a notebook's start, a cell, a call) gets
+Every wait has a deadline: a step (a cell, a call, a notebook's end) gets
 ``step_timeout + KILL_GRACE_SECONDS`` seconds, and only progress starts the
 next step, so the whole run is bounded by the steps it has.
 
@@ -40,27 +32,22 @@ How a run ends is one of :data:`ENDINGS`:
 """
 
 import base64
-import os
+import collections
 import pickle
-import subprocess
 import time
 from dataclasses import dataclass, field
 
 from reasoneval_mini.support.i18n import _
-from reasoneval_mini.runner import (
-    isolation_to_fields, make_workdir, plan_sandbox, remove_tree)
-from reasoneval_mini.runner.deadlines import CANCEL_POLL_SECONDS, KILL_GRACE_SECONDS, deadline_after
+from reasoneval_mini.runner import isolation_to_fields, plan_sandbox
+from reasoneval_mini.runner.deadlines import KILL_GRACE_SECONDS, deadline_after
 from reasoneval_mini.runner.exceptions import rebuild_exception
-from reasoneval_mini.runner.reaping import kill_descendants
-from reasoneval_mini.runner.start import start_child
+from reasoneval_mini.runner.plain_values import NotPlainValue, decode_plain
+from reasoneval_mini.runner.session import (
+    CANCELLED, TIMED_OUT, Profile, RunnerLost, SessionStopped, SetupFailed, borrow, give_back)
 from reasoneval_mini.support.call_watch import DelegationRefused
-from reasoneval_mini.support.messages import (
-    MessageTooLarge, read_message, wait_until_readable, write_message)
-from reasoneval_mini.support.processes import kill_process_tree, signal_name
+from reasoneval_mini.support.processes import signal_name
 from reasoneval_mini.support.text import shorten
-from reasoneval_mini.grading.child import CELL_ERROR_CHARS
-from reasoneval_mini.grading.plain_values import NotPlainValue, decode_plain
-from reasoneval_mini.grading.server import ServerLost, borrow, give_back
+from reasoneval_mini.grading.context import UNDER_GRADER_ENV
 from reasoneval_mini.grading.statuses import GRADE_TIMEOUT
 
 ENDING_DONE = "done"
@@ -69,12 +56,37 @@ ENDING_DIED = "died"
 ENDING_INTERRUPTED = "interrupted"
 #: How a grading child run ends, defined once.
 ENDINGS = (ENDING_DONE, ENDING_TIMEOUT, ENDING_DIED, ENDING_INTERRUPTED)
-#: Largest event the grader reads; a real one (a returned value) is rarely over a few KB.
-MAX_EVENT_BYTES = 4 << 20
+#: Longest error text kept per failed cell, in characters (a message names up to three).
+CELL_ERROR_CHARS = 150
+#: Address-space ceiling of a grading process, in MB (POSIX).
+MEMORY_LIMIT_MB = 4096
+#: Size of the grading process's working folder, in MB (Linux): it lives in
+#: memory, where no address-space limit counts what it holds.
+WORKDIR_LIMIT_MB = 256
+#: Largest file a grading process may write or size, in MB (POSIX): no more
+#: than its folder holds.
+FILE_SIZE_LIMIT_MB = WORKDIR_LIMIT_MB
 
 #: What a grading child's environment holds besides the runner's minimal one
-#: (:func:`~reasoneval_mini.runner.environment.child_environment`): reproducible runs.
-CHILD_SETTINGS = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
+#: (:func:`~reasoneval_mini.runner.environment.child_environment`): reproducible
+#: runs, and the word that the course's own code runs under the grader
+#: (:mod:`reasoneval_mini.grading.context`).
+CHILD_SETTINGS = {"PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
+                  UNDER_GRADER_ENV: "1"}
+#: What every student's run imports, imported once by each warm server: the
+#: modules the course's notebooks import in their setup cells (measured: about
+#: 80 ms of feedback, 55 of code_report, 20 of the executor, 28 of ex03's setup
+#: cell per fresh interpreter). Names, not imports: a student's run imports
+#: them, the server only warms them; none reads anything of a student at import
+#: time. A fixed list, never the notebooks' own imports: the server is outside
+#: the sandbox, and a module's top level runs there.
+PRE_IMPORTS = ("reasoneval_mini", "reasoneval_mini.feedback",
+               "reasoneval_mini.evaluation.code_report", "reasoneval_mini.executor.program",
+               "reasoneval_mini.estimators", "reasoneval_mini.records",
+               "reasoneval_mini.exercises.ex03_execution_states")
+#: The runners every student's session runs on.
+PROFILE = Profile(cap_mb=WORKDIR_LIMIT_MB, env=tuple(sorted(CHILD_SETTINGS.items())),
+                  pre_imports=PRE_IMPORTS)
 
 
 @dataclass(frozen=True)
@@ -218,136 +230,205 @@ def describe_exit(returncode):
     return _("it exited with code {code}").format(code=returncode)
 
 
-class _Stop(BaseException):
-    """The run is over (a BaseException: it must pass through the checks untouched)."""
+class _Fatal(BaseException):
+    """The child reported that the runner itself failed (not the student's code)."""
 
-    def __init__(self, ending):
-        super().__init__(ending)
-        self.ending = ending
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
 
 
-class _Session:
-    """The grader's conversation with one child: events in, requests out, every wait bounded.
+class _Ended(BaseException):
+    """The session ended during a call (*cause*: what the runner raised).
 
-    The child's events are followed as a protocol: each wait accepts only the
-    events that are progress from where the child is (the next notebook, a
-    later cell, the reply to this call) and gives them one step's time
-    (``step_timeout + KILL_GRACE_SECONDS``); anything else is dropped and
-    extends nothing. Since each of those steps happens once, the run as a
-    whole is bounded too. No event is kept: only where the child is
-    (:attr:`step`), the failed cells of the current notebook and the results.
+    A BaseException, so that a check's ``except Exception`` cannot turn the
+    end of the run into a check's result.
     """
 
-    def __init__(self, child, job, tasks, cancel):
-        self.cancel = cancel
-        self.requests, self.channel = child.requests, child.channel
-        self.step_timeout = job.step_timeout
-        self.tasks = list(tasks)
-        self.step, self.results, self.fatal, self.seq = Step(), {}, None, 0
+    def __init__(self, cause):
+        super().__init__(str(cause))
+        self.cause = cause
 
-    def send(self, message):
-        try:
-            write_message(self.requests, message)
-        except (OSError, ValueError):
-            raise _Stop(ENDING_DIED) from None
+
+class _Conversation:
+    """The grader's side of one student's session: each wait one step long, events followed as a protocol.
+
+    Each wait accepts only the events that are progress from where the child
+    is (a later cell of this notebook, the cell it is on failing once, this
+    notebook's ``ready``, the reply to this call) and gives them one step's
+    time (``step_timeout + KILL_GRACE_SECONDS``); anything else is dropped
+    and extends nothing. Since each of those steps happens once, the run as
+    a whole is bounded too. Only where the child is (:attr:`step`), the
+    failed cells of the current notebook and the results are kept.
+    """
+
+    def __init__(self, session, step_timeout, tasks, plan=None):
+        self.session, self.step_timeout, self.tasks = session, step_timeout, list(tasks)
+        self.plan = plan
+        self.step, self.results, self.seq = Step(), {}, 0
+        self.asked, self.replies = set(), {}  # requests sent and not answered; replies kept
+
+    def step_deadline(self):
+        """When a step that starts now gives up: the child's own limit, then the grace."""
+        return deadline_after(time.monotonic(), self.step_timeout, KILL_GRACE_SECONDS)
 
     def next_accepted(self, accept):
-        """The next message ``accept(message)`` takes, within one step; raises :class:`_Stop`."""
-        step_end = deadline_after(time.monotonic(), self.step_timeout, KILL_GRACE_SECONDS)
-        while True:
-            message = self._read(step_end)
-            if message is None:
-                raise _Stop(ENDING_DIED)
-            if not isinstance(message, dict):
-                continue
-            if message.get("event") == "fatal":
-                self.fatal = shorten(str(message.get("message", "")))
-                raise _Stop(ENDING_DONE)
-            if accept(message):
-                return message
+        """The next event ``accept(event)`` takes, within one step; raises :class:`_Fatal` on the child's own failure."""
+        event = self.session.next_event(lambda e: e.get("event") == "fatal" or accept(e),
+                                        self.step_deadline())
+        if event.get("event") == "fatal":
+            raise _Fatal(shorten(str(event.get("message", ""))))
+        return event
 
-    def _read(self, step_end):
-        """The channel's next message (``{}`` if it is not JSON, None at its end), by *step_end*.
+    def calls(self, exercise_id, calls):
+        """Have the child make *calls* (``[(args, kwargs)]``) of *exercise_id*'s answer, in order.
 
-        One message at a time, never more than :data:`MAX_EVENT_BYTES`; half
-        a message and then silence is a timeout like any other.
+        Returns their outcomes, in order: all of them, or fewer when one was
+        stopped (the last then says so) or the reply grew too large (the
+        caller makes the rest again). Raises ``TypeError`` for arguments that
+        cannot be sent.
         """
-        while True:  # look at the cancel event while waiting
-            if self.cancel is not None and self.cancel.is_set():
-                raise _Stop(ENDING_INTERRUPTED)
-            try:
-                wait_until_readable(self.channel, min(step_end, time.monotonic() + CANCEL_POLL_SECONDS))
-                return read_message(self.channel, max_bytes=MAX_EVENT_BYTES, deadline=step_end)
-            except TimeoutError:
-                if time.monotonic() >= step_end:
-                    raise _Stop(ENDING_TIMEOUT) from None
-            except (MessageTooLarge, OSError):  # a garbled frame: the rest is not the protocol
-                raise _Stop(ENDING_DIED) from None
-            except (ValueError, RecursionError):  # a well-framed body that is not JSON: dropped
-                return {}
+        return self.reply(self.ask(exercise_id, calls), len(calls))
 
-    def call(self, exercise_id, args, kwargs):
-        """Have the child call the answer of *exercise_id*; return its reply's outcome."""
+    def ask(self, exercise_id, calls):
+        """Send a request of *calls* (see :meth:`calls`) without waiting for its reply; its number."""
         self.seq += 1
         try:
-            payload = base64.b64encode(pickle.dumps((args, kwargs))).decode("ascii")
+            payload = base64.b64encode(pickle.dumps(list(calls))).decode("ascii")
         except Exception as error:  # noqa: BLE001 - an argument the child cannot get
             raise TypeError(f"the check's arguments cannot be sent to the student's process: "
                             f"{type(error).__name__}: {error}") from None
-        self.send({"op": "call", "seq": self.seq, "exercise": exercise_id, "args": payload})
-        seq = self.seq
-        reply = self.next_accepted(lambda m: m.get("event") == "reply" and m.get("seq") == seq)
-        return reply.get("outcome")
+        try:
+            self.session.send({"op": "call", "seq": self.seq, "exercise": exercise_id,
+                               "calls": payload}, self.step_deadline())
+        except (SessionStopped, RunnerLost) as error:
+            raise _Ended(error) from None
+        self.asked.add(self.seq)
+        return self.seq
+
+    def reply(self, seq, count):
+        """The outcomes of request *seq* (at most *count*); replies to later requests that come first are kept."""
+        while seq not in self.replies:
+            try:
+                event = self.next_accepted(lambda e: e.get("event") == "reply"
+                                           and e.get("seq") in self.asked)
+            except (SessionStopped, RunnerLost) as error:
+                raise _Ended(error) from None
+            self.asked.discard(event["seq"])
+            self.replies[event["seq"]] = event.get("outcomes")
+        outcomes = self.replies.pop(seq)
+        return outcomes[:count] if isinstance(outcomes, list) else []
+
+    def answer_call(self, exercise_id, args, kwargs, ahead):
+        """The outcome of one call of the answer: given ahead (*ahead*: see :meth:`ask_ahead`), else asked now."""
+        try:
+            key = pickle.dumps((args, kwargs))
+        except Exception:  # noqa: BLE001 - calls() says what cannot be sent
+            key = None
+        given = ahead.get(key)
+        if given:
+            return given.popleft()
+        outcomes = self.calls(exercise_id, [(args, kwargs)])
+        return outcomes[0] if outcomes else {"stopped": "no answer"}
+
+    def ask_ahead(self, exercise_id, planned):
+        """Ask for the *planned* calls of *exercise_id* in one request; what :meth:`ahead` takes.
+
+        Why: each call is a round trip to the child, and an exercise's
+        checks make dozens; the checks plan the calls they make before they
+        use a value (:func:`~reasoneval_mini.exercises.checks.planned_calls`),
+        and each then finds its outcome ready, served once. A call the plan
+        did not foresee (one that needs an earlier value, one of a check of
+        another kind) is made when it comes. A notebook's exercises are all
+        asked before the first is judged: the child answers the next while
+        the grader judges one.
+        """
+        calls, keys = [], []
+        for call in planned:
+            try:
+                keys.append(pickle.dumps(call))
+            except Exception:  # noqa: BLE001 - made when it comes, and refused then
+                continue
+            calls.append(call)
+        return (self.ask(exercise_id, calls) if calls else None), keys
+
+    def ahead(self, asked):
+        """``{pickled call: outcomes}`` of a request :meth:`ask_ahead` sent."""
+        seq, keys = asked
+        table = {}
+        for key, outcome in zip(keys, self.reply(seq, len(keys)) if seq is not None else ()):
+            table.setdefault(key, collections.deque()).append(outcome)
+        return table
 
     def converse(self, judge):
         """Follow the child through its tasks, in order; judge each notebook's exercises."""
-        for task in self.tasks:
+        for index, task in enumerate(self.tasks):
             self.step = Step(task.notebook)
-            self.next_accepted(lambda m: m.get("event") == "notebook"
-                               and m.get("notebook") == task.notebook)
-            failures = self._run_cells(task)
-            ready = self.ready
+            failures, ready = self._run_cells(index, task)
             defined = ready.get("answers") if isinstance(ready.get("answers"), dict) else {}
+            asked = {}
+            for exercise_id in task.answers:
+                if defined.get(exercise_id) is True and self.plan is not None:
+                    self.step = Step(task.notebook, exercise=exercise_id)
+                    try:
+                        planned = self.plan(exercise_id)
+                    except Exception:  # noqa: BLE001 - its judge meets the same trouble, and says it
+                        planned = []
+                    asked[exercise_id] = self.ask_ahead(exercise_id, planned)
             for exercise_id, name in task.answers.items():
                 self.step = Step(task.notebook, exercise=exercise_id)
-                answer = remote_answer(name, lambda args, kwargs, i=exercise_id:
-                                       self.call(i, args, kwargs))
                 try:
+                    table = self.ahead(asked[exercise_id]) if exercise_id in asked else {}
+                    answer = remote_answer(name, lambda args, kwargs, i=exercise_id, t=table:
+                                           self.answer_call(i, args, kwargs, t))
                     result = judge(exercise_id, defined.get(exercise_id) is True, answer, failures)
                 except CallStopped as stopped:  # the child's watchdog stopped a call
                     result = {"status": GRADE_TIMEOUT, "message": str(stopped), "checks": []}
                 self.results[exercise_id] = result
-            self.send({"op": "next"})
+            self.session.send({"op": "next"}, self.step_deadline())
         self.step = Step()
-        self.next_accepted(lambda m: m.get("event") == "done")
+        self.next_accepted(lambda e: e.get("event") == "done")
 
-    def _run_cells(self, task):
-        """Follow *task*'s cells to its ``ready`` event; return the :class:`CellFailure` list."""
-        cells, failures = {number for number, _ in task.cells}, []
+    def _run_cells(self, index, task):
+        """Follow *task*'s cells to its ``ready`` event; return ``(CellFailure list, ready event)``."""
+        failures, current = [], [None]  # the source the child is on
 
-        def progress(message):
-            kind, cell = message.get("event"), message.get("cell")
+        def progress(event):
+            kind, source = event.get("event"), event.get("source")
+            if event.get("task") != index:
+                return False
             if kind == "ready":
-                return message.get("notebook") == task.notebook
-            if kind == "cell":  # a later cell of those it was given
-                return type(cell) is int and cell in cells and cell > (self.step.cell or 0)
-            return (kind == "cell_failed" and cell is not None and cell == self.step.cell
-                    and not (failures and failures[-1].cell == cell))  # the cell it is on, once
+                return True
+            if kind == "source":  # a later cell of those it was given
+                return (type(source) is int and source < len(task.cells)
+                        and (current[0] is None or source > current[0]))
+            return (kind == "failed" and source is not None and source == current[0]
+                    and not (failures and failures[-1].cell == self.step.cell))  # once
 
         while True:
-            message = self.next_accepted(progress)
-            if message["event"] == "ready":
-                self.ready = message
-                return failures
-            if message["event"] == "cell":
-                self.step = Step(task.notebook, cell=message["cell"])
+            event = self.next_accepted(progress)
+            if event["event"] == "ready":
+                return failures, event
+            if event["event"] == "source":
+                current[0] = event["source"]
+                self.step = Step(task.notebook, cell=task.cells[current[0]][0])
             else:
                 failures.append(CellFailure(
-                    self.step.cell, "timeout" if message.get("kind") == "timeout" else "error",
-                    shorten(str(message.get("message", "")), CELL_ERROR_CHARS)))
+                    self.step.cell, "timeout" if event.get("timeout") is True else "error",
+                    shorten(str(event.get("text", "")), CELL_ERROR_CHARS)))
 
 
-def run_grading_process(job, tasks, judge, *, cancel=None):
+def job_of(job, tasks):
+    """The runner job (see :mod:`reasoneval_mini.runner.child`) that runs *tasks* as *job* says."""
+    return {"notebook": True, "step_seconds": job.step_timeout,
+            "tasks": [{"sources": [[f"<{task.notebook} cell {number}>", source]
+                                   for number, source in task.cells],
+                       "answers": dict(task.answers),
+                       "refuses": {i: list(names) for i, names in task.refuses.items()}}
+                      for task in tasks]}
+
+
+def run_grading_process(job, tasks, judge, *, cancel=None, plan=None, meanwhile=None):
     """Run one sandboxed child on *tasks*; call ``judge(exercise_id, defined, answer, failures)``.
 
     *tasks*: :class:`Task` objects, run in order. *judge* runs in the grader
@@ -356,118 +437,63 @@ def run_grading_process(job, tasks, judge, *, cancel=None):
     child found a callable of that name, *failures* the notebook's
     :class:`CellFailure` list. A :class:`CallStopped` raised by *judge* (the
     child's watchdog stopped a call) makes that exercise ``timeout``.
-    *cancel*: a :class:`threading.Event` that stops the run. Returns a
+    *cancel*: a :class:`~reasoneval_mini.runner.session.Cancel` that stops
+    the run. *plan*: ``plan(exercise_id)``, the calls the judge will make of
+    that exercise's answer (``[(args, kwargs)]``), asked of the child in one
+    request before the judge runs (see :meth:`_Conversation.ask_ahead`).
+    *meanwhile*: called once the child has its job, while it runs its cells
+    (the grader draws its checks then, instead of before). Returns a
     :class:`ChildRun`.
     """
-    job_message = {"step_timeout": job.step_timeout,
-                   "isolation": isolation_to_fields(job.sandbox()),
-                   "tasks": [{"notebook": t.notebook, "cells": [list(c) for c in t.cells],
-                              "answers": t.answers,
-                              "refuses": {i: list(names) for i, names in t.refuses.items()}}
-                             for t in tasks]}
-    workdir = make_workdir()
+    setup = {"isolation": isolation_to_fields(job.sandbox()), "memory_mb": MEMORY_LIMIT_MB,
+             "file_size_mb": FILE_SIZE_LIMIT_MB}
+    (runner,) = borrow(PROFILE, fresh=not FORK_SERVER)
     try:
-        child = _start(workdir)
-        session = _Session(child, job, tasks, cancel)
-        ending, returncode = ENDING_DONE, None
         try:
-            session.send(job_message)
-            session.converse(judge)
-        except _Stop as stop:
-            ending = stop.ending
+            session = runner.open(setup, job_of(job, tasks), cancel=cancel)
+        except SessionStopped:  # cancelled before it started
+            return ChildRun(ENDING_INTERRUPTED)
+        except RunnerLost as error:
+            return ChildRun(ENDING_DONE, fatal=shorten(f"the runner failed: {error}"))
+        conversation = _Conversation(session, job.step_timeout, tasks, plan)
+        ending, fatal = ENDING_DONE, None
+        try:
+            if meanwhile is not None:
+                meanwhile()
+            try:
+                conversation.converse(judge)
+            except _Ended as ended_in_a_call:
+                raise ended_in_a_call.cause from None
+        except SetupFailed as failed:  # no sandbox, no student code: the grader says why
+            fatal = shorten(failed.note)
+        except SessionStopped as stop:
+            ending = {CANCELLED: ENDING_INTERRUPTED, TIMED_OUT: ENDING_TIMEOUT}.get(
+                stop.outcome, ENDING_DIED)
             if ending == ENDING_DIED:
-                returncode = child.returncode_within(KILL_GRACE_SECONDS)
+                _wait_briefly(session)
+        except _Fatal as failed:
+            fatal = failed.message
+        except RunnerLost:
+            ending = ENDING_DIED
         finally:
-            child.end()
+            ended = session.end()
     finally:
-        remove_tree(workdir)
+        give_back([runner])
+    returncode = ended.returncode if ended.lost is None else None
     how = describe_exit(returncode) if ending == ENDING_DIED else ""
     killed_by = -returncode if returncode is not None and returncode < 0 else None
-    return ChildRun(ending, how, session.step, session.results, session.fatal, killed_by)
+    return ChildRun(ending, how, conversation.step, conversation.results, fatal, killed_by)
 
 
-#: Fork each student's child from a warm grading server where one can run
-#: (:mod:`reasoneval_mini.grading.server`); False: a fresh interpreter for
+def _wait_briefly(session):
+    """Give a child whose events ended a moment to exit, so that its end can be told."""
+    try:
+        session.wait_exit(time.monotonic() + KILL_GRACE_SECONDS)
+    except (SessionStopped, RunnerLost):
+        pass
+
+
+#: Fork each student's child from a warm runner server where one can run
+#: (:mod:`reasoneval_mini.runner.server`); False: a fresh interpreter for
 #: each, as where there is no ``fork`` (the tests of that path set it).
 FORK_SERVER = True
-
-
-def _start(workdir):
-    """The child for one student in *workdir*: forked by a warm server, else a fresh interpreter."""
-    server = borrow(CHILD_SETTINGS) if FORK_SERVER else None
-    if server is not None:
-        try:
-            return _ForkedChild(server, workdir)
-        except ServerLost:  # this student gets a fresh interpreter, the next one a new server
-            server.close()
-    return _FreshChild(workdir)
-
-
-class _FreshChild:
-    """A grading child in a fresh interpreter (its keeper, on Linux): its pipes, its exit, its end."""
-
-    def __init__(self, workdir):
-        self.process = start_child("reasoneval_mini.grading.child", "main", (os.getpid(),),
-                                   workdir=workdir, cwd=workdir, extra_env=CHILD_SETTINGS)
-        self.requests, self.channel = self.process.stdin.fileno(), self.process.stdout.fileno()
-
-    def returncode_within(self, timeout):
-        """Its returncode once it has exited, within *timeout* seconds; None if it has not."""
-        try:
-            return self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def end(self):
-        """Kill the child and everything it started; reap it."""
-        process = self.process
-        if process.poll() is None:
-            kill_descendants(process.pid)
-        for stream in (process.stdin, process.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        kill_process_tree(process)
-
-
-class _ForkedChild:
-    """A grading child forked by a grading server; the same three as :class:`_FreshChild`.
-
-    The grader holds the pipes and talks to the child directly; the server
-    only reports its exit and, at :meth:`end`, kills it and all it started.
-    A server that fails is closed (the next student gets a new one).
-    """
-
-    def __init__(self, server, workdir):
-        self.server = server
-        self.requests, self.channel = server.start_student(workdir)
-
-    def returncode_within(self, timeout):
-        try:
-            return self.server.exit_status(timeout)
-        except TimeoutError:
-            return None
-        except ServerLost:  # e.g. the student killed it: how the child ended is unknown
-            self._lose()
-            return None
-
-    def end(self):
-        for fd in (self.requests, self.channel):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if self.server is None:
-            return
-        try:
-            self.server.end()
-        except (ServerLost, TimeoutError):
-            self._lose()
-        else:
-            give_back(self.server)
-
-    def _lose(self):
-        # Its keeper dies with it (a death signal) and kills what the student started.
-        self.server.close()
-        self.server = None

@@ -1,38 +1,43 @@
-"""What every runner of untrusted code gives its child, written once.
+"""The one runner of untrusted code: it starts, confines, talks to and reaps every run.
 
-The executor (a model's program) and the grader (a student's cells) both
-start a child process that runs code nobody vouches for. What that child
-gets is the same in both, and lives here:
+Every run of code nobody vouches for (a model's program for the executor, a
+student's notebooks for the grader) is a *session*: "run these sources in
+one namespace, then answer these calls, each with its own deadline", in a
+process of its own. Its parts, from the caller down to the child:
 
+* ``session``: the caller's side (:class:`~reasoneval_mini.runner.session.Runner`,
+  :class:`~reasoneval_mini.runner.session.Session`, ``Cancel``, ``Profile``,
+  the pool of warm runners);
+* ``server``: a warm process per runner that forks each session's child and
+  holds nothing of any session; it is the subreaper that kills all a session
+  started, and dies with its caller;
+* ``child``: the untrusted side: limits, cap, sandbox, then the sources, the
+  calls and the report, every reporting function bound before untrusted code runs;
+* ``start``: the one way an interpreter starts (:func:`start_child`): its
+  command line, its environment, its own session, the descriptors it inherits;
 * ``environment``: :data:`MINIMAL_ENV` and :func:`child_environment`, the
   child's whole ``os.environ`` (nothing of the caller's);
-* ``workdir``: the child's own working folder, made and removed
-  (:func:`make_workdir`, :func:`remove_tree`), and capped in size where a
-  child can afford it (:func:`cap_workdir`);
-* ``start``: the one way a child interpreter starts (:func:`start_child`):
-  its command line, its environment, its own session;
+* ``workdir``: the session's working folder, made and removed
+  (:func:`make_workdir`, :func:`remove_tree`), and capped in size where the
+  kernel lets a process mount (:func:`cap_workdir`);
 * ``limits``: its resource limits (:func:`apply_limits`);
-* ``deadlines``: how long the trusted side waits past a child's own limit
-  (the grace) and how often it looks at a cancel meanwhile;
-* ``exceptions``: what the untrusted code raised, described in the child as
-  plain bounded fields (:func:`describe_exception`) and rebuilt as a
-  harmless stand-in on the trusted side (:func:`rebuild_exception`);
-* ``reaping``: on Linux, the trusted parent of the untrusted process (the
-  executor's fork server, the grader's keeper) is a child subreaper and
-  kills everything the run started, what left its process group included
-  (:mod:`reasoneval_mini.runner.reaping`);
 * ``confinement``: the operating system's sandbox around it, planned in the
   caller with a warning once per session about what is missing
   (:func:`plan_sandbox`; :func:`isolation_to_fields` carries the plan to
   the child), applied in the child before any untrusted code, after its
-  limits (:func:`limit_and_confine`, which fails closed). A parent that forks many
-  children prepares once (:func:`prepare_confinement`,
-  :func:`harden_forking_parent`) and builds each child's ruleset before
-  forking it (:func:`build_child_ruleset`), so that a child pays one
-  system call.
+  limits (:func:`limit_and_confine`, which fails closed). A server prepares
+  once (:func:`prepare_confinement`, :func:`harden_forking_parent`) and
+  builds each child's ruleset before forking it (:func:`build_child_ruleset`);
+* ``deadlines``: how long the caller waits for a child, and what for;
+* ``reaping``: dying with one's parent, and killing everything below a
+  process (Linux ``/proc``);
+* ``exceptions`` and ``plain_values``: what crosses the boundary, as plain
+  bounded data: an exception's fields, a returned value;
+* ``output_buffer``: the head and tail of a stream; ``warm``: the pool of
+  warm processes.
 
-Standard library, :mod:`reasoneval_mini.sandbox` and :mod:`reasoneval_mini.support` only: a fork server and
-a bare interpreter started by :func:`start_child` import it before anything untrusted runs.
+Standard library, :mod:`reasoneval_mini.sandbox` and :mod:`reasoneval_mini.support`
+only: a child imports it before anything untrusted runs.
 """
 
 from reasoneval_mini.runner.confinement import (

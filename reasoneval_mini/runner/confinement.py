@@ -44,9 +44,9 @@ from reasoneval_mini.sandbox.policy import (
 
 _WARNED = set()  # the warnings already given in this session
 #: The exit status of a child whose own setup failed (the sandbox refused, above
-#: all) before any untrusted code ran; why goes on a channel that code never holds.
+#: all) before any untrusted code ran; why is its ``setup_failed`` event.
 SETUP_FAILED = 70
-#: Characters of a setup failure's note kept for the record (and bytes read of it).
+#: Characters of a setup failure's note kept for the record.
 MAX_SETUP_NOTE = 500
 
 
@@ -91,7 +91,7 @@ def prepare_confinement(isolation):
 
 
 def harden_forking_parent():
-    """In a process that only forks untrusted children (a fork server): give up root's powers once.
+    """In a process that only forks untrusted children (a runner server): give up root's powers once.
 
     As root it empties its own capability sets (see
     :func:`~reasoneval_mini.sandbox.policy.drop_capabilities`), so that no
@@ -141,8 +141,8 @@ def limit_and_confine(isolation, workdir, *, memory_mb=None, cpu_seconds=None, f
                       open_files=None, cap_mb=None, prepared=None, ruleset=None):
     """In the child, before any untrusted code: its limits, its folder's cap, its sandbox, in that order.
 
-    The one setup of every child (the fork server's, the fresh
-    interpreter's, the grader's). First the resource limits (see
+    The one setup of every session's child
+    (:mod:`reasoneval_mini.runner.child`). First the resource limits (see
     :func:`~reasoneval_mini.runner.limits.apply_limits` for *memory_mb*,
     *cpu_seconds*, *file_size_mb*, *open_files*): everything after them,
     the sandbox's own steps included, runs under them, and no sandbox the
@@ -151,16 +151,18 @@ def limit_and_confine(isolation, workdir, *, memory_mb=None, cpu_seconds=None, f
     its own of that size (:func:`~reasoneval_mini.runner.workdir.cap_workdir`,
     which needs the powers the sandbox takes away). Last the sandbox
     (:func:`confine_child`, with the parent's *prepared* rules and
-    *ruleset*, if any). Returns the warnings for the limits the platform
-    refused; raises :class:`ConfinementFailed` when the sandbox could not
-    be applied (then nothing untrusted may run).
+    *ruleset*, if any). Returns ``(warnings, capped)``: the warnings for the
+    limits the platform refused, and whether *workdir* was capped here (None
+    when no *cap_mb* was asked). Raises :class:`ConfinementFailed` when the
+    sandbox could not be applied (then nothing untrusted may run).
     """
     refused = apply_limits(memory_mb=memory_mb, cpu_seconds=cpu_seconds,
                            file_size_mb=file_size_mb, open_files=open_files)
-    if cap_mb is not None and isolation.enforced:  # "off" is off: no namespaces either
-        cap_workdir(workdir, cap_mb)
+    capped = None
+    if cap_mb is not None:  # "off" is off: no namespaces either
+        capped = bool(isolation.enforced) and cap_workdir(workdir, cap_mb)
     confine_child(isolation, workdir, prepared, ruleset)
-    return refused
+    return refused, capped
 
 
 def setup_note(error):
@@ -170,20 +172,3 @@ def setup_note(error):
     'ConfinementFailed: [Errno 1] the sandbox could not be applied: no'
     """
     return f"{type(error).__name__}: {error}"[:MAX_SETUP_NOTE]
-
-
-def fail_setup(fd, error):
-    """In a child whose setup failed: write :func:`setup_note` on *fd*, exit :data:`SETUP_FAILED`.
-
-    *fd* is the setup channel, a pipe or a file that untrusted code never
-    holds (closed before it runs). Never returns, not even if the write fails.
-    """
-    try:
-        os.write(fd, setup_note(error).encode("utf-8", "replace"))
-    finally:
-        os._exit(SETUP_FAILED)
-
-
-def read_setup_note(data):
-    """In the parent: the note a child's failed setup wrote (*data*, bytes read from its channel), or None."""
-    return bytes(data[:MAX_SETUP_NOTE]).decode("utf-8", "replace") or None

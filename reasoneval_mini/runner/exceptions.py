@@ -28,6 +28,7 @@ Standard library and :mod:`reasoneval_mini.support` only: a child imports it
 """
 
 import builtins
+import functools
 
 from reasoneval_mini.support.text import shorten
 
@@ -81,14 +82,48 @@ def describe_exception(error):
         return dict(UNREADABLE)
 
 
+def bounded_fields(fields):
+    """*fields* as the trusted side keeps them: text of at most :data:`MAX_MESSAGE_CHARS`, flags, ints.
+
+    What a child sent about an exception is not trusted (its code may have
+    written any frame of its own): a value of another kind is dropped, and
+    so is a key not of :func:`describe_exception`'s (and ``line``).
+
+    >>> bounded_fields({"exception": "E" * 5000, "line": 3, "assertion": [1], "extra": "x"})["exception"][-3:]
+    'EEE'
+    >>> sorted(bounded_fields({"exception": "E", "line": 3, "assertion": [1], "extra": "x"}))
+    ['exception', 'line']
+    """
+    kept = {}
+    for key in _FIELDS:
+        value = fields.get(key) if isinstance(fields, dict) else None
+        if isinstance(value, str):
+            kept[key] = value[:MAX_MESSAGE_CHARS]
+        elif type(value) in (bool, int):
+            kept[key] = value
+    return kept
+
+
+#: What :func:`bounded_fields` keeps.
+_FIELDS = ("exception", "type", "builtin", "message", "assertion", "system_exit", "exit_code",
+           "line")
+
+
 def rebuild_exception(fields):
     """An exception standing for the one *fields* describe: same name, message and built-in base.
 
     *fields* comes from the child, so it is not trusted: anything missing or
     malformed gives a plain ``Exception``. A built-in base that is no
     ``Exception`` nor ``SystemExit`` (``KeyboardInterrupt``, ``GeneratorExit``)
-    is replaced by ``Exception``, so that it cannot act on the trusted side.
-    The message is one line (:func:`~reasoneval_mini.support.text.shorten`).
+    is replaced by ``Exception``, so that it cannot act on the trusted side;
+    so is one whose constructor wants more than a message
+    (``UnicodeDecodeError``). The message is one line
+    (:func:`~reasoneval_mini.support.text.shorten`). One class serves every
+    stand-in of a name and base (:func:`_stand_in_class`): the grader meets
+    the same few hundreds of times per student.
+
+    >>> type(rebuild_exception({"type": "Odd", "builtin": "UnicodeDecodeError"})).__mro__[1]
+    <class 'Exception'>
     """
     if not isinstance(fields, dict):
         fields = {}
@@ -98,6 +133,17 @@ def rebuild_exception(fields):
     message = shorten(str(fields.get("message", "")))
     name = str(fields.get("type") or "")[:MAX_NAME_CHARS]
     name = name if name.isidentifier() else base.__name__  # type() refuses some names
-    kind = type(name, (base,),
-                {"__str__": lambda self: message, "__module__": "student"})
-    return kind(message)
+    try:
+        return _stand_in_class(name, base)(message)
+    except TypeError:  # a base that takes more than one argument
+        return _stand_in_class(name, Exception)(message)
+
+
+def _stand_in_str(self):
+    return self.args[0] if self.args else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _stand_in_class(name, base):
+    """The stand-in class *name* derived from *base* (a bounded cache: names come from students)."""
+    return type(name, (base,), {"__str__": _stand_in_str, "__module__": "student"})

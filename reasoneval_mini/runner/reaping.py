@@ -3,7 +3,7 @@
 A run's process group catches most of what a run starts, but a process can
 leave it (``setsid``, where the sandbox's filter does not refuse that; a
 double ``fork``). On Linux the trusted process that starts the untrusted one
-(the executor's fork server, the grader's keeper) makes itself a *child
+(the runner server, :mod:`reasoneval_mini.runner.server`) makes itself a *child
 subreaper* (:func:`become_subreaper`): every process below it whose parent
 dies is handed to it rather than to ``init``, so nothing that the run started
 leaves its subtree. When the run ends, :func:`kill_descendants` kills that
@@ -80,7 +80,7 @@ def die_with_parent(parent_pid, signum=None):
 
     Surprising: Linux sends the signal when the *thread* that started this
     process ends, though its process lives on. A process that outlives the
-    thread that started it (the executor's warm fork server, lent to the
+    thread that started it (a warm runner server, lent to the
     threads of later calls) passes no *signum* and looks for itself.
     """
     armed = signum is not None and prctl(PR_SET_PDEATHSIG, signum)
@@ -178,8 +178,13 @@ def kill_descendants(pid, rounds=100):
     """SIGKILL every process below *pid*, again until none is left (new forks included).
 
     Called by *pid* itself (a subreaper), it also reaps them: a killed
-    process stays a zombie, listed nowhere here, until its parent reaps it.
+    process stays a zombie, listed nowhere here, until its parent reaps it;
+    and a process with no child at all (``ECHILD``: a subreaper's usual case
+    once its run's leader is reaped, since every orphan below it would be its
+    child) has nothing below it, and ``/proc`` is not read.
     """
+    if pid == os.getpid() and not _has_children():
+        return
     for _ in range(rounds):
         below = descendants(pid)
         if not below:
@@ -193,6 +198,15 @@ def kill_descendants(pid, rounds=100):
             _reap_all()
     if pid == os.getpid():
         _reap_dead()  # those that died after the last look: no zombie stays behind
+
+
+def _has_children():
+    """False when this process has no child, alive or dead (a dead one is reaped here)."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
 
 
 def _reap_dead():

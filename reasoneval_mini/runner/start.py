@@ -18,14 +18,14 @@ per student) is started here, by :func:`start_child`:
   that a Ctrl-C in the caller's terminal never reaches it and its whole
   group can be killed; descriptors are closed but those in *pass_fds*.
 
->>> boot_command("reasoneval_mini.grading.child", "main", (41,))[1:5]
+>>> boot_command("reasoneval_mini.runner.child", "main", (41,))[1:5]
 ['-s', '-X', 'utf8', '-c']
 
 Surprising: ``-I`` (isolated mode) is not used, although it would ignore
 ``PYTHONPATH`` too: it ignores every ``PYTHON*`` variable, and the grader's
 child needs ``PYTHONHASHSEED``. The environment is the caller's choice, whole.
 
->>> boot_command("reasoneval_mini.grading.child", "main", (object(),))
+>>> boot_command("reasoneval_mini.runner.child", "main", (object(),))
 Traceback (most recent call last):
 ...
 TypeError: a boot argument must be None, a bool, int, float or str, got <object object at ...>
@@ -84,14 +84,42 @@ def start_child(module, function, args=(), *, workdir, cwd=None, extra_env=None,
     working folder (None: the caller's). *stdin*, *stdout*, *stderr* are as
     :class:`subprocess.Popen` takes them; the pipes are unbuffered (their
     file objects are raw: ``read(n)`` returns what one read gave). Only
-    *pass_fds* are inherited besides 0-2. The child leads its own session
-    on POSIX, its own process group on Windows.
+    *pass_fds* are inherited besides 0-2 (on Windows, as the handles
+    :func:`descriptor_token` gave: hand the child the tokens, and it takes
+    them back with :func:`inherited_descriptor`). The child leads its own
+    session on POSIX, its own process group on Windows.
     """
     if os.name == "nt":  # pragma: no cover - Windows only
         group = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
+        if pass_fds:
+            info = subprocess.STARTUPINFO()
+            info.lpAttributeList = {"handle_list": [descriptor_token(fd) for fd in pass_fds]}
+            group["startupinfo"] = info
+        pass_fds = ()
     else:
         group = {"start_new_session": True}
     return subprocess.Popen(
         boot_command(module, function, args), stdin=stdin, stdout=stdout, stderr=stderr,
         cwd=cwd, env=child_environment(workdir, **(extra_env or {})), close_fds=True,
         pass_fds=tuple(pass_fds), bufsize=0, **group)
+
+
+def descriptor_token(fd):
+    """What names the descriptor *fd* to a child :func:`start_child` passes it to: the number itself;
+    on Windows its handle, made inheritable."""
+    if os.name != "nt":
+        return fd
+    import msvcrt  # pragma: no cover - Windows only
+
+    handle = msvcrt.get_osfhandle(fd)
+    os.set_handle_inheritable(handle, True)
+    return handle
+
+
+def inherited_descriptor(token):
+    """In the child: the descriptor a :func:`descriptor_token` names."""
+    if os.name != "nt":
+        return token
+    import msvcrt  # pragma: no cover - Windows only
+
+    return msvcrt.open_osfhandle(token, 0)

@@ -1,6 +1,6 @@
 """Warm processes kept between uses: lent out, given back, stopped when Python exits.
 
-A fork server (the executor's) or a grading server takes tens of milliseconds
+A runner server takes tens of milliseconds
 to start and a notebook or a class uses one many times, so idle ones are
 kept, at most :data:`MAX_IDLE` (two per CPU) in each pool. What a pool holds
 has a ``close()``; whether one may be kept is the caller's to say, since only

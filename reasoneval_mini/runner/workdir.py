@@ -52,7 +52,7 @@ def remove_tree(path, deadline=None):
     Else the fast way first (``shutil.rmtree``), then what it leaves with
     two folders open at a time (:func:`_remove_flattening`): a folder the
     child locked, *path* itself included, is unlocked by its owner's right
-    to ``chmod`` (a fork server without root's powers has no other), never
+    to ``chmod`` (a runner server without root's powers has no other), never
     through a symbolic link (the child may have left one to any folder of
     ours); and the depth of the tree costs nothing (Python 3.11's ``rmtree``
     recurses once a level, and a chain of a few thousand folders, made in
@@ -259,7 +259,7 @@ def enter_private_mounts():
 #: costs the kernel about 1 KiB that ``size`` does not count (an empty file
 #: has no data), and tmpfs's default allows half the machine's pages: in a
 #: 64 MB folder a program made 300,000 empty files in about a second. At 64
-#: a MB they cost at most 1/16 of the size more, and a fork server removes
+#: a MB they cost at most 1/16 of the size more, and a runner server removes
 #: them all (32,768 under 512 MB) in a small part of the 0.8 s its caller
 #: allows after a program's deadline (131,072 took 0.5 s, 1.2 s when locked).
 FILES_PER_MB = 64

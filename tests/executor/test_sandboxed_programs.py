@@ -14,6 +14,7 @@ import signal
 import socket
 import sys
 import sysconfig
+import threading
 import time
 from pathlib import Path
 
@@ -24,7 +25,6 @@ from sandbox_runs import fill_folder, item, needs, needs_filter, needs_socket_fi
 import reasoneval_mini
 import reasoneval_mini.runner.confinement as confinement
 import reasoneval_mini.sandbox.landlock as landlock
-import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import (
     ASSERTION_FAILED,
     NOT_RUN,
@@ -34,12 +34,13 @@ from reasoneval_mini import (
     execute_program,
     execute_samples,
 )
-from reasoneval_mini.executor import pool
 from reasoneval_mini.executor import program as program_module
 from reasoneval_mini.executor import samples as samples_module
-from reasoneval_mini.executor.fork_server import ForkServerWorker
-from reasoneval_mini.executor.fresh_interpreter import FreshInterpreterWorker
-from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
+from reasoneval_mini.executor.program import (
+    DEFAULT_MEMORY_MB, build_request, classify_run, profile_for, run_request)
+from reasoneval_mini.lessons.doctor import working_folder_capped  # the folder's size, as seen
+from reasoneval_mini.runner import session
+from reasoneval_mini.runner.session import Runner, servers_possible
 from reasoneval_mini.sandbox import Isolation, SandboxUnavailable, plan_isolation
 
 pytestmark = pytest.mark.slow  # hostile programs under the sandbox: fork bombs, escapes, leftovers
@@ -85,8 +86,10 @@ def test_the_fresh_interpreter_fallback_is_confined_too(monkeypatch):
     master = REPOSITORY / "solutions" / "ex01_answer_equivalence.ipynb"
     result = run(f"open({str(master)!r}).read()")
     assert (result.status, result.detail.split(":")[0]) == (RUNTIME_ERROR, "PermissionError")
-    # A plain temporary folder: no file system of its own.
-    assert result.isolation == str(plan_isolation("auto")) + "; working folder NOT capped"
+    # The fresh child caps its own folder where the kernel lets it; the line
+    # says what a program there sees (the oracle: the folder's size, probed in the fallback too).
+    cap = "capped" if working_folder_capped() else "NOT capped"
+    assert result.isolation == f"{plan_isolation('auto')}; working folder {cap}"
 
 
 @needs(1, "file rules")
@@ -107,7 +110,7 @@ def test_a_program_cannot_write_a_pth_into_site_packages_and_a_later_run_is_unaf
         assert result.status == RUNTIME_ERROR
         assert result.detail.startswith("PermissionError"), result.detail
         assert not target.exists()
-        pool._close_idle_workers()  # the later run starts a new interpreter, which reads .pth files
+        session.close_idle()  # the later run starts a new interpreter, which reads .pth files
         assert run("assert 1 == 2").status == ASSERTION_FAILED
     finally:
         if target.exists():
@@ -210,7 +213,7 @@ def test_a_program_may_still_use_a_socket_pair_and_asyncio():
 
 
 @needs(6, "signal scoping")
-def test_a_program_cannot_signal_its_fork_server_or_the_caller():
+def test_a_program_cannot_signal_its_runner_server_or_the_caller():
     # SIGCONT and signal 0: harmless if the sandbox failed to stop them.
     result = run(f"""
         import os, signal
@@ -226,17 +229,29 @@ def test_a_program_cannot_signal_its_fork_server_or_the_caller():
 
 
 @needs(1, "the ptrace rule")
-def test_a_program_cannot_open_its_servers_request_or_answer_pipe_through_proc():
+def test_a_program_cannot_open_its_servers_descriptors_through_proc(own_worker):
+    # The server's stderr is the caller's (a terminal, a notebook's log) and
+    # its socket carries every session's start and end: opened through /proc,
+    # they would let a program write into the caller's output or forge the server's word.
     result = run("""
         import os
-        for fd, mode in ((0, os.O_RDONLY | os.O_NONBLOCK), (1, os.O_WRONLY)):
+        server = os.getppid()
+        print(server)
+        for fd, mode in ((0, os.O_RDONLY | os.O_NONBLOCK), (1, os.O_WRONLY), (2, os.O_WRONLY)):
             try:
-                os.close(os.open(f"/proc/{os.getppid()}/fd/{fd}", mode))
+                os.close(os.open(f"/proc/{server}/fd/{fd}", mode))
                 print(fd, "opened")
             except PermissionError:
                 print(fd, "refused")
+        try:
+            print(len(os.listdir(f"/proc/{server}/fd")), "listed")
+        except PermissionError:
+            print("listing refused")
         """)
-    assert (result.status, result.stdout_tail) == (PASSED, "0 refused\n1 refused\n")
+    server, rest = result.stdout_tail.split("\n", 1)
+    (runner,) = session._POOL.idle
+    assert int(server) == runner.server.process.pid  # the program's parent is its runner's server
+    assert (result.status, rest) == (PASSED, "0 refused\n1 refused\n2 refused\nlisting refused\n")
 
 
 @needs(1, "file rules")
@@ -255,9 +270,22 @@ def test_a_program_keeps_no_capability_even_when_the_caller_is_root():
 # --- A leftover helper and later samples ---------------------------------------
 
 HELPER_SECONDS = 8.0
-ATTACKER = f"""
-    import json, os, signal, struct, time
-    server = os.getppid()
+
+
+def attacker(name, target):
+    """A sample whose helper, named *name*, attacks for :data:`HELPER_SECONDS` while the sample runs.
+
+    *target* is another runner's server. The helper tries to stop it and its
+    own server (SIGSTOP); to take, from the target's descriptors
+    (``/proc/<server>/fd/<n>``: it holds a session's pipes from their start
+    until it forks the child), a job on its way to a session, and to put
+    another in its place (``pass``: a failing sample would pass); and to
+    write a ``done`` with the job's nonce on the events of the sessions the
+    target forks next (``/proc/<pid>/fd/3``).
+    """
+    return f"""
+    import ctypes, json, os, signal, struct, time
+    own_server, own_main, target = os.getppid(), os.getpid(), {target}
     pid_r, pid_w = os.pipe()
     if os.fork() == 0:
         try:  # out of the sample's process group, which its end kills
@@ -266,39 +294,54 @@ ATTACKER = f"""
             pass
         if os.fork() != 0:
             os._exit(0)
+        ctypes.CDLL(None).prctl(15, {name.encode()!r}, 0, 0, 0)  # PR_SET_NAME: findable from outside
         os.write(pid_w, str(os.getpid()).encode())
         for fd in (0, 1, 2, pid_r, pid_w):  # hold none of the sample's pipes
             os.close(fd)
-        stolen = None
+        nonce = None
         end = time.monotonic() + {HELPER_SECONDS}
         while time.monotonic() < end:
-            try:
-                os.kill(server, signal.SIGSTOP)
-            except OSError:
-                pass
-            try:  # steal the next request: the caller's id is in it
-                with open("/proc/%d/fd/0" % server, "rb", buffering=0) as requests:
-                    os.set_blocking(requests.fileno(), False)
-                    size = struct.unpack(">Q", requests.read(8))[0]
-                    stolen = json.loads(requests.read(size))["id"]
-            except (OSError, TypeError, ValueError):
-                pass
-            try:  # answer it: "passed"
-                answer = {{"id": stolen, "outcome": "exited", "exit_code": 0, "signal": None,
-                          "duration_s": 0.1, "stdout": "", "stdout_bytes": 0, "stderr": "",
-                          "stderr_bytes": 0, "report": {{"completed": True, "warnings": []}}}}
-                data = json.dumps(answer).encode()
-                out = os.open("/proc/%d/fd/1" % server, os.O_WRONLY)
-                os.write(out, struct.pack(">Q", len(data)) + data)
-                os.close(out)
-            except OSError:
-                pass
-            time.sleep(0.01)
+            for server in (own_server, target):
+                try:
+                    os.kill(server, signal.SIGSTOP)
+                except OSError:
+                    pass
+            for fd in range(3, 64):  # a job in a pipe the server holds: take it, put another
+                path = "/proc/%d/fd/%d" % (target, fd)
+                try:
+                    pipe = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue
+                try:
+                    job = json.loads(os.read(pipe, struct.unpack(">Q", os.read(pipe, 8))[0]))
+                    nonce = job["nonce"]
+                    job["tasks"] = [{{"sources": [["<program>", "pass"]]}}]
+                    data = json.dumps(job).encode()
+                    back = os.open(path, os.O_WRONLY)
+                    os.write(back, struct.pack(">Q", len(data)) + data)
+                    os.close(back)
+                except (OSError, TypeError, ValueError, KeyError, struct.error):
+                    pass
+                finally:
+                    os.close(pipe)
+            for pid in range(target + 1, target + 300):  # the sessions it forks next
+                if pid == own_main:  # its own sample may reach its own channel: not the attack
+                    continue
+                try:
+                    data = json.dumps({{"event": "done", "nonce": nonce}}).encode()
+                    events = os.open("/proc/%d/fd/3" % pid, os.O_WRONLY)
+                    os.write(events, struct.pack(">Q", len(data)) + data)
+                    os.close(events)
+                except OSError:
+                    pass
         os._exit(0)
     os.close(pid_w)
-    print(os.read(pid_r, 20).decode())
+    print(os.read(pid_r, 20).decode(), flush=True)
+    time.sleep({HELPER_SECONDS})  # the helper attacks while its sample runs
     assert False, "the attacker itself fails"
     """
+
+
 HONEST = [("slow-failing", "import time\ntime.sleep(0.5)\nassert 1 == 2\n", ASSERTION_FAILED),
           ("passing", "assert 1 + 1 == 2\n", PASSED),
           ("failing", "assert sorted([2, 1]) == [2, 1]\n", ASSERTION_FAILED)]
@@ -423,8 +466,6 @@ def _processes_named(name):
 def test_a_fork_bomb_is_a_timeout_and_leaves_no_process_behind():
     # Doubling six times (64 processes, each trying to leave the group), all
     # asleep so that the machine stays usable; the timeout must take every one.
-    import threading
-
     name = f"bomb{os.getpid() % 100000}"
     source = f"""
         import ctypes, os, time
@@ -461,38 +502,51 @@ def test_a_fork_bomb_is_a_timeout_and_leaves_no_process_behind():
 
 
 @needs(6, "signal scoping")
-def test_a_helper_left_by_a_sample_cannot_stop_the_server_or_forge_later_verdicts():
-    # Where the filter runs, the helper cannot leave the sample's group and
-    # dies with it; elsewhere it lives on in a session of its own, and the
-    # sandbox (signal scoping, /proc) must hold against it.
-    pool._close_idle_workers()  # one warm worker, this test's own
-    attacker = run(ATTACKER, timeout=5.0)
-    helper = int(attacker.stdout_tail)
-    leftover = not seccomp.supported()
+def test_a_helper_left_by_a_sample_cannot_stop_a_server_or_forge_other_samples_verdicts(
+        own_worker):
+    # The helper lives as long as its sample (whose end kills it, out of the
+    # group or not: the server is a subreaper); meanwhile the honest samples
+    # run on another runner, whose server and sessions it attacks.
+    warm = execute_samples([item("warm", "pass")], workers=1, progress=False)
+    assert warm[0]["status"] == PASSED, warm
+    (honest,) = session._POOL.idle
+    server = honest.server.process.pid
+    name = f"helper{os.getpid() % 100000}"
+    box = []
+    # Another memory limit is another profile: the attacker gets a runner of its own.
+    attacking = threading.Thread(target=lambda: box.append(
+        run(attacker(name, server), memory_mb=256, timeout=HELPER_SECONDS + 10)))
+    attacking.start()
+    helpers = []
     try:
-        assert attacker.status == ASSERTION_FAILED
-        (worker,) = pool._IDLE
-        server = worker.process.pid
-        if leftover:
-            assert process_alive(helper), "the helper must still be there to attack"
-        else:
-            assert_gone_soon(helper)  # killed with its sample's group
-        for call in ("first", "later"):  # a later call on the same warm worker, too
-            plan = [item(f"{call}-{name}", source) for name, source, _ in HONEST]
+        deadline = time.monotonic() + 10
+        while not helpers and time.monotonic() < deadline:
+            helpers = _processes_named(name)
+            time.sleep(0.02)
+        (helper,) = helpers
+        for call in ("first", "later"):  # a later call on the same warm runner, too
+            plan = [item(f"{call}-{sample}", source) for sample, source, _ in HONEST]
             records = execute_samples(plan, timeout=5.0, workers=1, progress=False)
             assert [r["status"] for r in records] == [state for _, _, state in HONEST], records
             assert not any("retried" in r["detail"] for r in records), records
-            assert pool._IDLE == [worker] and worker.process.pid == server
-            assert _state(server) != "T", "the helper stopped the fork server"
-        assert process_alive(helper) == leftover, "the helper gave up before the later samples ran"
+            assert [r for r in session._POOL.idle if r.profile == honest.profile] == [honest]
+            assert honest.server.process.pid == server, "the server was replaced"
+            assert _state(server) != "T", "the helper stopped the server"
+            assert process_alive(helper), "the helper gave up before the samples ran"
+        attacking.join()
+        (result,) = box
+        assert result.status == ASSERTION_FAILED, result.detail
+        assert int(result.stdout_tail) == helper
+        assert_gone_soon(helper)  # killed at its sample's end
     finally:
-        if process_alive(helper):
-            os.kill(helper, signal.SIGKILL)
+        attacking.join()
+        for pid in helpers:
+            if process_alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 # --- Reports and verdicts -------------------------------------------------------
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="fd 3 is the report channel of the fork server")
 def test_a_report_that_fails_to_parse_is_the_programs_own_runtime_error_never_not_run():
     result = run("""
         import os
@@ -509,8 +563,6 @@ def test_a_report_that_fails_to_parse_is_the_programs_own_runtime_error_never_no
 # --- The isolation level, the modes, failing closed --------------------------------
 
 def test_every_result_and_every_record_carries_the_isolation_level():
-    from reasoneval_mini.lessons.doctor import working_folder_capped  # the folder's size, as seen
-
     cap = "capped" if working_folder_capped() else "NOT capped"
     expected = f"{plan_isolation('auto')}; working folder {cap}"
     assert run("pass").isolation == expected
@@ -533,10 +585,11 @@ def test_required_on_a_kernel_without_the_network_rules_refuses_before_anything_
         monkeypatch, call):
     monkeypatch.setattr(landlock, "abi_version", lambda: 3)
 
-    def no_worker(*args, **kwargs):
-        raise AssertionError("a worker was asked for: something ran")
-    monkeypatch.setattr(program_module, "borrow_workers", no_worker)
-    monkeypatch.setattr(samples_module, "borrow_workers", no_worker)
+    def no_runner(*args, **kwargs):
+        raise AssertionError("a runner was asked for: something ran")
+    monkeypatch.setattr(program_module, "borrow", no_runner)
+    monkeypatch.setattr(samples_module, "borrow", no_runner)
+    monkeypatch.setattr(samples_module, "Runner", no_runner)
     with pytest.raises(SandboxUnavailable, match=r"network \(needs ABI 4, Linux 6.7\)"):
         if call == "execute_program":
             execute_program("pass", sandbox="required")
@@ -550,17 +603,17 @@ def test_an_unknown_sandbox_mode_is_refused_naming_it(sandbox):
         execute_program("pass", sandbox=sandbox)
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="both kinds of worker")
-@pytest.mark.parametrize("kind", ["fork_server", "fresh_interpreter"])
+@pytest.mark.skipif(not servers_possible(), reason="both kinds of runner")
+@pytest.mark.parametrize("kind", ["server", "fresh"])
 def test_a_sandbox_the_kernel_refuses_means_the_program_never_runs(kind):
     # A plan that claims file rules at ABI 0: the kernel refuses to confine.
     refused = Isolation("auto", 0, ("files",), ("network", "signals"))
     request = build_request("print('ran')\nassert False", 2.0, DEFAULT_MEMORY_MB, refused)
-    worker = ForkServerWorker() if kind == "fork_server" else FreshInterpreterWorker()
+    runner = Runner(profile_for(DEFAULT_MEMORY_MB), fresh=kind == "fresh")
     try:
-        raw = worker.run(request)
+        raw = run_request(runner, request)
     finally:
-        worker.close()
+        runner.close()
     result = classify_run(raw, 2.0, DEFAULT_MEMORY_MB, refused)
     assert result.status == NOT_RUN
     assert "the sandbox could not be applied" in result.detail
@@ -653,7 +706,7 @@ def test_a_program_cannot_leave_system_v_memory_behind():
 
 
 def _server_mounts_work():
-    """Whether a fork server can have mounts of its own here (root, or user namespaces)."""
+    """Whether a runner server can have mounts of its own here (root, or user namespaces)."""
     import subprocess
 
     probe = ("from reasoneval_mini.runner.workdir import enter_private_mounts\n"

@@ -1,8 +1,8 @@
-"""The fork server's folders, tried as an attacker would: one sample against the next.
+"""The runner server's folders, tried as an attacker would: one sample against the next.
 
-A fork server has one base folder (on Linux a file system of its memory
-limit, mounted once) and runs each program in ``<base>/run`` in turn, made
-empty before and removed after. Each test here is a sample program that
+A runner server has one base folder (on Linux a file system of its
+profile's size, the programs' memory limit, mounted once) and runs each
+program in ``<base>/run`` in turn, made new before and removed after. Each test here is a sample program that
 tries to reach the next sample through that folder (files left behind, a
 folder it cannot remove, a full or overfull file system, links, an
 unsandboxed program's mounts), and checks the next sample's record: the
@@ -14,8 +14,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import textwrap
 import threading
+import textwrap
+import time
 
 import pytest
 from sandbox_runs import fill_folder, item, needs_filter, run
@@ -24,16 +25,16 @@ import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import (
     ASSERTION_FAILED, PASSED, RUNTIME_ERROR, TIMEOUT, execute_samples, execution_summary)
-from reasoneval_mini.executor import fork_server, pool
-from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, build_request, classify_run
+from reasoneval_mini.executor.program import DEFAULT_MEMORY_MB, profile_for
+from reasoneval_mini.runner import session
+from reasoneval_mini.runner.server import RUN_FOLDER
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 import reasoneval_mini.runner.start as start
-from reasoneval_mini.sandbox import plan_isolation
 
 # slow: folders that take seconds to remove
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
-                                 reason="the fork server runs on POSIX only")]
+                                 reason="the runner server runs on POSIX only")]
 ABI = landlock.abi_version()
 
 
@@ -72,9 +73,19 @@ def skip_unless_capped(memory_mb=64):
                     "(needs root or user namespaces)")
 
 
-def the_warm_worker():
-    (worker,) = pool._IDLE
-    return worker
+def the_warm_runner(memory_mb=DEFAULT_MEMORY_MB):
+    """The one idle runner of programs limited to *memory_mb*."""
+    (runner,) = [runner for runner in session._POOL.idle
+                 if runner.profile == profile_for(memory_mb)]
+    return runner
+
+
+def gone_soon(path, seconds=5.0):
+    """True once *path* is gone, within *seconds* (a server removes a folder after its report)."""
+    deadline = time.monotonic() + seconds
+    while os.path.lexists(path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not os.path.lexists(path)
 
 
 HONEST = [("passing", "assert sorted([2, 1]) == [1, 2]\n", PASSED),
@@ -82,7 +93,7 @@ HONEST = [("passing", "assert sorted([2, 1]) == [1, 2]\n", PASSED),
 
 
 def assert_honest_samples_unaffected(attacker, sandbox="auto"):
-    """*attacker* first, then the honest samples, on one worker: each keeps its own state."""
+    """*attacker* first, then the honest samples, on one runner: each keeps its own state."""
     plan = [item("attacker", attacker)] + [item(name, source) for name, source, _ in HONEST]
     records = execute_samples(plan, timeout=5.0, workers=1, progress=False, sandbox=sandbox)
     assert [r["status"] for r in records[1:]] == [state for _, _, state in HONEST], records
@@ -336,13 +347,18 @@ def test_remove_tree_removes_a_deep_locked_tree_and_never_follows_its_links(tmp_
 def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_program(
         own_worker, monkeypatch):
     # Whatever the reason the folder stays (here, a server whose removal does
-    # nothing), the next program must not pay for it: it runs on a new server.
+    # nothing), the next program must not pay for it: the server says so after
+    # the program's end, the caller closes it and removes its base at once,
+    # and the next program runs on a new server. The folder is removed after
+    # the program's end is reported: its result cannot say so.
     boot_with("_entry.remove_tree = lambda path, deadline=None: None; ", monkeypatch)
-    first = run("open('f', 'w').write('x')")
+    first = run("import os\nopen('f', 'w').write('x')\nprint(os.getppid(), os.path.dirname(os.getcwd()))")
     assert first.status == PASSED, first.detail
-    assert first.warnings == ("the working directory could not be removed",)
-    second = run("import os\nassert os.listdir('.') == []")
+    old_server, old_base = first.stdout_tail.split()
+    assert not os.path.exists(old_base)
+    second = run("import os\nassert os.listdir('.') == []\nprint(os.getppid())")
     assert second.status == PASSED, second.detail
+    assert second.stdout_tail.split() != [old_server]
 
 
 # --- The shared file system: full, overfull ------------------------------------------
@@ -388,13 +404,20 @@ def test_the_files_a_program_makes_cost_the_kernel_no_more_than_its_memory_limit
 
 # --- Servers replaced: another limit, a death, an unsandboxed program ----------------
 
-def test_a_memory_limit_switch_gives_a_new_server_and_removes_the_old_ones_folder(own_worker):
-    sizes, bases = [], []
+def test_each_memory_limit_runs_on_a_server_of_its_own_and_every_base_folder_goes(own_worker):
+    # A runner's profile is its folder's size: programs of another memory
+    # limit run on a runner (and a server, and a base) of their own, kept warm
+    # beside the first; closing the idle runners removes every base.
+    sizes, servers = [], []
     for memory_mb in (64, 128, 64):
         sizes.append(folder_size_mb(memory_mb))
-        bases.append(the_warm_worker().base)
-    assert len(set(bases)) == 3
-    assert [os.path.exists(base) for base in bases] == [False, False, True]
+        server = the_warm_runner(memory_mb).server
+        servers.append((server.process.pid, server.base))
+    assert servers[0] == servers[2] and servers[1][0] != servers[0][0]
+    assert servers[1][1] != servers[0][1]
+    assert all(os.path.exists(base) for _, base in servers)
+    session.close_idle()
+    assert not any(os.path.exists(base) for _, base in servers)
     if sizes[0] != 64:
         pytest.skip("the folders are not capped here: the sizes cannot be checked")
     assert sizes == [64, 128, 64]
@@ -403,27 +426,27 @@ def test_a_memory_limit_switch_gives_a_new_server_and_removes_the_old_ones_folde
 def test_a_request_after_the_server_was_killed_runs_on_a_new_server_and_the_old_folder_goes(
         own_worker):
     assert run("open('f', 'w').write('x')").status == PASSED
-    worker = the_warm_worker()
-    old_server, old_base = worker.process.pid, worker.base
-    os.kill(old_server, signal.SIGKILL)
-    worker.process.wait()
+    runner = the_warm_runner()
+    old_process, old_base = runner.server.process, runner.server.base
+    os.kill(old_process.pid, signal.SIGKILL)
+    old_process.wait()
     result = run("import os\nassert os.listdir('.') == []")
     assert result.status == PASSED, result.detail
-    assert worker.process.pid != old_server
+    assert the_warm_runner().server.process.pid != old_process.pid
     assert not os.path.exists(old_base)
 
 
 def test_a_server_killed_while_its_program_runs_leaves_no_folder_and_the_next_runs(own_worker):
     assert run("pass").status == PASSED
-    worker = the_warm_worker()
-    server, base = worker.process.pid, worker.base
+    runner = the_warm_runner()
+    server, base = runner.server.process.pid, runner.server.base
     killer = threading.Timer(0.3, os.kill, (server, signal.SIGKILL))
     killer.start()
     try:
         lost = run("import time\nopen('f', 'w').write('x')\ntime.sleep(3)", timeout=5.0)
     finally:
         killer.cancel()
-    assert lost.status == "not_run" and "fork server failed" in lost.detail, lost.detail
+    assert lost.status == "not_run" and "the runner failed" in lost.detail, lost.detail
     assert not os.path.exists(base)
     result = run("import os\nassert os.listdir('.') == []")
     assert result.status == PASSED, result.detail
@@ -481,25 +504,45 @@ def test_a_record_says_its_folder_was_capped_where_a_program_could_not_fill_it(o
 # --- Without a file system of its own --------------------------------------------------
 
 def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
-        monkeypatch, stdin_pipe):
-    # Where the kernel refuses namespaces the base is a plain folder; the run
-    # folder is made and removed the same way (here in this process, as a
-    # server that could not mount would; removal raised RecursionError before).
-    base = make_workdir()  # where a server's base is: /dev/shm on Linux
-    monkeypatch.setitem(fork_server._FOLDERS, "base", base)
-    isolation = plan_isolation("auto")
+        own_worker, monkeypatch):
+    # Where the kernel refuses namespaces the base is a plain folder (here, a
+    # server told it cannot have mounts of its own), which this process sees:
+    # the run folder is made and removed the same way (removal raised
+    # RecursionError before).
+    boot_with("_entry.enter_private_mounts = lambda: False; ", monkeypatch)
     programs = [DEEP.format(depth=3000), LOCKS["nested read-only folders"],
                 "import os\nassert os.listdir('.') == []\nassert os.environ['HOME'] == os.getcwd()"]
-    try:
-        for source in programs:
-            # A generous limit: the removal's deadline follows it, and on a busy machine (the
-            # suite on every core) removing 3,000 folders may take longer than 5 s would leave.
-            request = build_request(textwrap.dedent(source), 30.0, DEFAULT_MEMORY_MB, isolation)
-            raw = fork_server.run_request(request)
-            assert raw["workdir_left"] is False
-            result = classify_run(raw, 30.0, DEFAULT_MEMORY_MB, isolation)
+    for source in programs:
+        # A generous limit: on a busy machine (the suite on every core) the
+        # deep tree alone may take seconds to make.
+        result = run(source, timeout=30.0)
+        base = the_warm_runner().server.base
+        try:
             refused = source == LOCKS["nested read-only folders"] and seccomp.supported()
             assert result.status == (RUNTIME_ERROR if refused else PASSED), result.detail
-            assert os.listdir(base) == []
+            assert result.isolation.endswith("; working folder NOT capped"), result.isolation
+            # Removed by the server after its report, or with the whole base
+            # when the server gave up and was replaced.
+            assert gone_soon(os.path.join(base, RUN_FOLDER)), os.listdir(base)
+        finally:
+            if os.path.exists(os.path.join(base, RUN_FOLDER)):
+                scrub(os.path.join(base, RUN_FOLDER))
+
+
+def test_a_folder_its_server_could_not_remove_in_time_is_removed_all_the_same(
+        own_worker, monkeypatch):
+    # The chain of 32,000 folders outlasts the server's removal deadline: the
+    # server gives up, says so, and stops. Uncapped (as where the kernel
+    # refuses namespaces), the folder is in this machine's /dev/shm, and must
+    # not stay there while a runner waits, warm, for a next program that may
+    # never come: the caller removes the server's base before it returns.
+    boot_with("_entry.enter_private_mounts = lambda: False; ", monkeypatch)
+    program = "import os\nprint(os.getcwd(), flush=True)\n" + textwrap.dedent(
+        DEEP_THEN_LOOP.format(depth=32000))
+    result = run(program, timeout=2.0)
+    assert result.status == TIMEOUT, result.detail
+    folder = result.stdout_tail.strip()
+    try:
+        assert folder.endswith("/" + RUN_FOLDER) and not os.path.lexists(folder), folder
     finally:
-        scrub(base)
+        scrub(folder)

@@ -1,7 +1,7 @@
-"""A forked program starts with nothing of another run: the fork server's memory, read as an attacker would.
+"""A forked program starts with nothing of another run: the runner server's memory, read as an attacker would.
 
-Each program is a fork of its worker's fork server, so it starts with a copy
-of the server's memory. A program that walks up its frames, lists every
+Each program is a session forked by its runner's server, so it starts with
+a copy of the server's memory. A program that walks up its frames, lists every
 object the collector tracks, or reads every module's globals must find there
 nothing of any other run: not its output, its outcome, its report, nor its
 source. The secret of the first run is random, and the reader's source never
@@ -18,9 +18,16 @@ import pytest
 from sandbox_runs import item
 
 from reasoneval_mini import ASSERTION_FAILED, PASSED, execute_samples
+from reasoneval_mini.runner import session
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "win32",
-                                reason="the fork server runs on POSIX only")
+                                reason="the runner server runs on POSIX only")
+
+
+def the_warm_server():
+    """The pid of the one idle runner's server."""
+    (runner,) = session._POOL.idle
+    return runner.server.process.pid
 
 MARKER = "PREVIOUS-RUN-"
 
@@ -86,13 +93,15 @@ def test_a_program_finds_nothing_of_the_previous_samples_output_in_its_servers_f
     assert records[1]["status"] == PASSED, records[1]
 
 
-def test_a_program_on_a_warm_worker_finds_nothing_of_an_earlier_calls_samples(own_worker):
+def test_a_program_on_a_warm_runner_finds_nothing_of_an_earlier_calls_samples(own_worker):
     secret = secrets.token_hex(16)
     first = execute_samples([item("writer", writer(secret))], workers=1, progress=False)
     assert first[0]["status"] == ASSERTION_FAILED, first
+    server = the_warm_server()
     for _ in range(2):  # the next call, on the same warm server, twice
         later = execute_samples([item("reader", READER)], workers=1, progress=False)
         assert later[0]["status"] == PASSED, later[0]
+        assert the_warm_server() == server
 
 
 def test_the_reader_finds_the_secret_where_a_run_leaves_it_in_view(own_worker):
@@ -127,5 +136,7 @@ def test_a_program_finds_nothing_of_the_previous_sample_in_its_servers_freed_mem
     # its memory): the sandbox does not change what a fork copies.
     secret = secrets.token_hex(16)
     execute_samples([item("writer", writer(secret))], workers=1, progress=False, sandbox="off")
+    server = the_warm_server()
     (record,) = execute_samples([item("scan", RAW_SCAN)], workers=1, progress=False, sandbox="off")
     assert record["status"] == PASSED, record
+    assert the_warm_server() == server  # forked from the server the writer ran on

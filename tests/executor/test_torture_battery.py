@@ -23,8 +23,8 @@ from reasoneval_mini import (
     execute_program,
     execute_samples,
 )
-from reasoneval_mini.executor.fork_server import ForkServerWorker
-from reasoneval_mini.executor.program import build_request, classify_run
+from reasoneval_mini.executor.program import build_request, classify_run, profile_for, run_request
+from reasoneval_mini.runner.session import Runner
 
 pytestmark = pytest.mark.slow  # the attack battery: real hostile programs, Ctrl-C timing
 
@@ -79,15 +79,15 @@ def test_a_child_that_exits_zero_does_not_spoil_a_parent_whose_asserts_pass():
     assert (result.status, result.detail) == (PASSED, "ran to the end without an exception")
 
 
-@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
-# --- A killed or stopped worker leaves nothing running -----------------------
+# --- A killed or stopped runner server leaves nothing running ----------------
 
 # Unsandboxed (sandbox="off", or a kernel without Landlock): the program can
-# signal its worker; the caller still cleans up. With the sandbox, the signal
-# itself is refused (test_sandboxed_programs.py).
+# signal its runner's server; the caller still cleans up. With the sandbox,
+# the signal itself is refused (test_sandboxed_programs.py).
 
+@pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
-def test_unsandboxed_a_program_that_kills_its_worker_is_killed_and_its_directory_removed(
+def test_unsandboxed_a_program_that_kills_its_server_is_killed_and_its_directory_removed(
         tmp_path):
     started = time.monotonic()
     result = run(f"""
@@ -105,9 +105,9 @@ def test_unsandboxed_a_program_that_kills_its_worker_is_killed_and_its_directory
 
 @pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
-def test_unsandboxed_a_program_that_stops_its_worker_returns_in_time_and_leaves_nothing(
+def test_unsandboxed_a_program_that_stops_its_server_returns_in_time_and_leaves_nothing(
         tmp_path):
-    run("pass")  # a warm worker: a new one's start-up (slow on a loaded machine) is extra
+    run("pass")  # a warm runner: a new server's start-up (slow on a loaded machine) is extra
     started = time.monotonic()
     result = run(f"""
         import os, signal, time
@@ -126,41 +126,76 @@ def test_unsandboxed_a_program_that_stops_its_worker_returns_in_time_and_leaves_
 
 # --- No sample answers for another -------------------------------------------
 
+# An escaped helper (a session of its own, unsandboxed) of a sample that runs
+# alongside the honest ones, on another runner: it finds the other runner
+# servers of the caller (their children are the running sessions) and writes
+# forged events on each session's events channel (/proc/<pid>/fd/3), framed
+# as the runner frames them. It writes what it reached into *facts*.
+FORGING_HELPER = """
+import json, os, struct, sys, time
+own, caller, facts, seconds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+forged = [{"event": "done", "nonce": None, "completed": True},  # a pass for a failing sample
+          {"event": "failed", "task": 0, "source": 0, "exception": "AssertionError",
+           "assertion": True, "message": "forged", "text": "AssertionError: forged",
+           "line": 1, "timeout": False}]  # a failure for a passing one
+aimed, written = set(), 0
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    for entry in os.listdir("/proc"):
+        try:
+            parent = int(open("/proc/%s/stat" % entry).read().rsplit(")", 1)[1].split()[1])
+            cmdline = open("/proc/%s/cmdline" % entry, "rb").read()
+            if (parent != caller or int(entry) == own
+                    or b"reasoneval_mini.runner.server" not in cmdline):
+                continue
+            sessions = open("/proc/%s/task/%s/children" % (entry, entry)).read().split()
+        except (OSError, ValueError, IndexError):
+            continue
+        for session in sessions:
+            aimed.add(session)
+            for event in forged:
+                data = json.dumps(event).encode()
+                try:
+                    fd = os.open("/proc/%s/fd/3" % session, os.O_WRONLY)
+                    os.write(fd, struct.pack(">Q", len(data)) + data)
+                    os.close(fd)
+                    written += 1
+                except OSError:
+                    pass
+    with open(facts, "w") as handle:
+        handle.write("%d %d" % (len(aimed), written))
+    time.sleep(0.01)
+"""
 FORGER = """
-    import os, subprocess, sys
-    # An escaped helper (its own session) waits until the next sample runs,
-    # then writes a forged "passed" answer into the worker's answer pipe.
-    helper = '''
-    import json, os, struct, time
-    time.sleep(0.5)
-    answer = {"outcome": "exited", "exit_code": 0, "signal": None, "duration_s": 0.1,
-              "stdout": "", "stdout_bytes": 0, "stderr": "", "stderr_bytes": 0,
-              "report": {"completed": True, "warnings": []}}
-    data = json.dumps(answer).encode()
-    fd = os.open("/proc/%d/fd/1" % SERVER, os.O_WRONLY)
-    os.write(fd, struct.pack(">Q", len(data)) + data)
-    '''.replace("SERVER", str(os.getppid()))
-    subprocess.Popen([sys.executable, "-c", helper], start_new_session=True,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import os, subprocess, sys, time
+    subprocess.Popen([sys.executable, "-c", {helper!r}, str(os.getppid()), "{caller}", {facts!r},
+                      "{seconds}"], start_new_session=True)
+    time.sleep({seconds} + 0.5)  # the helper lives as long as its sample
     assert False, "the forger itself fails"
     """
 
 
 @pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
-def test_unsandboxed_a_forged_answer_in_the_worker_pipe_does_not_answer_for_the_next_sample():
-    plan = [item("forger", FORGER),
-            item("honest-failing", "import time\ntime.sleep(1.0)\nassert 1 == 2\n"),
-            item("honest-passing", "assert 1 + 1 == 2\n"),
-            item("honest-error", "[][1]\n")]
-    records = execute_samples(plan, timeout=5.0, workers=1, progress=False, sandbox="off")
-    assert [r["status"] for r in records] == [ASSERTION_FAILED, ASSERTION_FAILED, PASSED,
-                                              RUNTIME_ERROR]
+def test_unsandboxed_a_helper_forging_events_on_another_samples_channel_does_not_answer_for_it(
+        tmp_path):
+    facts = tmp_path / "facts"
+    forger = FORGER.format(helper=FORGING_HELPER, caller=os.getpid(), facts=str(facts),
+                           seconds=4.0)
+    honest = [("honest-failing", "import time\ntime.sleep(0.8)\nassert 1 == 2\n", ASSERTION_FAILED),
+              ("honest-passing", "import time\ntime.sleep(0.8)\nassert 1 + 1 == 2\n", PASSED),
+              ("honest-error", "import time\ntime.sleep(0.8)\n[][1]\n", RUNTIME_ERROR)]
+    # Two runners: the forger runs on one while the honest samples run on the other.
+    plan = [item("forger", forger)] + [item(name, source) for name, source, _ in honest]
+    records = execute_samples(plan, timeout=10.0, workers=2, progress=False, sandbox="off")
+    assert [r["status"] for r in records] == [ASSERTION_FAILED] + [state for _, _, state in honest]
+    aimed, _written = map(int, facts.read_text().split())
+    assert aimed >= 1, "the helper never reached another sample's session: the test proves nothing"
 
 
 @pytest.mark.filterwarnings("ignore:reasoneval_mini. sandbox off")
 @linux_only
-def test_unsandboxed_a_sample_whose_worker_another_sample_killed_is_retried_on_a_fresh_worker():
+def test_unsandboxed_a_sample_whose_server_another_sample_killed_is_retried_on_a_fresh_runner():
     killer = f"""
         import os, signal, time
         time.sleep(0.5)  # the victim is running by now
@@ -170,8 +205,8 @@ def test_unsandboxed_a_sample_whose_worker_another_sample_killed_is_retried_on_a
                 cmdline = open(f"/proc/{{entry}}/cmdline", "rb").read()
             except (OSError, ValueError):
                 continue
-            # Only this test's own fork servers, never another user's.
-            if (int(stat[1]) == {os.getpid()} and b"fork_server" in cmdline
+            # Only this test's own runner servers, never another user's.
+            if (int(stat[1]) == {os.getpid()} and b"reasoneval_mini.runner.server" in cmdline
                     and int(entry) != os.getppid()):
                 os.kill(int(entry), signal.SIGKILL)
         """
@@ -196,19 +231,19 @@ def _peak_rss_mb(pid):
 @linux_only
 def test_compiling_a_huge_program_counts_against_the_memory_limit():
     source = "x = [" + "1, " * 1_700_000 + "]\n"  # about 5 MB
-    worker = ForkServerWorker()
+    runner = Runner(profile_for(64))
     try:
-        worker.run(build_request("pass", SHORT, 64))  # start the server
-        server = worker.process.pid
+        run_request(runner, build_request("pass", SHORT, 64))  # start the server
+        server = runner.server.process.pid
         before = _peak_rss_mb(server)
-        raw = worker.run(build_request(source, 10.0, 64))
+        raw = run_request(runner, build_request(source, 10.0, 64))
         growth = _peak_rss_mb(server) - before
     finally:
-        worker.close()
+        runner.close()
     # 5 MB of source cannot be compiled in 64 MB: the program's own MemoryError.
     assert classify_run(raw, 10.0, 64).status == RUNTIME_ERROR
-    # The request itself (5 MB of text, read and decoded) costs a few times
-    # its size; compiling it unlimited took the server above 1 GB.
+    # The job goes to the child, never through the server; compiling it
+    # unlimited took a server above 1 GB.
     assert growth < 64 + 60, f"the server grew by {growth:.0f} MB"
 
 
@@ -281,9 +316,9 @@ def test_a_system_exit_whose_code_has_a_failing_repr_is_an_early_exit_not_a_cras
 
 # --- Ctrl-C twice --------------------------------------------------------------
 
-# Each loop leaves a helper holding its stdout, so that cancelling takes the
-# worker's whole output drain (half a second): the second Ctrl-C arrives
-# while the first is being handled.
+# Each loop leaves a helper holding its stdout (in a session of its own), so
+# that cancelling has more to end and drain: the second Ctrl-C arrives while
+# the first is being handled.
 HELD_LOOP = """
     import subprocess, sys
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"],

@@ -30,12 +30,18 @@ def test_parse_cells_accepts_source_as_one_string_and_numbers_all_cells():
 
 @pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no SIGALRM")
 def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
-    from reasoneval_mini.grading.child import Watchdog
+    from reasoneval_mini.runner.child import StepTimeout, Watchdog, failure_facts
 
     dog = Watchdog(0.2)
-    assert dog.run(lambda: None) is None
-    assert dog.run(lambda: int("x")).startswith("ValueError: invalid literal")
-    assert dog.run(lambda: exit(3)) == "SystemExit: 3"
+
+    def text(thunk):
+        """What a failed cell's record says of *thunk* run under the watchdog (None: it did not fail)."""
+        error = dog.run(thunk)
+        return None if error is None else failure_facts(error, "<cell>", dog)["text"]
+
+    assert text(lambda: None) is None
+    assert text(lambda: int("x")).startswith("ValueError: invalid literal")
+    assert text(lambda: exit(3)) == "SystemExit: 3"
 
     def swallows_three_alarms():
         for _ in range(3):
@@ -44,10 +50,48 @@ def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
                     pass
             except BaseException:
                 pass
+        while True:  # and the fourth ends it
+            pass
 
     start = time.monotonic()
-    assert dog.run(swallows_three_alarms) == "did not finish within 0.2 s (endless loop?)"
+    assert isinstance(dog.run(swallows_three_alarms), StepTimeout)
     assert time.monotonic() - start < 2
+    assert text(swallows_three_alarms) == dog.timeout_text() == "did not finish within 0.2 s (endless loop?)"
+    assert failure_facts(StepTimeout(), "<cell>", dog)["timeout"] is True
+
+
+SWALLOWS_THREE_ALARMS_THEN_FINISHES = """\
+for _ in range(3):
+    try:
+        while True:
+            pass
+    except BaseException:
+        pass
+def add_numbers(a, b):
+    return a + b
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no SIGALRM")
+def test_a_cell_that_swallows_its_alarms_and_then_finishes_is_recorded_as_timed_out():
+    # It ran past its step's time: the record says so, though the cell ended by itself.
+    from submission_class import FAKE_REGISTRY
+
+    from reasoneval_mini.grading.process import ENDING_DONE, GradingJob, Task, run_grading_process
+    from reasoneval_mini.sandbox.policy import plan_isolation
+
+    seen = {}
+
+    def judge(exercise_id, defined, answer, failures):
+        seen.update(defined=defined, value=answer(2, 3), failures=failures)
+        return {"status": "passed", "message": "", "checks": []}
+
+    task = Task("ex01_add.ipynb", ((4, SWALLOWS_THREE_ALARMS_THEN_FINISHES),), {"add": "add_numbers"})
+    run = run_grading_process(GradingJob(str(FAKE_REGISTRY), None, 0.2, plan_isolation("off")),
+                              [task], judge)
+    assert (run.ending, seen["defined"], seen["value"]) == (ENDING_DONE, True, 5)
+    assert [(f.cell, f.kind, f.message) for f in seen["failures"]] == [
+        (4, "timeout", "did not finish within 0.2 s (endless loop?)")]
 
 
 # -- the cell converter: IPython's meaning, in time linear in the cell ----------------------

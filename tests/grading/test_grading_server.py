@@ -1,6 +1,7 @@
-"""Students forked from a warm grading server: nothing of one student in the next, each failure their own.
+"""Students forked from a warm runner server: nothing of one student in the next, each failure their own.
 
-Each test runs real grading children. Most assert first that the student
+Each student is a runner session (:mod:`reasoneval_mini.runner.session`);
+each test runs real grading children. Most assert first that the student
 really was forked from a warm server (the notebooks' ``reasoneval_mini.feedback``
 is imported before the student's first line, which a fresh interpreter never
 does), so that none can pass on the fresh-interpreter path for a wrong reason.
@@ -16,37 +17,42 @@ from pathlib import Path
 
 import pytest
 from process_checks import assert_gone_soon, process_alive
+from session_processes import sessions
 from submission_class import (
     ADD, FAKE_REGISTRY, REGISTRY, SHOUT, WORDS, add_notebook, build_class, grade, read_csv,
     words_notebook, write_notebook, cell)
 
 import reasoneval_mini.grading.process as grading_process
-from reasoneval_mini.grading import server as grading_server
+from reasoneval_mini.runner import session as runner_session
 from reasoneval_mini.grading.grader import grade_student
 from reasoneval_mini.grading.process import ENDING_DONE, GradingJob, Task, run_grading_process
 from reasoneval_mini.runner.reaping import descendants, process_stat
+from reasoneval_mini.sandbox import seccomp
 from reasoneval_mini.sandbox.policy import plan_isolation
 
 pytestmark = [pytest.mark.slow,  # real grading children, killed and waited for
               pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                 reason="the grading server needs fork, SOCK_SEQPACKET and /proc")]
+                                 reason="the runner server needs fork, descriptor passing and /proc")]
 
 #: Where no sandbox stops a student: what they can do is the most they can.
 OFF = plan_isolation("off")
-#: A cell's view of where it runs: warm (forked), its server's pid (its keeper's parent).
+#: A cell's view of where it runs: warm (forked), its server's pid (its own parent).
 WHERE = ("import os, sys\n"
          "WARM = 'reasoneval_mini.feedback' in sys.modules\n"
          "def _parent(pid):\n"
          "    return int(open(f'/proc/{pid}/stat').read().rpartition(')')[2].split()[1])\n"
-         "SERVER = _parent(_parent(os.getpid()))\n")
+         "try:  # refused in the sandbox: a fresh interpreter's parent is the grader\n"
+         "    SERVER = _parent(os.getpid())\n"
+         "except OSError:\n"
+         "    SERVER = None\n")
 
 
 @pytest.fixture(autouse=True)
 def fresh_servers():
-    """Each test starts with no idle server, and leaves none behind."""
-    grading_server.close_idle()
+    """Each test starts with no idle runner (nor its server), and leaves none behind."""
+    runner_session.close_idle()
     yield
-    grading_server.close_idle()
+    runner_session.close_idle()
 
 
 def run_one(cells, answer="where", isolation=OFF, args=()):
@@ -113,12 +119,12 @@ def test_a_forked_student_finds_nothing_of_the_previous_students_cells_or_answer
 
 KILL_SERVER = WHERE + (
     "import signal, time\n"
-    "if SERVER != GRADER:  # never the grader itself (a fresh interpreter's keeper's parent)\n"
+    "if SERVER != GRADER:  # never the grader itself (a fresh interpreter's parent)\n"
     "    os.kill(SERVER, signal.SIGKILL)\n"
     "time.sleep(1)\n")
 
 
-def test_a_student_who_kills_the_grading_server_costs_only_themselves():
+def test_a_student_who_kills_the_runner_server_costs_only_themselves():
     run, (warm, server) = run_one([WHERE_ANSWER])
     assert warm
     killer, _ = run_one([KILL_SERVER.replace("GRADER", str(os.getpid())), WHERE_ANSWER])
@@ -131,11 +137,17 @@ def test_a_student_who_kills_the_grading_server_costs_only_themselves():
 
 LEAVE_BEHIND = """
 import subprocess, time
-HELPER = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
-                          start_new_session=True).pid
+try:  # a session of its own: refused where the sandbox filters system calls
+    HELPER = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                              start_new_session=True).pid
+except (OSError, subprocess.SubprocessError):
+    HELPER = None
 done, said = os.pipe()
-if os.fork() == 0:  # and a double fork that leaves the process group and its parent
-    os.setsid()
+if os.fork() == 0:  # and a double fork that leaves its parent (and its group, where it may)
+    try:
+        os.setsid()
+    except OSError:
+        pass
     orphan = os.fork()
     if orphan == 0:
         time.sleep(60)
@@ -149,12 +161,22 @@ def helpers():
 
 @pytest.mark.parametrize("forked", [True, False], ids=["forked", "fresh interpreter"])
 def test_a_process_a_student_leaves_behind_is_killed_when_the_student_ends(forked, monkeypatch):
+    # Forked, even with the sandbox off: the server is a subreaper, and what
+    # left the group is still below it. A fresh interpreter has no subreaper
+    # (docs/executor.md): there, the sandbox's filter keeps every process in
+    # the group, and the group is killed.
     monkeypatch.setattr(grading_process, "FORK_SERVER", forked)
+    isolation = OFF if forked else plan_isolation("auto")
+    if not forked and not seccomp.supported():
+        pytest.skip("no system-call filter here to keep a student's processes in their group")
     before = set(descendants(os.getpid()))
-    run, (warm, helper, orphan) = run_one([WHERE + LEAVE_BEHIND], answer="helpers")
+    run, (warm, helper, orphan) = run_one([WHERE + LEAVE_BEHIND], answer="helpers",
+                                          isolation=isolation)
     assert (run.ending, warm) == (ENDING_DONE, forked)
-    assert_gone_soon(helper)
-    assert_gone_soon(orphan)
+    assert (helper is not None) == forked  # a session of its own: only where nothing refuses it
+    for pid in (helper, orphan):
+        if pid is not None:
+            assert_gone_soon(pid)
     # Everything below the grader now is a warm server (or nothing), no student's process.
     left = [pid for pid in descendants(os.getpid()) if pid not in before]
     for pid in left:
@@ -166,28 +188,20 @@ SLOW_START = "import time\ntime.sleep(3)\n"
 
 
 def _kill_student_runs(times, graded):
-    """SIGKILL the student's grading processes (keeper and worker) *times* times, each a new run."""
+    """SIGKILL the student's session (its child and all below it) *times* times, each a new session."""
     killed = set()
     for _ in range(times):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            runs = {}
-            for pid in descendants(os.getpid()):
-                try:
-                    folder = os.readlink(f"/proc/{pid}/cwd")
-                except OSError:
-                    continue
-                if "reasoneval-run-" in folder and folder not in killed:
-                    runs.setdefault(folder, []).append(pid)
-            if runs:
-                folder, pids = next(iter(runs.items()))
-                time.sleep(0.2)  # its worker forked too
-                killed.add(folder)
-                for pid in descendants(os.getpid()):
+            running = {child: pids for child, pids in sessions(os.getpid()).items()
+                       if child not in killed}
+            if running:
+                child, pids = next(iter(running.items()))
+                killed.add(child)
+                for pid in pids:
                     try:
-                        if os.readlink(f"/proc/{pid}/cwd") == folder:
-                            graded.append(process_stat(pid))
-                            os.kill(pid, signal.SIGKILL)
+                        graded.append(process_stat(pid))
+                        os.kill(pid, signal.SIGKILL)
                     except OSError:
                         pass
                 break
@@ -231,3 +245,37 @@ def test_a_class_grades_the_same_forked_as_in_fresh_interpreters(tmp_path, monke
     assert outputs[True][1] == outputs[False][1]
     assert len(read_csv(tmp_path / "forked" / "grades.csv")) > 10
 
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["forked", "fresh interpreter"])
+def test_a_cancel_set_while_a_student_runs_ends_the_run_as_interrupted_at_once(forked, monkeypatch):
+    from reasoneval_mini.runner.session import Cancel
+
+    monkeypatch.setattr(grading_process, "FORK_SERVER", forked)
+    cancel, running, set_at = Cancel(), [], []
+
+    def ctrl_c():
+        deadline = time.monotonic() + 20
+        while not running and time.monotonic() < deadline:
+            running.extend(pid for pids in sessions(os.getpid()).values() for pid in pids)
+            time.sleep(0.02)
+        time.sleep(0.3)  # inside the student's first cell
+        set_at.append(time.monotonic())
+        cancel.set()
+
+    task = Task("ex01_add.ipynb", ((1, "import time\ntime.sleep(30)\n"), (2, ADD)),
+                {"add": "add_numbers"})
+    setter = threading.Thread(target=ctrl_c)
+    setter.start()
+    try:
+        run = run_grading_process(GradingJob(str(FAKE_REGISTRY), None, 60.0, OFF), [task],
+                                  lambda *args: {"status": "passed", "message": "", "checks": []},
+                                  cancel=cancel)
+        ended_at = time.monotonic()
+    finally:
+        setter.join()
+    assert running, "the student's session was never seen running"
+    assert (run.ending, run.results) == (grading_process.ENDING_INTERRUPTED, {})
+    assert ended_at - set_at[0] < 1.0, f"the run went on {ended_at - set_at[0]:.2f} s after the cancel"
+    for pid in running:
+        assert_gone_soon(pid)

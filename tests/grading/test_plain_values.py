@@ -1,11 +1,11 @@
-"""What the grading child sends back: plain data of exact built-in types, and nothing else."""
+"""What a session's child sends back for a call (the grader's answers): plain data of exact built-in types, and nothing else."""
 
 import json
 from fractions import Fraction
 
 import pytest
 
-from reasoneval_mini.grading.plain_values import (
+from reasoneval_mini.runner.plain_values import (
     MAX_SHARED_HASH, MAX_VALUE_PARTS, NotPlain, NotPlainValue, decode_plain, encode_plain)
 from reasoneval_mini.grading.process import outcome_value
 

@@ -20,12 +20,15 @@ import pytest
 from kernel_objects import Keyring, SystemV
 from process_checks import assert_gone_soon, process_alive
 from sandbox_runs import needs_socket_filter
+from session_processes import runner_servers, sessions
 from submission_class import ADD, ADD_STUB, WORDS, WORDS_STUB, SHOUT_STUB, cell, read_csv
 
 import reasoneval_mini.executor
 import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini import cli
-from reasoneval_mini.runner.reaping import descendants
+from reasoneval_mini.grading.process import WORKDIR_LIMIT_MB
+from reasoneval_mini.runner import session as runner_session
+from reasoneval_mini.runner.reaping import process_stat
 from reasoneval_mini.sandbox.landlock import abi_version
 from test_torture_class import argv, grade, rows, statuses, student
 
@@ -49,19 +52,6 @@ def grader_process(root, out, *extra, timeout="2", env=None):
                              *argv(root, out, *extra, timeout=timeout)],
                             env=dict(env or os.environ, PYTHONPATH=str(ROOT)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def grading_folders(grader_pid):
-    """``{working folder: [pid, ...]}`` of the grading processes below *grader_pid*."""
-    folders = {}
-    for pid in descendants(grader_pid):
-        try:
-            folder = os.readlink(f"/proc/{pid}/cwd")
-        except OSError:
-            continue
-        if "reasoneval-run-" in folder:
-            folders.setdefault(folder, []).append(pid)
-    return folders
 
 
 def wait_for(predicate, seconds=30.0):
@@ -205,15 +195,18 @@ def test_a_student_cannot_sigkill_a_classmates_grading_process(tmp_path):
     grader = grader_process(tmp_path / "subs", tmp_path, "--workers", "2", timeout="20")
     try:
         def both():
-            # The worker's folder is its own file system (capped in size):
+            # The child's folder is its own file system (capped in size):
             # seen from here through its /proc/<pid>/cwd only.
-            folders = grading_folders(grader.pid)
-            attacker = [Path(f"/proc/{p}/cwd") for f, pids in folders.items() for p in pids
-                        if os.path.exists(f"/proc/{p}/cwd/i-am-the-attacker")]
-            found = [f for f, pids in folders.items()
-                     if any(Path(f"/proc/{p}/cwd") in attacker for p in pids)]
-            return (attacker[0], [p for f, pids in folders.items() if f not in found
-                                  for p in pids]) if attacker and len(folders) == 2 else None
+            running = sessions(grader.pid)
+            attacker = [child for child in running
+                        if os.path.exists(f"/proc/{child}/cwd/i-am-the-attacker")]
+            if not attacker or len(running) != 2:
+                return None
+            (classmate,) = [child for child in running if child != attacker[0]]
+            # The classmate's child, all below it, and the server that forked it (if one did).
+            server = process_stat(classmate)[1]
+            victims = running[classmate] + ([server] if server in runner_servers(grader.pid) else [])
+            return Path(f"/proc/{attacker[0]}/cwd"), victims
 
         attacker, victims = wait_for(both)
         Path(attacker, "targets.part").write_text(" ".join(map(str, victims)))
@@ -248,7 +241,7 @@ def test_a_student_cell_cannot_connect_to_a_local_port(tmp_path):
 
 LIMITER = """\
 import os, resource
-try:  # the keeper, outside the sandbox: three descriptors would break its grading run
+try:  # the runner server, outside the sandbox: three descriptors would break its sessions
     resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (3, 3))
     limited = True
 except PermissionError:
@@ -284,17 +277,18 @@ time.sleep(1)  # long enough for the test to see the leftover
 def test_a_setsid_leftover_of_a_sandboxed_student_does_not_outlive_grading(tmp_path):
     student(tmp_path / "subs", "ann", add=(SETSID_LEFTOVER, ADD))
     grader = grader_process(tmp_path / "subs", tmp_path, timeout="10")
-    seen = set()
+    seen, servers = set(), set()
     try:
         while grader.poll() is None:
-            for pids in grading_folders(grader.pid).values():
+            for pids in sessions(grader.pid).values():
                 seen.update(pids)
+            servers.update(runner_servers(grader.pid))
             time.sleep(0.02)
     finally:
         grader.kill()
     assert grader.returncode == 0, grader.stderr.read()
-    assert len(seen) >= 3, seen  # the keeper, the worker and the leftover
-    for pid in seen:
+    assert len(seen) >= 2, seen  # the session's child and the leftover
+    for pid in seen | servers:
         assert_gone_soon(pid)
     assert statuses(tmp_path, "ann")["add"] == "passed"
 
@@ -305,12 +299,12 @@ SLOW_START = "import time\ntime.sleep(3)\n"
 
 
 def _kill_grading_runs(grader, times):
-    """SIGKILL the student's grading process *times* times, each a fresh one."""
+    """SIGKILL the student's session (its child and all below it) *times* times, each a new one."""
     killed = set()
     for _ in range(times):
-        folder, pids = wait_for(lambda: next(((f, p) for f, p in grading_folders(grader.pid).items()
-                                              if f not in killed), None))
-        killed.add(folder)
+        child, pids = wait_for(lambda: next(((c, p) for c, p in sessions(grader.pid).items()
+                                             if c not in killed), None))
+        killed.add(child)
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -363,13 +357,13 @@ FORGED_FRACTION = """\
 import sys
 def add_numbers(a, b):
     frame = sys._getframe(1)
-    while frame is not None:
-        emit, request = frame.f_locals.get("emit"), frame.f_locals.get("request")
+    while frame is not None:  # the child's call loop: its request, its module's emit
+        emit, request = frame.f_globals.get("emit"), frame.f_locals.get("request")
         if callable(emit) and isinstance(request, dict):
             import random  # random halves: reducing them takes seconds (quadratic gcd)
             bits = random.Random(15).getrandbits
-            emit({"event": "reply", "seq": request["seq"],
-                  "outcome": {"returned": {"q": [hex(bits(2_000_000)), hex(bits(2_000_000))]}}})
+            huge = {"returned": {"q": [hex(bits(2_000_000)), hex(bits(2_000_000))]}}
+            emit({"event": "reply", "seq": request["seq"], "outcomes": [huge]})
             break
         frame = frame.f_back
     return a + b
@@ -389,16 +383,19 @@ def test_a_huge_exact_fraction_neither_stalls_grading_nor_costs_a_classmate(tmp_
 NOISE = """\
 import sys
 frame = sys._getframe(0)
-while "emit" not in frame.f_locals:
+while not callable(frame.f_globals.get("emit")):  # up to the child's own code
     frame = frame.f_back
+SENT = 0
 for _ in range(60):
-    frame.f_locals["emit"]({"event": "noise", "pad": "x" * 3_900_000})
+    frame.f_globals["emit"]({"event": "noise", "pad": "x" * 3_900_000})
+    SENT += 1
 """
+ADD_IF_NOISY = "def add_numbers(a, b):\n    return a + b if SENT == 60 else 0\n"
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="VmHWM is Linux's")
 def test_sixty_large_events_do_not_grow_the_grader(tmp_path):
-    student(tmp_path / "subs", "mal", add=(NOISE, ADD))
+    student(tmp_path / "subs", "mal", add=(NOISE, ADD_IF_NOISY))  # passed: all 60 were sent
     # VmHWM, the peak of this process's own memory since its exec: ru_maxrss
     # would also hold the peak of the process that started it (Linux keeps it
     # across exec), so a long pytest run made the grader look 370 MB large.
@@ -616,8 +613,6 @@ def _workdir_cap_works():
 def test_a_student_cannot_fill_the_machines_memory_through_the_working_folder(tmp_path):
     # The folder is in /dev/shm (here as large as the machine's memory), where
     # no address-space limit counts what it holds.
-    from reasoneval_mini.grading.child import WORKDIR_LIMIT_MB
-
     student(tmp_path / "subs", "eve", add=(ADD,),
             words=(WORDS, FILL_THE_FOLDER.format(cap=WORKDIR_LIMIT_MB)))
     assert grade(tmp_path / "subs", tmp_path, timeout="20") == 0
@@ -648,8 +643,6 @@ def test_a_student_cannot_grow_a_memfd_or_a_file_past_the_grading_processs_file_
         tmp_path, sandbox):
     # One memfd grew to 4,352 MiB (real pages), past the 4 GiB ceiling and the
     # 256 MB folder, where the out-of-memory killer cannot find it.
-    from reasoneval_mini.grading.child import WORKDIR_LIMIT_MB
-
     student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, GROW_A_FILE.format(limit=WORKDIR_LIMIT_MB)))
     assert grade(tmp_path / "subs", tmp_path, "--sandbox", sandbox) == 0
     assert statuses(tmp_path, "eve")["shout"] == "passed"
@@ -680,6 +673,9 @@ def test_a_student_keeps_no_capability_in_its_own_namespaces_even_when_the_grade
     # where it starts with every capability: the sandbox must drop those too.
     student(tmp_path / "subs", "eve", add=(ADD,), words=(WORDS, CAPABILITIES))
     if os.geteuid() == 0:  # unsandboxed, root's student holds root's powers: the check sees them
+        # On a new runner, as `grade --sandbox off` gets: a server that ran a sandboxed
+        # session earlier in this process gave up root's powers for all its children.
+        runner_session.close_idle()
         assert grade(tmp_path / "subs", tmp_path / "off", "--sandbox", "off") == 0
         assert statuses(tmp_path / "off", "eve")["shout"] == "failed"
     assert grade(tmp_path / "subs", tmp_path) == 0

@@ -54,9 +54,9 @@ def grade(root, out, *extra, timeout="2"):
     return cli.main(argv(root, out, *extra, timeout=timeout))
 
 
-# The tests of the keeper have the student's processes write their pid where the
+# The tests of leftovers have the student's processes write their pid where the
 # test reads it; the sandbox would refuse that write, so they run with --sandbox off
-# (the keeper kills what a student starts, sandboxed or not).
+# (the runner kills what a student's session starts, sandboxed or not).
 OFF = ("--sandbox", "off")
 
 

@@ -34,10 +34,8 @@ def test_a_frame_claiming_more_than_the_limit_is_refused_before_it_is_read(pipe)
         read_message(read_end, max_bytes=100)
 
 
-def test_end_of_stream_and_the_cancel_byte_read_as_none(pipe):
+def test_end_of_stream_reads_as_none(pipe):
     read_end, write_end = pipe
-    os.write(write_end, messages.CANCEL_BYTE)
-    assert read_message(read_end) is None
     os.close(write_end)
     assert read_message(read_end) is None
 
@@ -56,27 +54,29 @@ def test_a_write_that_makes_no_progress_raises_instead_of_looping(monkeypatch):
         messages.write_all(99, b"abc")
 
 
-def test_raw_parts_follow_their_message_byte_for_byte_even_past_a_pipes_capacity(pipe):
-    import threading
+def test_a_frame_reader_returns_the_same_messages_however_the_bytes_are_cut():
+    import random
 
-    read_end, write_end = pipe
-    big = bytes(range(256)) * 1024  # 256 KiB: several partial writes into a 64 KiB pipe
-    parts = (b"abc", bytearray(), memoryview(bytearray(b"defgh")), big)
-    sizes = [len(part) for part in parts]
-    writer = threading.Thread(target=write_message, args=(write_end, {"parts": sizes}, parts))
-    writer.start()
-    message = read_message(read_end)
-    received = messages.read_exactly(read_end, sum(message["parts"]))
-    writer.join()
-    assert message == {"parts": sizes}
-    assert bytes(received) == b"".join(bytes(part) for part in parts)
+    sent = [{"event": "source", "i": i, "text": "é" * i} for i in range(40)]
+    stream = b"".join(messages.encode_message(message) for message in sent)
+    generator = random.Random(7)
+    for _ in range(50):
+        reader, received, at = messages.FrameReader(max_bytes=1 << 10), [], 0
+        while at < len(stream):
+            step = generator.randint(1, 64)
+            received += reader.feed(stream[at:at + step])
+            at += step
+        assert received == sent  # what was sent, whatever the cuts
 
 
-def test_read_exactly_fills_the_memory_it_is_given_and_says_none_at_end_of_file(pipe):
-    read_end, write_end = pipe
-    into = memoryview(bytearray(8))
-    os.write(write_end, b"12345")
-    assert messages.read_exactly(read_end, 5, into=into) is into
-    assert bytes(into) == b"12345\0\0\0"
-    os.close(write_end)
-    assert messages.read_exactly(read_end, 1, into=into) is None
+def test_a_frame_reader_skips_a_body_that_is_not_json_and_goes_on():
+    reader = messages.FrameReader(max_bytes=100)
+    not_json, too_deep = struct.pack(">Q", 3) + b"{{{", struct.pack(">Q", 60) + b"[" * 60
+    assert reader.feed(not_json + too_deep + messages.encode_message({"a": 1})) == [{"a": 1}]
+
+
+def test_a_frame_reader_holds_nothing_once_a_frame_claims_too_much():
+    reader = messages.FrameReader(max_bytes=100)
+    with pytest.raises(MessageTooLarge):
+        reader.feed(struct.pack(">Q", 101) + b"x" * 50)
+    assert reader.buffer == bytearray()

@@ -1,6 +1,6 @@
 """Plain data: what a student's answer may return to the grader, encoded in the child, decoded here.
 
-The grading child (:mod:`reasoneval_mini.grading.child`) never sends an
+A session's child (:mod:`reasoneval_mini.runner.child`) never sends an
 object, only *plain data* as tagged JSON (:func:`encode_plain`): exact
 ``int``, ``float``, ``Fraction``, ``str``, ``bool``, ``None``, and lists,
 tuples, sets, frozensets and dicts of them. The grader rebuilds the value
@@ -65,7 +65,7 @@ def encode_plain(value, depth=0):
     >>> encode_plain(Anything(3))
     Traceback (most recent call last):
     ...
-    reasoneval_mini.grading.plain_values.NotPlain: Anything
+    reasoneval_mini.runner.plain_values.NotPlain: Anything
     """
     if depth > MAX_VALUE_DEPTH:
         raise NotPlain("a value nested too deeply")

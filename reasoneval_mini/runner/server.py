@@ -1,0 +1,474 @@
+"""The runner server: a warm process that forks one child per session, and holds nothing of any.
+
+Both ends live here: :func:`serve`, the server, and :class:`Server`, the
+caller's handle on it (kept by a :class:`~reasoneval_mini.runner.session.Runner`).
+Why a server: a fresh interpreter costs 15-30 ms (and 200 ms more for what
+a grading child imports), a fork of a warm one about 2 ms. The server is
+single-threaded, so forking it is safe (forking a multi-threaded Jupyter
+kernel would not be).
+
+The server imports its profile's modules (never a student's: a fixed list,
+imported outside any sandbox), moves its objects out of the collector's
+reach, becomes a child subreaper (:mod:`reasoneval_mini.runner.reaping`)
+and, on Linux, enters user and mount namespaces of its own and mounts a
+``tmpfs`` of the profile's size over its base folder
+(:func:`~reasoneval_mini.runner.workdir.enter_private_mounts`): each
+session's working folder, ``<base>/run``, is made new in it and removed
+after, and cannot hold more than that size.
+
+Per session the caller makes the session's pipes and sends their child
+ends, with the session's setup (its sandbox plan and limits: nothing
+secret), over the ``AF_UNIX`` socket made when the server started
+(:func:`socket.send_fds`). The server builds the child's Landlock ruleset,
+forks, closes its copies of the pipes at once and tells the caller the
+child's pid. The child (:func:`~reasoneval_mini.runner.child.run_forked`)
+reads its job from its own pipe, confines itself and runs; the caller
+talks to it directly. The server only waits for the child to exit (or for
+the caller's ``end``: it then kills it), kills the child's group while it
+is still unreaped and everything left below the server, reports the exit
+status, and then removes the folder, within :data:`REMOVAL_SECONDS`: what a
+session left behind never delays its own result. A folder that could not
+be removed makes this session the server's last.
+
+So the server never holds a session's job, output, events or results: a
+forked child finds nothing of an earlier session in its memory, because
+the memory it was forked from never held any (issue 24, attack 3).
+
+The server dies with its caller (it looks at its parent every
+:data:`~reasoneval_mini.runner.reaping.PARENT_CHECK_SECONDS`: it outlives
+the thread that started it, so no death signal); each child dies with the
+server (a death signal). Messages on the socket are framed JSON
+(:mod:`reasoneval_mini.support.messages`), the start's descriptors ride on
+its first bytes.
+"""
+
+import gc
+import importlib
+import collections
+import os
+import select
+import signal
+import socket
+import subprocess
+import time
+
+from reasoneval_mini.runner.confinement import (
+    SETUP_FAILED, build_child_ruleset, harden_forking_parent, isolation_from_fields,
+    prepare_confinement)
+from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS, KILL_GRACE_SECONDS
+from reasoneval_mini.runner.reaping import (
+    PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, kill_descendants, parent_gone)
+from reasoneval_mini.runner.start import start_child
+from reasoneval_mini.runner.workdir import (
+    enter_private_mounts, make_workdir, mount_capped, remove_tree)
+from reasoneval_mini.support.messages import (
+    FrameReader, MessageTooLarge, encode_message, read_message, wait_until_readable,
+    write_message)
+from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
+
+#: Each session's working folder, in turn: ``<base>/run``.
+RUN_FOLDER = "run"
+#: How long the server may spend removing a session's folder after reporting its end.
+REMOVAL_SECONDS = 0.25
+#: Largest message on the socket (each is a few hundred bytes of JSON).
+MAX_MESSAGE_BYTES = 1 << 16
+#: How long a new server may take to import its modules and say it is ready;
+#: how long it may take to answer a start or an end.
+STARTUP_SECONDS = 15.0
+REPLY_SECONDS = 5.0
+#: How many descriptors a start carries: events, requests, then stdout and stderr if kept.
+START_FDS = (2, 4)
+
+
+# --- The server ----------------------------------------------------------------------------
+
+def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
+    """Fork a child per ``start`` on the socket *sock_fd* until it closes or *parent_pid* dies.
+
+    *base* is the empty folder the caller made for the sessions' folders,
+    capped at *cap_mb* MB where the kernel lets the server mount (only a
+    *private* server: one for sandboxed sessions; a server for sessions with
+    the sandbox off enters no namespace, so that "off" is off);
+    *pre_imports* the profile's modules, comma-separated.
+    """
+    # No SIGINT handling: the server leads its own session, so a Ctrl-C in a
+    # terminal or a notebook's interrupt never reaches it or its children.
+    for name in ["reasoneval_mini.runner.child", *filter(None, pre_imports.split(","))]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a module that fails here fails in the session too
+            pass
+    # Out of the collector's reach: a collection in a child would otherwise
+    # write to every object so far, copying every shared page.
+    gc.collect()
+    gc.freeze()
+    die_with_parent(parent_pid)
+    become_subreaper()
+    capped = bool(private) and enter_private_mounts() and mount_capped(base, cap_mb)
+    sock = socket.socket(fileno=sock_fd)
+    if _told(sock, {"ready": os.getpid(), "capped": capped}):
+        while True:
+            received = _receive(sock, parent_pid)
+            if received is None or not _one_session(sock, received, base, parent_pid):
+                break
+    kill_descendants(os.getpid())
+    os._exit(0)
+
+
+_PREPARED = {}  # isolation -> the policy's paths, opened once in this server
+
+
+def _prepared(isolation):
+    """The pre-opened rules for *isolation*; the first sandboxed session also hardens the server."""
+    if isolation not in _PREPARED:
+        if isolation.enforced:
+            harden_forking_parent()  # root's powers go, once for all the children
+        _PREPARED[isolation] = prepare_confinement(isolation)
+    return _PREPARED[isolation]
+
+
+def _one_session(sock, received, base, parent_pid):
+    """Fork the child of one ``start``, wait for its end, report it; False when the server must stop."""
+    message, fds = received
+    if message.get("op") != "start" or len(fds) not in START_FDS:
+        _close_all(fds)
+        return True
+    workdir = os.path.join(base, RUN_FOLDER)
+    server_pid, ruleset = os.getpid(), None
+    try:
+        setup = message["setup"]
+        isolation = isolation_from_fields(setup["isolation"])
+        os.mkdir(workdir, 0o700)  # fails if the last session's folder is still there
+    except (OSError, KeyError, TypeError, ValueError) as error:
+        _close_all(fds)
+        return _told(sock, {"failed": f"{type(error).__name__}: {error}"}) and not os.path.lexists(workdir)
+    try:
+        prepared = _prepared(isolation)
+        try:
+            # Built here (cheap) rather than in the child (copied pages); a
+            # child whose ruleset failed here builds it itself, or fails closed.
+            ruleset = build_child_ruleset(isolation, workdir, prepared)
+        except OSError:
+            ruleset = None
+        pid = os.fork()
+    except OSError as error:  # e.g. EAGAIN: no session, the folder goes, the server goes on
+        _close_all(fds + ([ruleset] if ruleset is not None else []))
+        remove_tree(workdir)
+        return _told(sock, {"failed": f"{type(error).__name__}: {error}"})
+    if pid == 0:  # the session's child: it never comes back to the server's code
+        try:
+            from reasoneval_mini.runner.child import run_forked  # imported already
+
+            streams = fds[2:] if len(fds) == 4 else [None, None]
+            run_forked(setup, [fds[0], fds[1], *streams], workdir, server_pid, prepared, ruleset)
+        finally:
+            os._exit(SETUP_FAILED)
+    _close_all(fds + ([ruleset] if ruleset is not None else []))
+    del message, fds, received, setup
+    if _told(sock, {"started": pid}):
+        status, go_on = _wait(sock, pid, parent_pid)
+    else:
+        status, go_on = _end(pid), False
+    kill_descendants(os.getpid())  # what left the child's subtree came here
+    told = _told(sock, {"exited": pid, "status": status})
+    _restore_base(base)
+    remove_tree(workdir, deadline=time.monotonic() + REMOVAL_SECONDS)
+    left = os.path.lexists(workdir)
+    return go_on and told and _told(sock, {"removed": pid, "left": left}) and not left
+
+
+def _close_all(fds):
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _restore_base(base):
+    """Give the base folder its mode (0700) back, before the folder in it is removed.
+
+    Landlock does not cover ``chmod``: a program may take away the write
+    right on its folder's parent (its owner's right), and the server,
+    without root's powers, could then neither remove ``<base>/run`` nor
+    make the next one (the system-call filter refuses ``chmod`` where it runs).
+    """
+    try:
+        os.chmod(base, 0o700)
+    except OSError:
+        pass
+
+
+def _wait(sock, pid, parent_pid):
+    """Wait for the child *pid* to exit, or end it when the caller says so; ``(returncode, go on)``.
+
+    *returncode* as :attr:`subprocess.Popen.returncode` (negative: the
+    signal). *go on* is False when the caller or its socket is gone.
+    """
+    try:
+        exited = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        exited = None
+    try:
+        while True:
+            watched = [sock] + ([exited] if exited is not None else [])
+            timeout = PARENT_CHECK_SECONDS if exited is not None else EXIT_POLL_SECONDS
+            ready = select.select(watched, [], [], timeout)[0]
+            if exited is None or exited in ready:
+                returncode = _reap_if_exited(pid)
+                if returncode is not None:
+                    return returncode, True
+            if sock in ready:
+                received = _receive(sock, parent_pid, wait=False)
+                if received is None:
+                    return _end(pid), False
+                _close_all(received[1])
+                if received[0].get("op") == "end":
+                    return _end(pid), True
+            elif parent_gone(parent_pid):
+                return _end(pid), False
+    finally:
+        if exited is not None:
+            os.close(exited)
+
+
+def _reap_if_exited(pid):
+    """The returncode of the child *pid* if it has exited (its group killed, it reaped), else None.
+
+    Its group is killed while the leader is unreaped where the kernel lets
+    us look without reaping (``waitid(WNOWAIT)``): the group's id cannot be
+    reused yet. Elsewhere it is reaped first, and the group killed right after.
+    """
+    if hasattr(os, "waitid") and hasattr(os, "WNOWAIT"):
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            return None
+        kill_process_group(pid)
+        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    reaped, status = os.waitpid(pid, os.WNOHANG)  # pragma: no cover - no waitid here
+    if not reaped:
+        return None
+    kill_process_group(pid)
+    return os.waitstatus_to_exitcode(status)
+
+
+def _end(pid):
+    """Kill the child *pid*, its group and all below it; reap it; its returncode."""
+    kill_process_group(pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    status = os.waitpid(pid, 0)[1]
+    kill_descendants(os.getpid())
+    return os.waitstatus_to_exitcode(status)
+
+
+def _told(sock, message):
+    """Send *message* to the caller; False if its socket is gone (the server then stops)."""
+    try:
+        write_message(sock.fileno(), message)
+    except OSError:
+        return False
+    return True
+
+
+_HEADER_BYTES = 8  # a frame's length (support.messages)
+
+
+def _receive(sock, parent_pid, wait=True):
+    """The next ``(message, fds)`` on *sock*; None at its end, on garbage, or once *parent_pid* is gone.
+
+    The descriptors of a start ride on the first bytes of its frame.
+    """
+    while wait and not select.select([sock], [], [], PARENT_CHECK_SECONDS)[0]:
+        if parent_gone(parent_pid):
+            return None
+    try:
+        started, fds, _, _ = socket.recv_fds(sock, _HEADER_BYTES, max(START_FDS))
+    except OSError:
+        return None
+    try:
+        message = read_message(sock.fileno(), max_bytes=MAX_MESSAGE_BYTES,
+                               deadline=time.monotonic() + REPLY_SECONDS, started=started)
+    except (OSError, ValueError, TimeoutError):
+        message = None
+    if not started or message is None:
+        _close_all(fds)
+        return None
+    return (message if isinstance(message, dict) else {}), list(fds)
+
+
+# --- The caller's side: a handle on one server -----------------------------------------------
+
+class ServerLost(Exception):
+    """The runner server died, stopped answering or said something unexpected."""
+
+
+class Server:
+    """One runner server process of one profile, used by one thread at a time.
+
+    :meth:`start` forks a session's child; then :meth:`take_exit` reads its
+    end (when :meth:`fileno` is readable) or :meth:`end` ends it. Any failure
+    raises :class:`ServerLost`; the handle is then :meth:`close`\\ d.
+    *private*: a server for sandboxed sessions, in namespaces of its own
+    (never used for a session with the sandbox off, nor the other way round:
+    such a session could change the server's mounts and modes).
+    ``capped``: whether the sessions' folders are a file system of the profile's size.
+    """
+
+    def __init__(self, profile, private=True):
+        self.profile, self.private = profile, private
+        self.base = make_workdir()  # made here, so that it is removed here when the server cannot
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            # Its stderr is the caller's: a server that fails says why there.
+            self.process = start_child(
+                "reasoneval_mini.runner.server", "serve",
+                (os.getpid(), theirs.fileno(), self.base, int(profile.cap_mb),
+                 ",".join(profile.pre_imports), bool(private)),
+                workdir=os.path.join(self.base, RUN_FOLDER), cwd=self.base,
+                extra_env=dict(profile.env), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=None, pass_fds=(theirs.fileno(),))
+        except BaseException:
+            self.sock.close()
+            remove_tree(self.base)
+            raise
+        finally:
+            theirs.close()
+        self.frames, self.pending = FrameReader(MAX_MESSAGE_BYTES), collections.deque()
+        self.child = None  # the running session's pid, between start and its exit
+        self.removing = None  # the last session's pid, until the server says its folder went
+        try:
+            ready = self._expect("ready", STARTUP_SECONDS)
+            self.capped = ready.get("capped") is True
+        except BaseException:
+            self.close(kill=True)
+            raise
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def _next(self, deadline):
+        """The server's next message, by *deadline*; raises ``TimeoutError`` or :class:`ServerLost`.
+
+        What one read brings is kept: the server's end of a session and its
+        word on the folder often come together.
+        """
+        while not self.pending:
+            try:
+                wait_until_readable(self.sock.fileno(), deadline)
+                data = os.read(self.sock.fileno(), 1 << 16)
+                if not data:
+                    raise ServerLost("the runner server stopped")
+                self.pending.extend(self.frames.feed(data))
+            except TimeoutError:
+                raise
+            except (OSError, MessageTooLarge) as error:
+                raise ServerLost(f"a garbled message from the runner server ({error})") from None
+        message = self.pending.popleft()
+        if not isinstance(message, dict):
+            raise ServerLost(f"an unexpected message from the runner server: {message!r:.80}")
+        return message
+
+    def _expect(self, key, seconds):
+        try:
+            message = self._next(time.monotonic() + seconds)
+        except TimeoutError:
+            raise ServerLost(f"no {key!r} from the runner server in time") from None
+        if key in message:
+            return message
+        if "failed" in message:
+            raise ServerLost(f"the runner server could not start a session: {message['failed']}")
+        raise ServerLost(f"an unexpected message from the runner server: {str(message)[:80]}")
+
+    def start(self, setup, fds, meanwhile=None):
+        """Fork a child for one session with *setup*, handing it *fds*; return its pid.
+
+        *fds* are the child's ends: events and requests, then stdout and
+        stderr if the caller keeps them. The caller closes its copies.
+        *meanwhile*, if given, is called once the server has the request and
+        before its answer is read (the caller writes a short job then, so
+        that the child need not wait for a round trip). The word on the last
+        session's folder must have been read (:meth:`take_removal`).
+        """
+        try:
+            socket.send_fds(self.sock, [encode_message({"op": "start", "setup": setup})], list(fds))
+        except OSError as error:
+            raise ServerLost(f"the runner server is gone: {error}") from None
+        if meanwhile is not None:
+            meanwhile()
+        pid = self._expect("started", REPLY_SECONDS)["started"]
+        if type(pid) is not int or pid <= 1:
+            raise ServerLost(f"the runner server sent pid {pid!r:.80}")
+        self.child = pid
+        return pid
+
+    def take_exit(self, deadline):
+        """The returncode of the session's child, from the server's report (which must come by *deadline*)."""
+        try:
+            message = self._next(deadline)
+        except TimeoutError:
+            raise ServerLost("no report of the session's end from the runner server") from None
+        status = message.get("status")
+        if message.get("exited") != self.child or type(status) is not int:
+            raise ServerLost(f"an unexpected message from the runner server: {str(message)[:80]}")
+        self.removing, self.child = self.child, None
+        return status
+
+    def end(self):
+        """Have the server kill the session's child and all it started; its returncode."""
+        try:
+            write_message(self.sock.fileno(), {"op": "end"})
+        except OSError as error:
+            raise ServerLost(f"the runner server is gone: {error}") from None
+        return self.take_exit(time.monotonic() + KILL_GRACE_SECONDS)
+
+    def take_removal(self):
+        """Wait for the server's word on the last session's folder; True if the server goes on.
+
+        A folder the server could not remove in time makes that session its
+        last (the next session must not find it): the caller closes this
+        server then, which removes its base folder, whatever it holds.
+        """
+        pid, self.removing = self.removing, None
+        if pid is None:
+            return True
+        try:
+            message = self._next(time.monotonic() + REMOVAL_SECONDS + KILL_GRACE_SECONDS)
+        except (TimeoutError, ServerLost):
+            return False
+        return message.get("removed") == pid and message.get("left") is False
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+    def close(self, kill=False):
+        """Stop the server (its socket's end stops it; killed if it does not go), remove its base folder.
+
+        Idempotent.
+        """
+        process, self.process = self.process, None
+        if process is None and self.base is None:
+            return
+        self.sock.close()
+        if process is not None:
+            if kill:
+                kill_process_tree(process)
+            else:
+                try:
+                    process.wait(timeout=1)
+                except subprocess.TimeoutExpired:  # e.g. stopped by a program's helper
+                    kill_process_tree(process)
+        if self.child is not None and _killable(self.child):
+            # The server died or was stopped under it: its child dies with it
+            # (a death signal), what the child started in its group here.
+            kill_process_group(self.child)
+            self.child = None
+        base, self.base = self.base, None
+        if base is not None:
+            remove_tree(base)
+
+
+def _killable(pid):
+    """True for a pid the caller may kill as a session's: never itself, its group or init."""
+    return pid > 1 and pid not in (os.getpid(), os.getpgrp())
