@@ -128,7 +128,8 @@ def filter_report(supported=None):
     if supported:
         return ("system-call filter: yes - no socket, kernel keyring, message queue, memfd, new "
                 "session or process group, change of a file's mode, owner, times or attributes, "
-                "file watch or lease, limit or scheduling set on another process, or new namespace")
+                "file watch or lease, pipe resize, limit or scheduling set on another process, or "
+                "new namespace")
     return ("system-call filter: no - seccomp filters are known for x86_64 and aarch64 Linux "
             "only; programs can send UDP, reach Unix socket files, the kernel keyring and "
             "message queues, leave their process group, change file modes and owners and "

@@ -12,7 +12,7 @@ The policy, one domain per run (per program, per student):
   filters work (x86_64, aarch64), no new socket of any kind (so no UDP, no
   Unix socket file), no kernel keyring, no new session or process group
   (the run's end kills every process it started), no change of any file's
-  mode, owner, times, flags or extended attributes (ACLs), no file watch or lease,
+  mode, owner, times, flags or extended attributes (ACLs), no file watch, lease or pipe resize,
   no limit, priority or CPU set on another process, no message queue, no memfd and
   no new namespace (:mod:`~reasoneval_mini.sandbox.seccomp`); no signals and no abstract Unix
   sockets to processes outside the run's own sandbox (ABI 6); no
