@@ -11,7 +11,6 @@ variant), the untouched stubs and a mix of both, of every checked notebook.
 import json
 from pathlib import Path
 
-import pytest
 from assessment_play import TEST_KEY
 
 import reasoneval_mini.grading.process as grading_process

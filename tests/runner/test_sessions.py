@@ -10,7 +10,6 @@ then JSON): what the caller believes of them is the contract under test.
 
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
