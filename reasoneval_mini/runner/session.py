@@ -324,9 +324,13 @@ class Session:
             self.returncode = self.child.take_exit()
             self.exited_at = time.monotonic()
         except ServerLost as error:
-            self.lost = str(error)
-            self.child.abandon()
+            self._lose(error)
             raise RunnerLost(self.lost) from None
+
+    def _lose(self, error):
+        """The runner's server failed under this session: say why, kill the child from here."""
+        self.lost = str(error)
+        self.child.abandon()
 
     def _read_all(self, fd, until):
         """Read *fd* until it has nothing more for now or *until* passes (True), or it ends (False)."""
@@ -403,8 +407,7 @@ class Session:
                 self.returncode = self.child.end()
                 self.exited_at = time.monotonic()
             except ServerLost as error:
-                self.lost = str(error)
-                self.child.abandon()
+                self._lose(error)
         drain = time.monotonic() + DRAIN_SECONDS
         while self.events is not None or self.streams:
             watched = [fd for fd in (self.events, *self.streams) if fd is not None]
