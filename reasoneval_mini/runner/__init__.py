@@ -38,28 +38,39 @@ process of its own. Its parts, from the caller down to the child:
 
 Standard library, :mod:`reasoneval_mini.sandbox` and :mod:`reasoneval_mini.support`
 only: a child imports it before anything untrusted runs.
+
+The names below are loaded on first use (as the package's own are): a
+runner server imports this package, and every library a process has
+loaded is mapped again at each of its forks, so the server holds only what
+its sessions use (``start`` alone loads ``subprocess``).
 """
 
-from reasoneval_mini.runner.confinement import (
-    ConfinementFailed,
-    build_child_ruleset,
-    confine_child,
-    harden_forking_parent,
-    isolation_from_fields,
-    isolation_to_fields,
-    limit_and_confine,
-    plan_sandbox,
-    prepare_confinement,
-)
-from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
-from reasoneval_mini.runner.exceptions import describe_exception, rebuild_exception
-from reasoneval_mini.runner.limits import apply_limits
-from reasoneval_mini.runner.start import start_child
-from reasoneval_mini.runner.workdir import (
-    cap_workdir, make_workdir, remove_tree, working_directory_base)
+import importlib
 
-__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
-           "child_environment", "confine_child", "describe_exception", "harden_forking_parent",
-           "isolation_from_fields", "isolation_to_fields", "limit_and_confine", "make_workdir",
-           "plan_sandbox", "prepare_confinement", "rebuild_exception", "remove_tree", "start_child",
-           "working_directory_base"]
+#: Public name -> the module of this package that defines it.
+_PUBLIC = {
+    **dict.fromkeys(["ConfinementFailed", "build_child_ruleset", "confine_child",
+                     "harden_forking_parent", "isolation_from_fields", "isolation_to_fields",
+                     "limit_and_confine", "plan_sandbox", "prepare_confinement"], "confinement"),
+    **dict.fromkeys(["MINIMAL_ENV", "child_environment"], "environment"),
+    **dict.fromkeys(["describe_exception", "rebuild_exception"], "exceptions"),
+    "apply_limits": "limits",
+    "start_child": "start",
+    **dict.fromkeys(["cap_workdir", "make_workdir", "remove_tree", "working_directory_base"],
+                    "workdir"),
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name):
+    # PEP 562: called only for names not yet in this module's namespace.
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'reasoneval_mini.runner' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reasoneval_mini.runner.{_PUBLIC[name]}"), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))

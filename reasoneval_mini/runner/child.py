@@ -51,19 +51,22 @@ only runs code and says what it returned. Whatever that code does here
 change only what its own session reports, and the caller reads the events
 as a protocol. Every function the reporting path calls is bound when this
 module is imported, before any untrusted code could replace it, and a
-process the code forks loses descriptors 3 and 4 at once.
+process the code forks loses descriptors 3 and 4 at once. What answering
+calls needs (:data:`CALL_MODULES`) is bound when a job asks for calls,
+before its first source: a server of programs, which never answer calls,
+then never loads those modules' libraries, which each of its forks would
+map again.
 
 >>> exit_status_of(SystemExit("bye")), exit_status_of(SystemExit(3)), exit_status_of(KeyError())
 (1, 3, 1)
 """
 
 import ast
-import base64
 import builtins
+import importlib
 import json
 import linecache
 import os
-import pickle
 import re
 import signal
 import struct
@@ -76,9 +79,7 @@ from reasoneval_mini.runner.confinement import (
     SETUP_FAILED, isolation_from_fields, limit_and_confine, setup_note)
 from reasoneval_mini.runner.exceptions import describe_exception
 from reasoneval_mini.runner.limits import max_fd
-from reasoneval_mini.runner.plain_values import NotPlain, encode_plain
 from reasoneval_mini.runner.reaping import die_with_parent
-from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
 from reasoneval_mini.support.text import shorten
 
 EVENTS_FD, REQUESTS_FD = 3, 4
@@ -102,7 +103,7 @@ _getpid, _exit, _write, _read, _fstat, _close = (
     os.getpid, os._exit, os.write, os.read, os.fstat, os.close)
 _pack, _unpack = struct.Struct(">Q").pack, struct.Struct(">Q").unpack
 _decode = json.JSONDecoder().decode
-_unpickle, _b64decode, _monotonic = pickle.loads, base64.b64decode, time.monotonic
+_monotonic = time.monotonic
 _join, _memoryview, _len, _isinstance = "".join, memoryview, len, isinstance
 _NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
 _TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
@@ -365,6 +366,24 @@ def print_bounded_traceback(error):
 
 # --- calls -------------------------------------------------------------------------------
 
+#: The modules answering calls needs: bound by :func:`_bind_calls`, and warmed
+#: by the servers of runners whose sessions answer calls (the grader's).
+CALL_MODULES = ("base64", "pickle", "reasoneval_mini.runner.plain_values",
+                "reasoneval_mini.support.call_watch")
+_unpickle = _b64decode = encode_plain = resolve_refused = watched = None
+NotPlain = DelegationRefused = None
+
+
+def _bind_calls():
+    """Bind what answering calls needs; called before a job's first source (see the module's docstring)."""
+    global _unpickle, _b64decode, encode_plain, NotPlain, resolve_refused, watched
+    global DelegationRefused
+    base64, pickle, plain_values, call_watch = map(importlib.import_module, CALL_MODULES)
+    _unpickle, _b64decode = pickle.loads, base64.b64decode
+    encode_plain, NotPlain = plain_values.encode_plain, plain_values.NotPlain
+    resolve_refused, watched = call_watch.resolve_refused, call_watch.watched
+    DelegationRefused = call_watch.DelegationRefused
+
 def _outcome(answer, args, kwargs):
     try:
         value = answer(*args, **kwargs)
@@ -447,6 +466,8 @@ def run_session(job, main_pid):
     notebook = job.get("notebook") is True
     watchdog = Watchdog(job.get("step_seconds"))
     status = 0
+    if any(task.get("answers") or task.get("refuses") for task in job["tasks"]):
+        _bind_calls()
     for index, task in enumerate(job["tasks"]):
         namespace = {"__name__": "__main__", "__builtins__": builtins}
         loops = []  # a notebook's event loop, made by its first top-level await

@@ -49,7 +49,6 @@ import os
 import select
 import signal
 import socket
-import subprocess
 import time
 
 from reasoneval_mini.runner.confinement import (
@@ -58,7 +57,6 @@ from reasoneval_mini.runner.confinement import (
 from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS, KILL_GRACE_SECONDS
 from reasoneval_mini.runner.reaping import (
     PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, kill_descendants, parent_gone)
-from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
     enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
@@ -320,6 +318,13 @@ class Server:
         self.profile, self.private = profile, private
         self.base = make_workdir()  # made here, so that it is removed here when the server cannot
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        # Here, not at the top (nor in close): ``subprocess`` is the
+        # caller's; a server, which forks each session from its own memory,
+        # would map its library again at every fork.
+        import subprocess
+
+        from reasoneval_mini.runner.start import start_child
+
         try:
             # Its stderr is the caller's: a server that fails says why there.
             self.process = start_child(
@@ -452,6 +457,8 @@ class Server:
             return
         self.sock.close()
         if process is not None:
+            import subprocess  # see __init__
+
             if kill:
                 kill_process_tree(process)
             else:

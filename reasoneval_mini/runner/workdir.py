@@ -15,12 +15,16 @@ Surprising: on Linux the folder is in ``/dev/shm`` (memory), not on disk,
 and nothing there counts against a memory limit: ``/dev/shm`` may hold all
 the machine's memory. A child that lives long enough to afford it (the
 grader's, one per student) caps its folder with :func:`cap_workdir`.
+
+``shutil`` and ``tempfile`` are imported by the functions that use them, on
+the caller's side: a runner server imports this module, and every library
+a process has loaded is mapped again at each of its forks (``shutil`` loads
+the zlib, bz2 and lzma libraries; together with ``tempfile``'s about 40
+mappings, 0.25 ms of every fork and exit on a 2-core machine).
 """
 
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 from reasoneval_mini.sandbox.libc import libc
@@ -34,6 +38,8 @@ def working_directory_base():
     Creating and removing a folder there costs microseconds; on a disk it
     can cost milliseconds, which would dominate a fast program's run.
     """
+    import tempfile  # here, not at the top: see the module's docstring
+
     shm = "/dev/shm"
     if sys.platform.startswith("linux") and os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
         return shm
@@ -42,6 +48,8 @@ def working_directory_base():
 
 def make_workdir(base=None):
     """A new empty folder (mode 0700) below *base* (default :func:`working_directory_base`)."""
+    import tempfile  # here, not at the top: see the module's docstring
+
     return tempfile.mkdtemp(prefix=PREFIX, dir=base or working_directory_base())
 
 
@@ -69,7 +77,9 @@ def remove_tree(path, deadline=None):
         return
     except OSError:
         pass
-    if deadline is None:
+    if deadline is None:  # never in a runner server, which gives a deadline
+        import shutil  # here, not at the top: see the module's docstring
+
         try:
             shutil.rmtree(path, ignore_errors=True)
         except RecursionError:  # a tree deeper than Python's recursion limit
@@ -79,6 +89,8 @@ def remove_tree(path, deadline=None):
     if os.open in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY"):
         _remove_flattening(path, deadline)
     else:  # pragma: no cover - Windows: no mode bits to give back
+        import shutil
+
         for root, dirs, _ in os.walk(path):
             for name in dirs:
                 if not os.path.islink(os.path.join(root, name)):
