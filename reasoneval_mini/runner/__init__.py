@@ -27,7 +27,8 @@ process of its own. Its parts, from the caller down to the child:
   the child), applied in the child before any untrusted code, after its
   limits (:func:`limit_and_confine`, which fails closed). A server prepares
   once (:func:`prepare_confinement`, :func:`harden_forking_parent`) and
-  builds each child's ruleset before forking it (:func:`build_child_ruleset`);
+  builds its children's ruleset once, for the one folder they all work in
+  (:func:`build_child_ruleset`);
 * ``deadlines``: how long the caller waits for a child, and what for;
 * ``reaping``: dying with one's parent, and killing everything below a
   process (Linux ``/proc``);

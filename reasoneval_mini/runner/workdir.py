@@ -1,4 +1,4 @@
-"""The untrusted child's own working folder: made empty, removed whatever the child did to it.
+"""The untrusted child's own working folder: made empty, emptied or removed whatever the child did to it.
 
 It is the only folder the sandbox lets the child write
 (:func:`~reasoneval_mini.runner.confinement.confine_child`).
@@ -98,8 +98,47 @@ def remove_tree(path, deadline=None):
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _remove_flattening(path, deadline=None):
+def empty_folder(path, deadline=None):
+    """Remove everything in the folder *path* but the folder itself; True if it is empty then. Never raises.
+
+    For a folder that must stay the same folder (a runner server's
+    sessions' folder, which their sandbox's rule names by its inode): the
+    same care as :func:`remove_tree` (never through a link, the child's
+    locks undone, any depth, *deadline* as there), and *path* itself keeps
+    its place, with mode 0700. False when something is left, or when *path*
+    is no folder (a link in its place included: nothing is then done).
+
+    >>> folder = make_workdir()
+    >>> os.makedirs(os.path.join(folder, "a", "b"))
+    >>> empty_folder(folder), os.listdir(folder)
+    (True, [])
+    >>> remove_tree(folder)
+    """
+    _unlock(path, None)  # the child may have locked its own folder
+    if not _is_empty(path):
+        _remove_flattening(path, deadline, keep=True)
+        return _is_empty(path)
+    return True
+
+
+def _is_empty(path):
+    """True if *path* is a folder (not a link to one) with nothing in it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        return not os.listdir(fd) if os.listdir in os.supports_fd else not os.listdir(path)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _remove_flattening(path, deadline=None, keep=False):
     """Empty and remove the folder *path* (never following a link), however deep or locked.
+
+    With *keep*, *path* itself stays (emptied).
 
     Each pass removes every file and link in *path*, and for each folder
     there: unlocks it, removes its files and links, moves its folders up
@@ -178,6 +217,8 @@ def _remove_flattening(path, deadline=None):
                     pass
     finally:
         os.close(top)
+    if keep:
+        return
     try:
         os.rmdir(path)
     except OSError:
