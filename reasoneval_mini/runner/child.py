@@ -66,6 +66,7 @@ import builtins
 import importlib
 import json
 import linecache
+import marshal
 import os
 import re
 import signal
@@ -102,7 +103,7 @@ MAX_REPLY_CHARS = 3 << 20
 _getpid, _exit, _write, _read, _fstat, _close = (
     os.getpid, os._exit, os.write, os.read, os.fstat, os.close)
 _pack, _unpack = struct.Struct(">Q").pack, struct.Struct(">Q").unpack
-_decode = json.JSONDecoder().decode
+_decode, _unmarshal = json.JSONDecoder().decode, marshal.loads
 _monotonic = time.monotonic
 _join, _memoryview, _len, _isinstance = "".join, memoryview, len, isinstance
 _NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
@@ -197,7 +198,12 @@ def _read_exactly(size):
 
 
 def read_request():
-    """The caller's next request (a dict), or None at the end of the requests."""
+    """The caller's next request (a dict), or None at the end of the requests.
+
+    Requests are marshal (:func:`~reasoneval_mini.support.messages.encode_request`):
+    they come from the trusted caller (code of the session that writes its
+    own requests can only confuse itself).
+    """
     try:
         header = _read_exactly(8)
         body = None if header is None else _read_exactly(_unpack(header)[0])
@@ -205,7 +211,7 @@ def read_request():
         return None
     if body is None:
         return None
-    request = _decode(body.decode("utf-8"))
+    request = _unmarshal(body)
     return request if isinstance(request, dict) else None
 
 

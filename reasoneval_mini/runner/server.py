@@ -206,26 +206,27 @@ def _one_session(sock, received, base, parent_pid):
             os._exit(SETUP_FAILED)
     _close_all(fds)
     del message, fds, received, setup
-    if _tell_started(sock, pid):
+    if _tell(sock, b'{"started": %d}' % pid):
         status, go_on = _wait(sock, pid, parent_pid)
     else:
         status, go_on = _end(pid), False
     kill_descendants(os.getpid())  # what left the child's subtree came here
-    told = _told(sock, {"exited": pid, "status": status})
+    told = _tell(sock, b'{"exited": %d, "status": %d}' % (pid, status))
     _restore_base(base)
     left = not empty_folder(workdir, deadline=time.monotonic() + REMOVAL_SECONDS)
-    return go_on and told and _told(sock, {"removed": pid, "left": left}) and not left
+    if not (go_on and told):
+        return False
+    said = _tell(sock, b'{"removed": %d, "left": %s}' % (pid, b"true" if left else b"false"))
+    return said and not left
 
 
-def _tell_started(sock, pid):
-    """Tell the caller the child's pid; False if its socket is gone.
+def _tell(sock, body):
+    """Send the caller the JSON *body* (bytes), made by hand; False if its socket is gone.
 
-    The one message sent while the child lives, so its frame is made by
-    hand: every page the server writes then is copied (the fork shares them
-    all), and ``json``'s encoder wrote about 60 more. Once the child has
-    ended, the same pages cost a fault each, not a copy.
+    The messages of every session (their values are ints) are written so,
+    not by ``json``: after each fork, every page the server writes costs a
+    fault (a copy while the child lives), and json's encoder wrote about 60.
     """
-    body = b'{"started": %d}' % pid
     try:
         write_all(sock.fileno(), _FRAME_LENGTH.pack(len(body)) + body)
     except OSError:
