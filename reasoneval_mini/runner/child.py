@@ -61,7 +61,6 @@ map again.
 (1, 3, 1)
 """
 
-import ast
 import builtins
 import importlib
 import json
@@ -114,7 +113,9 @@ _decode, _unmarshal = json.JSONDecoder().decode, marshal.loads
 _monotonic = time.monotonic
 _join, _memoryview, _len, _isinstance = "".join, memoryview, len, isinstance
 _NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
-_TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+#: ``ast.PyCF_ALLOW_TOP_LEVEL_AWAIT``, without the ``ast`` module (its classes are
+#: half a megabyte of a server's memory, copied at each fork).
+_TOP_LEVEL_AWAIT = 0x2000
 _CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect in every child
 if getattr(json.encoder, "c_make_encoder", None) is not None:
     # The C encoder object, made now: it never looks json's module globals up again.
