@@ -403,6 +403,36 @@ def test_every_program_of_a_server_finds_the_same_folder_empty_and_writable(own_
     assert all(listing == "[]" for _, _, listing in seen), seen
 
 
+LEAVE_A_NOTE_IN_THE_FOLDER = """
+import os, time
+for write in (lambda: os.utime(".", ns=(4242, 4242)),
+              lambda: os.setxattr(".", "user.note", b"the answer is 42")):
+    try:
+        write()
+    except OSError:  # refused by the filter where it runs
+        pass
+while time.time_ns() % 1000 != 42:  # a change of its own, timed to the nanosecond
+    pass
+open("note", "w").close()
+os.remove("note")
+"""
+READ_THE_FOLDER = ("import os\nst = os.stat('.')\n"
+                   "print(st.st_mtime_ns, st.st_atime_ns, os.listxattr('.'))")
+
+
+def test_a_program_leaves_the_next_nothing_in_its_folders_times_or_attributes(own_worker):
+    # One folder for every program: what one sets on it (its times, an
+    # attribute) or leaves there by its own changes (the time of its last
+    # one) would be a note to the next. The server gives the folder fixed
+    # times and no attribute after each program.
+    for _ in range(2):
+        left = run(LEAVE_A_NOTE_IN_THE_FOLDER)
+        assert left.status == PASSED, left.detail
+        read = run(READ_THE_FOLDER)
+        assert read.status == PASSED, read.detail
+        assert read.stdout_tail.split() == ["0", "0", "[]"], read.stdout_tail
+
+
 def test_a_folder_removed_between_programs_is_made_again_for_the_next(own_worker, monkeypatch):
     # Uncapped (as where the kernel refuses namespaces), the folder is in this
     # machine's /dev/shm, where anyone's cleaner may remove it: the next
