@@ -84,6 +84,29 @@ START_FDS = (2, 4)
 
 # --- The server ----------------------------------------------------------------------------
 
+def warm_up(pre_imports):
+    """Import the child's code and *pre_imports* (comma-separated), build what every child would, freeze it all.
+
+    What a server holds before forking, its children share; what each child
+    builds for itself costs it CPU and written pages, at every program.
+    """
+    for name in ["reasoneval_mini.runner.child", *filter(None, pre_imports.split(","))]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a module that fails here fails in the session too
+            pass
+    # CPython builds its AST node types (a few hundred heap types) on a
+    # process's first compile() unless they exist: compiling once here, not in
+    # each child, saves each ~2 ms of CPU and ~100 written pages (HumanEval's
+    # programs: child CPU 4.7 -> 3.3 ms). The server's own modules come from
+    # their .pyc, without a compile() call.
+    compile("pass", "<warm>", "exec")
+    # Out of the collector's reach: a collection in a child would otherwise
+    # write to every object so far, copying every shared page.
+    gc.collect()
+    gc.freeze()
+
+
 def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
     """Fork a child per ``start`` on the socket *sock_fd* until it closes or *parent_pid* dies.
 
@@ -95,15 +118,7 @@ def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
     """
     # No SIGINT handling: the server leads its own session, so a Ctrl-C in a
     # terminal or a notebook's interrupt never reaches it or its children.
-    for name in ["reasoneval_mini.runner.child", *filter(None, pre_imports.split(","))]:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a module that fails here fails in the session too
-            pass
-    # Out of the collector's reach: a collection in a child would otherwise
-    # write to every object so far, copying every shared page.
-    gc.collect()
-    gc.freeze()
+    warm_up(pre_imports)
     die_with_parent(parent_pid)
     become_subreaper()
     capped = bool(private) and enter_private_mounts() and mount_capped(base, cap_mb)

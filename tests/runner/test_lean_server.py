@@ -6,8 +6,11 @@ child. So the modules a server of programs imports are a cost of every
 program. Measured on the 164 canonical solutions (2 cores): the import set
 below took a do-nothing child from 0.75 ms of CPU to 0.54 ms (threading's
 at-fork handler alone 0.35 ms), and the server's mappings from 194 to about
-120. These tests keep it so: they fail on the runner that loaded shutil,
-tempfile, subprocess, threading and dataclasses into every server.
+120. And what every child would build for itself, the server builds once
+before forking (the compiler's AST node types: ~2 ms of each child's CPU).
+These tests keep it so: they fail on the runner that loaded shutil,
+tempfile, subprocess, threading and dataclasses into every server, and on
+one that left the node types to its children.
 """
 
 import ast
@@ -32,7 +35,7 @@ NOT_IN_A_SERVER = {
     "subprocess": "_posixsubprocess, and threading",
     "dataclasses": "inspect, dis and their objects (1.2 MB)",
     "inspect": "its objects",
-    "ast": "its classes (0.5 MB)",
+    "ast": "its helper classes (the node types it wraps the server builds anyway: see below)",
     "platform": "its objects",
     "unicodedata": "its library",
     "pickle": "its library (the calls of grading sessions only)",
@@ -41,24 +44,26 @@ NOT_IN_A_SERVER = {
 }
 
 
-def modules_of_a_server(pre_imports, tmp_path):
-    """The modules a runner server has loaded once it is warm: its boot, its child's code, *pre_imports*."""
-    probe = (f"import sys, importlib; sys.path[0] = {PACKAGE_PARENT!r}\n"
-             "import reasoneval_mini.runner.server\n"
-             f"for name in ['reasoneval_mini.runner.child', *{list(pre_imports)!r}]:\n"
-             "    importlib.import_module(name)\n"
-             "print(__import__('json').dumps(sorted(sys.modules)))\n")
+def warm_server(pre_imports, tmp_path):
+    """What a runner server holds once warm (server.warm_up): its modules, and whether the AST node types are built and frozen."""
+    probe = (f"import sys; sys.path[0] = {PACKAGE_PARENT!r}\n"
+             "import reasoneval_mini.runner.server as server\n"
+             f"server.warm_up({','.join(pre_imports)!r})\n"
+             "import gc, json\n"
+             "nodes = [kind for kind in object.__subclasses__() if kind.__name__ == 'AST']\n"
+             "frozen = bool(nodes) and not any(seen is nodes[0] for seen in gc.get_objects())\n"
+             "print(json.dumps({'modules': sorted(sys.modules), 'ast_nodes_frozen': frozen}))\n")
     # The server's own command line (its flags) and environment, running the probe instead of serve().
     command = boot_command("reasoneval_mini.runner.server", "serve")
     command[-1] = probe
     result = subprocess.run(command, capture_output=True, text=True, timeout=60,
                             env=child_environment(tmp_path), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    return set(json.loads(result.stdout))
+    return json.loads(result.stdout)
 
 
 def test_a_server_of_programs_loads_nothing_its_programs_do_not_need(tmp_path):
-    loaded = modules_of_a_server(PRE_IMPORTS, tmp_path)
+    loaded = set(warm_server(PRE_IMPORTS, tmp_path)["modules"])
     found = {name: why for name, why in NOT_IN_A_SERVER.items() if name in loaded}
     assert not found, f"a server of programs imports {found}"
 
@@ -66,8 +71,16 @@ def test_a_server_of_programs_loads_nothing_its_programs_do_not_need(tmp_path):
 def test_the_graders_servers_warm_what_answering_calls_needs(tmp_path):
     # Bound before a job's first source (child._bind_calls): warm in the
     # grader's servers, so that no student's child imports them itself.
-    loaded = modules_of_a_server(PROFILE.pre_imports, tmp_path)
+    loaded = set(warm_server(PROFILE.pre_imports, tmp_path)["modules"])
     assert set(child.CALL_MODULES) <= loaded
+
+
+@pytest.mark.parametrize("pre_imports", [PRE_IMPORTS, PROFILE.pre_imports], ids=["programs", "grader"])
+def test_a_server_builds_the_compilers_node_types_before_forking(pre_imports, tmp_path):
+    # CPython builds its AST node types on a process's first compile() (the
+    # server's modules load from .pyc, without one): in every child, ~2 ms and
+    # ~100 written pages per program, unless the server compiled once and froze them.
+    assert warm_server(pre_imports, tmp_path)["ast_nodes_frozen"]
 
 
 def test_the_childs_compile_flags_are_the_standard_librarys():
