@@ -46,7 +46,7 @@ loaded is mapped again at each of its forks, so the server holds only what
 its sessions use (``start`` alone loads ``subprocess``).
 """
 
-import importlib
+from reasoneval_mini.support.exports import lazy_exports
 
 #: Public name -> the module of this package that defines it.
 _PUBLIC = {
@@ -64,14 +64,4 @@ _PUBLIC = {
 __all__ = sorted(_PUBLIC)
 
 
-def __getattr__(name):
-    # PEP 562: called only for names not yet in this module's namespace.
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'reasoneval_mini.runner' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"reasoneval_mini.runner.{_PUBLIC[name]}"), name)
-    globals()[name] = value  # later look-ups are plain attribute reads
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_PUBLIC))
+__getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)
