@@ -10,8 +10,9 @@ check) with 2 parallel workers:
   does (a multiprocessing Manager and a Process per sample);
 * ours: ``execute_samples(plan, workers=2)`` (a fork server per worker, a
   forked child per program, limits, the sandbox the kernel offers, the report);
-* floor: two warm interpreters (the fork server's modules imported, started
-  and handed the programs before the clock starts), each taking the next
+* floor: two warm interpreters (the fork server's modules imported and the
+  compiler's node types built, started and handed the programs before the
+  clock starts), each taking the next
   program's number from a shared pipe and forking one process for it, which
   compiles and runs it; the worker waits for it. No limits, no sandbox, no
   messages, no output captured: what any fork-per-program design costs at least.
@@ -70,6 +71,7 @@ FLOOR_WORKER = """
 import gc, json, os, sys
 for name in PRE_IMPORTS:
     __import__(name)
+compile("pass", "<warm>", "exec")  # the compiler's node types, as a server builds them
 programs = json.loads(sys.stdin.readline())
 gc.collect()
 gc.freeze()

@@ -27,7 +27,7 @@ The names below are loaded on first use, so that ``import reasoneval_mini``
 (and ``reasoneval-course --help``) does not start the executor's machinery.
 """
 
-import importlib
+from reasoneval_mini.support.exports import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -67,14 +67,4 @@ _PUBLIC = {
 __all__ = sorted(_PUBLIC)
 
 
-def __getattr__(name):
-    # PEP 562: called only for names not yet in this module's namespace.
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'reasoneval_mini' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"reasoneval_mini.{_PUBLIC[name]}"), name)
-    globals()[name] = value  # later look-ups are plain attribute reads
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_PUBLIC))
+__getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)

@@ -16,7 +16,7 @@ Behind them:
   :mod:`reasoneval_mini.support.parallel`), Ctrl-C.
 """
 
-import importlib
+from reasoneval_mini.support.exports import lazy_exports
 
 #: Public name -> the module of the executor that defines it, loaded on first use:
 #: importing the package costs nothing until one of them is asked for.
@@ -26,14 +26,4 @@ _PUBLIC = {"ExecutionResult": "program", "execute_program": "program",
 __all__ = sorted(_PUBLIC)
 
 
-def __getattr__(name):
-    # PEP 562: called only for names not yet in this module's namespace.
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'reasoneval_mini.executor' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"reasoneval_mini.executor.{_PUBLIC[name]}"), name)
-    globals()[name] = value  # later look-ups are plain attribute reads
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_PUBLIC))
+__getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)

@@ -48,7 +48,7 @@ applied.
 import sys
 import time
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from reasoneval_mini.runner.child import REPORT_CHANNEL_LOST, REPORT_CHANNEL_LOST_NOTE
 from reasoneval_mini.runner.confinement import isolation_to_fields, plan_sandbox
@@ -297,7 +297,7 @@ def classify_run(raw, timeout, memory_mb, isolation=None):
     status, detail = _state_of(raw, timeout, memory_mb)
     capped = raw.get("folder_capped")
     if isolation is not None and capped is not None:
-        isolation = replace(isolation, folder_capped=bool(capped))
+        isolation = isolation._replace(folder_capped=bool(capped))
     return ExecutionResult(
         status=status, detail=detail, duration_s=round(raw.get("duration_s", 0.0), 6),
         stdout_tail=raw.get("stdout", ""), stderr_tail=raw.get("stderr", ""),

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from reasoneval_mini.support.i18n import _
 from reasoneval_mini.runner import isolation_to_fields, plan_sandbox
+from reasoneval_mini.runner.child import CALL_MODULES
 from reasoneval_mini.runner.deadlines import KILL_GRACE_SECONDS, deadline_after
 from reasoneval_mini.runner.exceptions import rebuild_exception
 from reasoneval_mini.runner.plain_values import NotPlainValue, decode_plain
@@ -86,7 +87,7 @@ PRE_IMPORTS = ("reasoneval_mini", "reasoneval_mini.feedback",
                "reasoneval_mini.exercises.ex03_execution_states")
 #: The runners every student's session runs on.
 PROFILE = Profile(cap_mb=WORKDIR_LIMIT_MB, env=tuple(sorted(CHILD_SETTINGS.items())),
-                  pre_imports=PRE_IMPORTS)
+                  pre_imports=PRE_IMPORTS + CALL_MODULES)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ process of its own. Its parts, from the caller down to the child:
   the child), applied in the child before any untrusted code, after its
   limits (:func:`limit_and_confine`, which fails closed). A server prepares
   once (:func:`prepare_confinement`, :func:`harden_forking_parent`) and
-  builds each child's ruleset before forking it (:func:`build_child_ruleset`);
+  builds its children's ruleset once, for the one folder they all work in
+  (:func:`build_child_ruleset`);
 * ``deadlines``: how long the caller waits for a child, and what for;
 * ``reaping``: dying with one's parent, and killing everything below a
   process (Linux ``/proc``);
@@ -38,28 +39,29 @@ process of its own. Its parts, from the caller down to the child:
 
 Standard library, :mod:`reasoneval_mini.sandbox` and :mod:`reasoneval_mini.support`
 only: a child imports it before anything untrusted runs.
+
+The names below are loaded on first use (as the package's own are): a
+runner server imports this package, and every library a process has
+loaded is mapped again at each of its forks, so the server holds only what
+its sessions use (``start`` alone loads ``subprocess``).
 """
 
-from reasoneval_mini.runner.confinement import (
-    ConfinementFailed,
-    build_child_ruleset,
-    confine_child,
-    harden_forking_parent,
-    isolation_from_fields,
-    isolation_to_fields,
-    limit_and_confine,
-    plan_sandbox,
-    prepare_confinement,
-)
-from reasoneval_mini.runner.environment import MINIMAL_ENV, child_environment
-from reasoneval_mini.runner.exceptions import describe_exception, rebuild_exception
-from reasoneval_mini.runner.limits import apply_limits
-from reasoneval_mini.runner.start import start_child
-from reasoneval_mini.runner.workdir import (
-    cap_workdir, make_workdir, remove_tree, working_directory_base)
+from reasoneval_mini.support.exports import lazy_exports
 
-__all__ = ["ConfinementFailed", "MINIMAL_ENV", "apply_limits", "build_child_ruleset", "cap_workdir",
-           "child_environment", "confine_child", "describe_exception", "harden_forking_parent",
-           "isolation_from_fields", "isolation_to_fields", "limit_and_confine", "make_workdir",
-           "plan_sandbox", "prepare_confinement", "rebuild_exception", "remove_tree", "start_child",
-           "working_directory_base"]
+#: Public name -> the module of this package that defines it.
+_PUBLIC = {
+    **dict.fromkeys(["ConfinementFailed", "build_child_ruleset", "confine_child",
+                     "harden_forking_parent", "isolation_from_fields", "isolation_to_fields",
+                     "limit_and_confine", "plan_sandbox", "prepare_confinement"], "confinement"),
+    **dict.fromkeys(["MINIMAL_ENV", "child_environment"], "environment"),
+    **dict.fromkeys(["describe_exception", "rebuild_exception"], "exceptions"),
+    "apply_limits": "limits",
+    "start_child": "start",
+    **dict.fromkeys(["cap_workdir", "make_workdir", "remove_tree", "working_directory_base"],
+                    "workdir"),
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _PUBLIC)

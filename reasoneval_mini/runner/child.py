@@ -51,34 +51,35 @@ only runs code and says what it returned. Whatever that code does here
 change only what its own session reports, and the caller reads the events
 as a protocol. Every function the reporting path calls is bound when this
 module is imported, before any untrusted code could replace it, and a
-process the code forks loses descriptors 3 and 4 at once.
+process the code forks loses descriptors 3 and 4 at once. What answering
+calls needs (:data:`CALL_MODULES`) is bound when a job asks for calls,
+before its first source: a server of programs, which never answer calls,
+then never loads those modules' libraries, which each of its forks would
+map again.
 
 >>> exit_status_of(SystemExit("bye")), exit_status_of(SystemExit(3)), exit_status_of(KeyError())
 (1, 3, 1)
 """
 
-import ast
-import base64
 import builtins
+import importlib
 import json
 import linecache
+import marshal
 import os
-import pickle
 import re
 import signal
 import struct
 import sys
-import threading
 import time
 import traceback
+from _thread import get_ident
 
 from reasoneval_mini.runner.confinement import (
     SETUP_FAILED, isolation_from_fields, limit_and_confine, setup_note)
 from reasoneval_mini.runner.exceptions import describe_exception
 from reasoneval_mini.runner.limits import max_fd
-from reasoneval_mini.runner.plain_values import NotPlain, encode_plain
 from reasoneval_mini.runner.reaping import die_with_parent
-from reasoneval_mini.support.call_watch import DelegationRefused, resolve_refused, watched
 from reasoneval_mini.support.text import shorten
 
 EVENTS_FD, REQUESTS_FD = 3, 4
@@ -97,15 +98,24 @@ MAX_TRACEBACK_FRAMES = 50
 MAX_VALUE_CHARS = 2 << 20
 MAX_REPLY_CHARS = 3 << 20
 
+#: The thread that imported this module: a server's or an interpreter's main
+#: thread, the main thread of every child forked from it too. Not
+#: ``threading.main_thread()``: importing ``threading`` registers a handler
+#: that runs in every forked child, and cost each about 0.35 ms (its first
+#: run writes some hundred pages, each copied from the server's memory).
+_MAIN_THREAD = get_ident()
+
 # Bound before any untrusted code runs (see the module's docstring).
 _getpid, _exit, _write, _read, _fstat, _close = (
     os.getpid, os._exit, os.write, os.read, os.fstat, os.close)
 _pack, _unpack = struct.Struct(">Q").pack, struct.Struct(">Q").unpack
-_decode = json.JSONDecoder().decode
-_unpickle, _b64decode, _monotonic = pickle.loads, base64.b64decode, time.monotonic
+_decode, _unmarshal = json.JSONDecoder().decode, marshal.loads
+_monotonic = time.monotonic
 _join, _memoryview, _len, _isinstance = "".join, memoryview, len, isinstance
 _NOTE_BYTES = REPORT_CHANNEL_LOST_NOTE.encode()
-_TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+#: ``ast.PyCF_ALLOW_TOP_LEVEL_AWAIT``, without the ``ast`` module (its classes are
+#: half a megabyte of a server's memory, copied at each fork).
+_TOP_LEVEL_AWAIT = 0x2000
 _CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect in every child
 if getattr(json.encoder, "c_make_encoder", None) is not None:
     # The C encoder object, made now: it never looks json's module globals up again.
@@ -196,7 +206,12 @@ def _read_exactly(size):
 
 
 def read_request():
-    """The caller's next request (a dict), or None at the end of the requests."""
+    """The caller's next request (a dict), or None at the end of the requests.
+
+    Requests are marshal (:func:`~reasoneval_mini.support.messages.encode_request`):
+    they come from the trusted caller (code of the session that writes its
+    own requests can only confuse itself).
+    """
     try:
         header = _read_exactly(8)
         body = None if header is None else _read_exactly(_unpack(header)[0])
@@ -204,7 +219,7 @@ def read_request():
         return None
     if body is None:
         return None
-    request = _decode(body.decode("utf-8"))
+    request = _unmarshal(body)
     return request if isinstance(request, dict) else None
 
 
@@ -220,8 +235,9 @@ class Watchdog:
     def __init__(self, seconds):
         self.seconds = seconds
         self.fired = self.active = False
+        # Alarms reach the main thread only, where a session runs its steps.
         self.available = (seconds is not None and hasattr(signal, "setitimer")
-                          and threading.current_thread() is threading.main_thread())
+                          and get_ident() == _MAIN_THREAD)
 
     def _alarm(self, signum, frame):
         if self.active:
@@ -365,6 +381,24 @@ def print_bounded_traceback(error):
 
 # --- calls -------------------------------------------------------------------------------
 
+#: The modules answering calls needs: bound by :func:`_bind_calls`, and warmed
+#: by the servers of runners whose sessions answer calls (the grader's).
+CALL_MODULES = ("base64", "pickle", "reasoneval_mini.runner.plain_values",
+                "reasoneval_mini.support.call_watch")
+_unpickle = _b64decode = encode_plain = resolve_refused = watched = None
+NotPlain = DelegationRefused = None
+
+
+def _bind_calls():
+    """Bind what answering calls needs; called before a job's first source (see the module's docstring)."""
+    global _unpickle, _b64decode, encode_plain, NotPlain, resolve_refused, watched
+    global DelegationRefused
+    base64, pickle, plain_values, call_watch = map(importlib.import_module, CALL_MODULES)
+    _unpickle, _b64decode = pickle.loads, base64.b64decode
+    encode_plain, NotPlain = plain_values.encode_plain, plain_values.NotPlain
+    resolve_refused, watched = call_watch.resolve_refused, call_watch.watched
+    DelegationRefused = call_watch.DelegationRefused
+
 def _outcome(answer, args, kwargs):
     try:
         value = answer(*args, **kwargs)
@@ -447,6 +481,8 @@ def run_session(job, main_pid):
     notebook = job.get("notebook") is True
     watchdog = Watchdog(job.get("step_seconds"))
     status = 0
+    if any(task.get("answers") or task.get("refuses") for task in job["tasks"]):
+        _bind_calls()
     for index, task in enumerate(job["tasks"]):
         namespace = {"__name__": "__main__", "__builtins__": builtins}
         loops = []  # a notebook's event loop, made by its first top-level await

@@ -12,23 +12,25 @@ imported outside any sandbox), moves its objects out of the collector's
 reach, becomes a child subreaper (:mod:`reasoneval_mini.runner.reaping`)
 and, on Linux, enters user and mount namespaces of its own and mounts a
 ``tmpfs`` of the profile's size over its base folder
-(:func:`~reasoneval_mini.runner.workdir.enter_private_mounts`): each
-session's working folder, ``<base>/run``, is made new in it and removed
-after, and cannot hold more than that size.
+(:func:`~reasoneval_mini.runner.workdir.enter_private_mounts`). Every
+session works in the one folder ``<base>/run``, made when the server starts
+and emptied after each session (:func:`~reasoneval_mini.runner.workdir.empty_folder`),
+which cannot hold more than that size: the sessions' Landlock rule names
+that very folder, so the server builds their ruleset once.
 
 Per session the caller makes the session's pipes and sends their child
 ends, with the session's setup (its sandbox plan and limits: nothing
 secret), over the ``AF_UNIX`` socket made when the server started
-(:func:`socket.send_fds`). The server builds the child's Landlock ruleset,
-forks, closes its copies of the pipes at once and tells the caller the
-child's pid. The child (:func:`~reasoneval_mini.runner.child.run_forked`)
+(:func:`socket.send_fds`). The server forks (the child inherits the
+Landlock ruleset), closes its copies of the pipes at once and tells the
+caller the child's pid. The child (:func:`~reasoneval_mini.runner.child.run_forked`)
 reads its job from its own pipe, confines itself and runs; the caller
 talks to it directly. The server only waits for the child to exit (or for
 the caller's ``end``: it then kills it), kills the child's group while it
 is still unreaped and everything left below the server, reports the exit
-status, and then removes the folder, within :data:`REMOVAL_SECONDS`: what a
+status, and then empties the folder, within :data:`REMOVAL_SECONDS`: what a
 session left behind never delays its own result. A folder that could not
-be removed makes this session the server's last.
+be emptied makes this session the server's last.
 
 So the server never holds a session's job, output, events or results: a
 forked child finds nothing of an earlier session in its memory, because
@@ -49,7 +51,8 @@ import os
 import select
 import signal
 import socket
-import subprocess
+import stat
+import struct
 import time
 
 from reasoneval_mini.runner.confinement import (
@@ -58,17 +61,16 @@ from reasoneval_mini.runner.confinement import (
 from reasoneval_mini.runner.deadlines import EXIT_POLL_SECONDS, KILL_GRACE_SECONDS
 from reasoneval_mini.runner.reaping import (
     PARENT_CHECK_SECONDS, become_subreaper, die_with_parent, kill_descendants, parent_gone)
-from reasoneval_mini.runner.start import start_child
 from reasoneval_mini.runner.workdir import (
-    enter_private_mounts, make_workdir, mount_capped, remove_tree)
+    empty_folder, enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
     FrameReader, MessageTooLarge, encode_message, read_message, wait_until_readable,
-    write_message)
+    write_all, write_message)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
-#: Each session's working folder, in turn: ``<base>/run``.
+#: The sessions' working folder, ``<base>/run``: one folder, emptied after each.
 RUN_FOLDER = "run"
-#: How long the server may spend removing a session's folder after reporting its end.
+#: How long the server may spend emptying the folder after reporting a session's end.
 REMOVAL_SECONDS = 0.25
 #: Largest message on the socket (each is a few hundred bytes of JSON).
 MAX_MESSAGE_BYTES = 1 << 16
@@ -82,6 +84,29 @@ START_FDS = (2, 4)
 
 # --- The server ----------------------------------------------------------------------------
 
+def warm_up(pre_imports):
+    """Import the child's code and *pre_imports* (comma-separated), build what every child would, freeze it all.
+
+    What a server holds before forking, its children share; what each child
+    builds for itself costs it CPU and written pages, at every program.
+    """
+    for name in ["reasoneval_mini.runner.child", *filter(None, pre_imports.split(","))]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a module that fails here fails in the session too
+            pass
+    # CPython builds its AST node types (a few hundred heap types) on a
+    # process's first compile() unless they exist: compiling once here, not in
+    # each child, saves each ~2 ms of CPU and ~100 written pages (HumanEval's
+    # programs: child CPU 4.7 -> 3.3 ms). The server's own modules come from
+    # their .pyc, without a compile() call.
+    compile("pass", "<warm>", "exec")
+    # Out of the collector's reach: a collection in a child would otherwise
+    # write to every object so far, copying every shared page.
+    gc.collect()
+    gc.freeze()
+
+
 def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
     """Fork a child per ``start`` on the socket *sock_fd* until it closes or *parent_pid* dies.
 
@@ -93,15 +118,7 @@ def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
     """
     # No SIGINT handling: the server leads its own session, so a Ctrl-C in a
     # terminal or a notebook's interrupt never reaches it or its children.
-    for name in ["reasoneval_mini.runner.child", *filter(None, pre_imports.split(","))]:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - a module that fails here fails in the session too
-            pass
-    # Out of the collector's reach: a collection in a child would otherwise
-    # write to every object so far, copying every shared page.
-    gc.collect()
-    gc.freeze()
+    warm_up(pre_imports)
     die_with_parent(parent_pid)
     become_subreaper()
     capped = bool(private) and enter_private_mounts() and mount_capped(base, cap_mb)
@@ -116,6 +133,7 @@ def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
 
 
 _PREPARED = {}  # isolation -> the policy's paths, opened once in this server
+_RULESETS = {}  # isolation -> its children's Landlock ruleset, built once in this server
 
 
 def _prepared(isolation):
@@ -127,33 +145,71 @@ def _prepared(isolation):
     return _PREPARED[isolation]
 
 
+_FOLDER = [None]  # (device, inode) of the sessions' folder, as this server made it
+
+
+def _folder_ready(workdir):
+    """Make sure *workdir* is the folder this server made (made now if it is not); OSError if it cannot be.
+
+    Made once, at the first session: the sessions' rulesets name it, so a
+    folder made again (someone removed it: ``/dev/shm`` is everyone's where
+    the server could not mount its own) drops them. Something else in its
+    place cannot be undone here: the error stops the server.
+    """
+    try:
+        found = os.lstat(workdir)
+        if stat.S_ISDIR(found.st_mode) and (found.st_dev, found.st_ino) == _FOLDER[0]:
+            return
+    except FileNotFoundError:
+        pass
+    os.mkdir(workdir, 0o700)
+    made = os.lstat(workdir)
+    _FOLDER[0] = (made.st_dev, made.st_ino)
+    for ruleset in _RULESETS.values():
+        if ruleset is not None:
+            os.close(ruleset)
+    _RULESETS.clear()
+
+
+def _ruleset(isolation, workdir):
+    """The Landlock ruleset of *isolation*'s children, as a descriptor kept open here; None if none.
+
+    Built once (each build cost the server about 70 us and the pages its
+    ctypes calls wrote, copied while the child lived): it names *workdir*,
+    which stays the same folder from session to session (emptied after
+    each), so one ruleset serves them all. A child enforces it and closes
+    its copy. When the kernel refuses here, the child builds its own, or
+    fails closed; the next session tries again.
+    """
+    if _RULESETS.get(isolation) is None:
+        try:
+            _RULESETS[isolation] = build_child_ruleset(isolation, workdir, _prepared(isolation))
+        except OSError:
+            return None
+    return _RULESETS[isolation]
+
+
 def _one_session(sock, received, base, parent_pid):
     """Fork the child of one ``start``, wait for its end, report it; False when the server must stop."""
     message, fds = received
     if message.get("op") != "start" or len(fds) not in START_FDS:
         _close_all(fds)
         return True
-    workdir = os.path.join(base, RUN_FOLDER)
-    server_pid, ruleset = os.getpid(), None
+    workdir = os.path.join(base, RUN_FOLDER)  # empty: the last session's end saw to it
+    server_pid = os.getpid()
+    try:
+        _folder_ready(workdir)
+    except OSError as error:
+        _close_all(fds)
+        _told(sock, {"failed": f"{type(error).__name__}: {error}"})
+        return False
     try:
         setup = message["setup"]
         isolation = isolation_from_fields(setup["isolation"])
-        os.mkdir(workdir, 0o700)  # fails if the last session's folder is still there
-    except (OSError, KeyError, TypeError, ValueError) as error:
-        _close_all(fds)
-        return _told(sock, {"failed": f"{type(error).__name__}: {error}"}) and not os.path.lexists(workdir)
-    try:
-        prepared = _prepared(isolation)
-        try:
-            # Built here (cheap) rather than in the child (copied pages); a
-            # child whose ruleset failed here builds it itself, or fails closed.
-            ruleset = build_child_ruleset(isolation, workdir, prepared)
-        except OSError:
-            ruleset = None
+        prepared, ruleset = _prepared(isolation), _ruleset(isolation, workdir)
         pid = os.fork()
-    except OSError as error:  # e.g. EAGAIN: no session, the folder goes, the server goes on
-        _close_all(fds + ([ruleset] if ruleset is not None else []))
-        remove_tree(workdir)
+    except (OSError, KeyError, TypeError, ValueError) as error:  # e.g. EAGAIN: no session
+        _close_all(fds)
         return _told(sock, {"failed": f"{type(error).__name__}: {error}"})
     if pid == 0:  # the session's child: it never comes back to the server's code
         try:
@@ -163,18 +219,34 @@ def _one_session(sock, received, base, parent_pid):
             run_forked(setup, [fds[0], fds[1], *streams], workdir, server_pid, prepared, ruleset)
         finally:
             os._exit(SETUP_FAILED)
-    _close_all(fds + ([ruleset] if ruleset is not None else []))
+    _close_all(fds)
     del message, fds, received, setup
-    if _told(sock, {"started": pid}):
+    if _tell(sock, b'{"started": %d}' % pid):
         status, go_on = _wait(sock, pid, parent_pid)
     else:
         status, go_on = _end(pid), False
     kill_descendants(os.getpid())  # what left the child's subtree came here
-    told = _told(sock, {"exited": pid, "status": status})
+    told = _tell(sock, b'{"exited": %d, "status": %d}' % (pid, status))
     _restore_base(base)
-    remove_tree(workdir, deadline=time.monotonic() + REMOVAL_SECONDS)
-    left = os.path.lexists(workdir)
-    return go_on and told and _told(sock, {"removed": pid, "left": left}) and not left
+    left = not empty_folder(workdir, deadline=time.monotonic() + REMOVAL_SECONDS)
+    if not (go_on and told):
+        return False
+    said = _tell(sock, b'{"removed": %d, "left": %s}' % (pid, b"true" if left else b"false"))
+    return said and not left
+
+
+def _tell(sock, body):
+    """Send the caller the JSON *body* (bytes), made by hand; False if its socket is gone.
+
+    The messages of every session (their values are ints) are written so,
+    not by ``json``: after each fork, every page the server writes costs a
+    fault (a copy while the child lives), and json's encoder wrote about 60.
+    """
+    try:
+        write_all(sock.fileno(), _FRAME_LENGTH.pack(len(body)) + body)
+    except OSError:
+        return False
+    return True
 
 
 def _close_all(fds):
@@ -186,12 +258,12 @@ def _close_all(fds):
 
 
 def _restore_base(base):
-    """Give the base folder its mode (0700) back, before the folder in it is removed.
+    """Give the base folder its mode (0700) back, before the folder in it is emptied.
 
-    Landlock does not cover ``chmod``: a program may take away the write
-    right on its folder's parent (its owner's right), and the server,
-    without root's powers, could then neither remove ``<base>/run`` nor
-    make the next one (the system-call filter refuses ``chmod`` where it runs).
+    Landlock does not cover ``chmod``: a program may take away the rights
+    on its folder's parent (its owner's right), and the server, without
+    root's powers, could then no longer reach ``<base>/run`` to empty it
+    (the system-call filter refuses ``chmod`` where it runs).
     """
     try:
         os.chmod(base, 0o700)
@@ -273,6 +345,7 @@ def _told(sock, message):
 
 
 _HEADER_BYTES = 8  # a frame's length (support.messages)
+_FRAME_LENGTH = struct.Struct(">Q")
 
 
 def _receive(sock, parent_pid, wait=True):
@@ -320,6 +393,13 @@ class Server:
         self.profile, self.private = profile, private
         self.base = make_workdir()  # made here, so that it is removed here when the server cannot
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        # Here, not at the top (nor in close): ``subprocess`` is the
+        # caller's; a server, which forks each session from its own memory,
+        # would map its library again at every fork.
+        import subprocess
+
+        from reasoneval_mini.runner.start import start_child
+
         try:
             # Its stderr is the caller's: a server that fails says why there.
             self.process = start_child(
@@ -452,6 +532,8 @@ class Server:
             return
         self.sock.close()
         if process is not None:
+            import subprocess  # see __init__
+
             if kill:
                 kill_process_tree(process)
             else:

@@ -68,7 +68,7 @@ from reasoneval_mini.runner.start import descriptor_token, start_child
 from reasoneval_mini.runner.warm import WarmPool
 from reasoneval_mini.runner.workdir import make_workdir, remove_tree
 from reasoneval_mini.support.messages import (
-    FrameReader, MessageTooLarge, encode_message, write_all)
+    FrameReader, MessageTooLarge, encode_request, write_all)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: How a session's wait ended: the process ended by itself (any exit code, any
@@ -218,10 +218,10 @@ class Session:
         pipe) cannot hold the caller: past *deadline* the write raises
         :class:`SessionStopped` (``TIMED_OUT``), and a cancel ends it too.
         """
-        return self.send_frame(encode_message(message), deadline)
+        return self.send_frame(encode_request(message), deadline)
 
     def send_frame(self, frame, deadline):
-        """Write a frame :func:`~reasoneval_mini.support.messages.encode_message` made; as :meth:`send`."""
+        """Write a frame :func:`~reasoneval_mini.support.messages.encode_request` made; as :meth:`send`."""
         view = memoryview(frame)
         while view and self.requests is not None:
             try:
@@ -722,7 +722,7 @@ class Runner:
                 theirs.append(write_end)
                 streams[read_end] = HeadTailBuffer(*output)
         nonce = secrets.token_hex(16)
-        frame = encode_message({**job, "nonce": nonce})
+        frame = encode_request({**job, "nonce": nonce})
         # A job that fits in an empty pipe goes at once, while the server forks.
         early = len(frame) <= EARLY_JOB_BYTES
         try:

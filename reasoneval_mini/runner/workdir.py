@@ -1,4 +1,4 @@
-"""The untrusted child's own working folder: made empty, removed whatever the child did to it.
+"""The untrusted child's own working folder: made empty, emptied or removed whatever the child did to it.
 
 It is the only folder the sandbox lets the child write
 (:func:`~reasoneval_mini.runner.confinement.confine_child`).
@@ -15,12 +15,16 @@ Surprising: on Linux the folder is in ``/dev/shm`` (memory), not on disk,
 and nothing there counts against a memory limit: ``/dev/shm`` may hold all
 the machine's memory. A child that lives long enough to afford it (the
 grader's, one per student) caps its folder with :func:`cap_workdir`.
+
+``shutil`` and ``tempfile`` are imported by the functions that use them, on
+the caller's side: a runner server imports this module, and every library
+a process has loaded is mapped again at each of its forks (``shutil`` loads
+the zlib, bz2 and lzma libraries; together with ``tempfile``'s about 40
+mappings, 0.25 ms of every fork and exit on a 2-core machine).
 """
 
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 from reasoneval_mini.sandbox.libc import libc
@@ -34,6 +38,8 @@ def working_directory_base():
     Creating and removing a folder there costs microseconds; on a disk it
     can cost milliseconds, which would dominate a fast program's run.
     """
+    import tempfile  # here, not at the top: see the module's docstring
+
     shm = "/dev/shm"
     if sys.platform.startswith("linux") and os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
         return shm
@@ -42,6 +48,8 @@ def working_directory_base():
 
 def make_workdir(base=None):
     """A new empty folder (mode 0700) below *base* (default :func:`working_directory_base`)."""
+    import tempfile  # here, not at the top: see the module's docstring
+
     return tempfile.mkdtemp(prefix=PREFIX, dir=base or working_directory_base())
 
 
@@ -69,7 +77,9 @@ def remove_tree(path, deadline=None):
         return
     except OSError:
         pass
-    if deadline is None:
+    if deadline is None:  # never in a runner server, which gives a deadline
+        import shutil  # here, not at the top: see the module's docstring
+
         try:
             shutil.rmtree(path, ignore_errors=True)
         except RecursionError:  # a tree deeper than Python's recursion limit
@@ -79,6 +89,8 @@ def remove_tree(path, deadline=None):
     if os.open in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW") and hasattr(os, "O_DIRECTORY"):
         _remove_flattening(path, deadline)
     else:  # pragma: no cover - Windows: no mode bits to give back
+        import shutil
+
         for root, dirs, _ in os.walk(path):
             for name in dirs:
                 if not os.path.islink(os.path.join(root, name)):
@@ -86,8 +98,76 @@ def remove_tree(path, deadline=None):
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _remove_flattening(path, deadline=None):
+def empty_folder(path, deadline=None):
+    """Remove everything in the folder *path* but the folder itself; True if it is empty then. Never raises.
+
+    For a folder that must stay the same folder (a runner server's
+    sessions' folder, which their sandbox's rule names by its inode): the
+    same care as :func:`remove_tree` (never through a link, the child's
+    locks undone, any depth, *deadline* as there), and *path* itself keeps
+    its place, with mode 0700. False when something is left, or when *path*
+    is no folder (a link in its place included: nothing is then done).
+
+    >>> folder = make_workdir()
+    >>> os.makedirs(os.path.join(folder, "a", "b"))
+    >>> empty_folder(folder), os.listdir(folder)
+    (True, [])
+    >>> remove_tree(folder)
+    """
+    _unlock(path, None)  # the child may have locked its own folder
+    if not _is_empty(path):
+        _remove_flattening(path, deadline, keep=True)
+        if not _is_empty(path):
+            return False
+    return _forget_metadata(path)
+
+
+def _is_empty(path):
+    """True if *path* is a folder (not a link to one) with nothing in it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        return not os.listdir(fd) if os.listdir in os.supports_fd else not os.listdir(path)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _forget_metadata(path):
+    """Give the folder *path* fixed times and none of its user's extended attributes; True if done.
+
+    What a session could leave on its folder for the next one to read (the
+    times of its last change, chosen to the nanosecond; an attribute): the
+    system-call filter refuses setting them where it runs, but not the
+    times that its own writes leave. Attributes of other namespaces (an
+    LSM's label) are not the program's to set, and stay.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        if os.utime in os.supports_fd:
+            os.utime(fd, ns=(0, 0))
+        else:  # pragma: no cover - no futimens here
+            os.utime(path, ns=(0, 0))
+        for name in os.listxattr(fd) if hasattr(os, "listxattr") else ():
+            if name.startswith("user.") or name.startswith("system.posix_acl"):
+                os.removexattr(fd, name)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _remove_flattening(path, deadline=None, keep=False):
     """Empty and remove the folder *path* (never following a link), however deep or locked.
+
+    With *keep*, *path* itself stays (emptied).
 
     Each pass removes every file and link in *path*, and for each folder
     there: unlocks it, removes its files and links, moves its folders up
@@ -166,6 +246,8 @@ def _remove_flattening(path, deadline=None):
                     pass
     finally:
         os.close(top)
+    if keep:
+        return
     try:
         os.rmdir(path)
     except OSError:

@@ -54,7 +54,7 @@ import os
 import site
 import sys
 import sysconfig
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
@@ -70,8 +70,7 @@ class SandboxUnavailable(RuntimeError):
     """``mode="required"``, and the kernel cannot enforce the whole policy; the message names what is missing."""
 
 
-@dataclass(frozen=True)
-class Isolation:
+class Isolation(NamedTuple):
     """How runs are isolated: the *mode* asked for, the kernel's *abi*, what is *enforced* and *missing*.
 
     *folder_capped* says whether each run's working folder was a file system
@@ -83,6 +82,10 @@ class Isolation:
 
     >>> print(Isolation("auto", 7, ("files", "network", "signals"), (), folder_capped=False))
     landlock ABI 7: files, network, signals; working folder NOT capped
+
+    A named tuple, not a dataclass: ``dataclasses`` imports ``inspect``
+    (1.2 MB of objects), and every runner server holds this class, and
+    copies the page tables of all it holds at each fork.
     """
 
     mode: str

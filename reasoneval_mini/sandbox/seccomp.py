@@ -85,7 +85,6 @@ import ctypes
 import errno
 import functools
 import os
-import platform
 import sys
 
 from reasoneval_mini.sandbox.libc import libc
@@ -234,7 +233,7 @@ def supported():
     (:func:`~reasoneval_mini.sandbox.policy.confine` does), and a fork
     server asks once for all its children.
     """
-    if sys.platform != "linux" or platform.machine() not in _ARCHITECTURES:
+    if sys.platform != "linux" or os.uname().machine not in _ARCHITECTURES:
         return False
     try:
         with open("/proc/self/status", encoding="ascii", errors="replace") as status:
@@ -312,7 +311,7 @@ def _program(arch, numbers, x32):
 @functools.lru_cache(maxsize=None)
 def prepared_filter():
     """The filter for this machine as a ctypes object, built once (a runner server builds it before forking)."""
-    instructions = _program(*_ARCHITECTURES[platform.machine()])
+    instructions = _program(*_ARCHITECTURES[os.uname().machine])
     array = (_SockFilter * len(instructions))(*[_SockFilter(*i) for i in instructions])
     program = _SockFprog(len(instructions), ctypes.cast(array, ctypes.POINTER(_SockFilter)))
     program._array = array  # keep the instructions alive as long as the program

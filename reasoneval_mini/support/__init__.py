@@ -6,7 +6,8 @@
 * ``files``: atomic writes;
 * ``processes``: killing a process group or tree, naming a signal;
 * ``messages``: the one child-process message protocol (framed JSON);
-* ``parallel``: the one parallel runner (threads, cancellable).
+* ``parallel``: the one parallel runner (threads, cancellable);
+* ``exports``: a package's public names, loaded on first use.
 
 Nothing here imports the rest of the package.
 """

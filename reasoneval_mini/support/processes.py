@@ -3,11 +3,13 @@
 POSIX: a process started in its own session leads a process group, and
 killing the group takes its children and grandchildren too. Windows has no
 process groups: the process tree is killed with ``taskkill /T``.
+
+``subprocess`` is imported on Windows only: a runner server uses this
+module, and every library it loads is mapped again at each of its forks.
 """
 
 import os
 import signal
-import subprocess
 
 
 def kill_process_group(pid):
@@ -18,6 +20,8 @@ def kill_process_group(pid):
     On Windows, kill the tree of *pid* with ``taskkill``.
     """
     if os.name == "nt":  # pragma: no cover - exercised on Windows only
+        import subprocess
+
         subprocess.run(["taskkill", "/F", "/T", "/PID", str(pid)],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return

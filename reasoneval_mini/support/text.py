@@ -13,7 +13,6 @@ run and grades, feedback and stored outputs must not.
 """
 
 import re
-import unicodedata
 
 #: The usual length of a one-line message (a detail, a grader message).
 MESSAGE_CHARS = 300
@@ -67,6 +66,10 @@ def display_width(text):
     >>> display_width("points"), display_width("分值")
     (6, 4)
     """
+    # Here, not at the top: a runner server's children use this module,
+    # and every library a server loads is mapped again at each of its forks.
+    import unicodedata
+
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in str(text))
 
 

@@ -202,3 +202,16 @@ def test_the_grace_past_a_childs_limit_and_the_cancel_polls_are_set_in_one_place
     for module in ("reasoneval_mini.runner.session", "reasoneval_mini.runner.server",
                    "reasoneval_mini.grading.process"):
         assert _names_imported_from(trees[module], home), f"{module} does not use {home}"
+
+
+def test_a_package_loads_its_names_lazily_only_through_support_exports():
+    # The PEP 562 hooks (a package's __getattr__ and __dir__) are written once,
+    # in support/exports.lazy_exports: three packages had each their own copy.
+    home = "reasoneval_mini.support.exports"
+    own_hooks = [(module, node.lineno) for module, tree in TREES if module != home
+                 for node in tree.body
+                 if isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__")]
+    assert not own_hooks, (f"a module-level __getattr__ or __dir__ outside {home} (use lazy_exports):\n"
+                           + "\n".join(f"{module}:{line}" for module, line in own_hooks))
+    users = [module for module, tree in TREES if "lazy_exports" in _names_imported_from(tree, home)]
+    assert {"reasoneval_mini", "reasoneval_mini.runner", "reasoneval_mini.executor"} <= set(users)

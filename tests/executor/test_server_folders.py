@@ -2,7 +2,8 @@
 
 A runner server has one base folder (on Linux a file system of its
 profile's size, the programs' memory limit, mounted once) and runs each
-program in ``<base>/run`` in turn, made new before and removed after. Each test here is a sample program that
+program in ``<base>/run`` in turn: one folder, made once (the programs'
+Landlock rule names it) and emptied after each. Each test here is a sample program that
 tries to reach the next sample through that folder (files left behind, a
 folder it cannot remove, a full or overfull file system, links, an
 unsandboxed program's mounts), and checks the next sample's record: the
@@ -80,12 +81,20 @@ def the_warm_runner(memory_mb=DEFAULT_MEMORY_MB):
     return runner
 
 
-def gone_soon(path, seconds=5.0):
-    """True once *path* is gone, within *seconds* (a server removes a folder after its report)."""
+def emptied_soon(path, seconds=5.0):
+    """True once *path* is an empty folder or gone, within *seconds* (a server empties its folder after its report)."""
     deadline = time.monotonic() + seconds
-    while os.path.lexists(path) and time.monotonic() < deadline:
+    while True:
+        try:
+            if not os.listdir(path):
+                return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.02)
-    return not os.path.lexists(path)
 
 
 HONEST = [("passing", "assert sorted([2, 1]) == [1, 2]\n", PASSED),
@@ -344,14 +353,14 @@ def test_remove_tree_removes_a_deep_locked_tree_and_never_follows_its_links(tmp_
     assert victim.stat().st_mode & 0o777 == 0o500
 
 
-def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_program(
+def test_a_server_that_could_not_empty_its_folder_is_not_used_for_the_next_program(
         own_worker, monkeypatch):
-    # Whatever the reason the folder stays (here, a server whose removal does
+    # Whatever the reason something stays (here, a server whose emptying does
     # nothing), the next program must not pay for it: the server says so after
     # the program's end, the caller closes it and removes its base at once,
-    # and the next program runs on a new server. The folder is removed after
+    # and the next program runs on a new server. The folder is emptied after
     # the program's end is reported: its result cannot say so.
-    boot_with("_entry.remove_tree = lambda path, deadline=None: None; ", monkeypatch)
+    boot_with("_entry.empty_folder = lambda path, deadline=None: False; ", monkeypatch)
     first = run("import os\nopen('f', 'w').write('x')\nprint(os.getppid(), os.path.dirname(os.getcwd()))")
     assert first.status == PASSED, first.detail
     old_server, old_base = first.stdout_tail.split()
@@ -359,6 +368,83 @@ def test_a_server_that_could_not_remove_a_folder_is_not_used_for_the_next_progra
     second = run("import os\nassert os.listdir('.') == []\nprint(os.getppid())")
     assert second.status == PASSED, second.detail
     assert second.stdout_tail.split() != [old_server]
+
+
+# --- One folder for every session ------------------------------------------------------
+
+LEAVE_ALL_IT_CAN = """
+import os
+print(os.getppid(), os.stat(".").st_ino, sorted(os.listdir(".")))
+os.makedirs("a/b/c")
+for name in ("f", "a/g", "a/b/c/h"):
+    with open(name, "w") as handle:
+        handle.write("left by an earlier program")
+os.symlink("/etc", "link")
+for folder in ("a/b/c", "a/b", "a", "."):
+    try:
+        os.chmod(folder, 0o500)  # refused by the filter where it runs: locked elsewhere
+    except PermissionError:
+        pass
+"""
+
+
+def test_every_program_of_a_server_finds_the_same_folder_empty_and_writable(own_worker):
+    # The folder is made once (the ruleset built once names it) and emptied
+    # after each program, whatever it left there: files, folders, a link,
+    # locks. The next program on the same server finds it empty, and may
+    # write in it (a ruleset naming a folder made again would refuse that).
+    seen = []
+    for _ in range(3):
+        result = run(LEAVE_ALL_IT_CAN)
+        assert result.status == PASSED, result.detail
+        server, inode, *listing = result.stdout_tail.split(maxsplit=2)
+        seen.append((server, inode, listing[0].strip()))
+    assert len({(server, inode) for server, inode, _ in seen}) == 1, seen
+    assert all(listing == "[]" for _, _, listing in seen), seen
+
+
+LEAVE_A_NOTE_IN_THE_FOLDER = """
+import os, time
+for write in (lambda: os.utime(".", ns=(4242, 4242)),
+              lambda: os.setxattr(".", "user.note", b"the answer is 42")):
+    try:
+        write()
+    except OSError:  # refused by the filter where it runs
+        pass
+while time.time_ns() % 1000 != 42:  # a change of its own, timed to the nanosecond
+    pass
+open("note", "w").close()
+os.remove("note")
+"""
+READ_THE_FOLDER = ("import os\nst = os.stat('.')\n"
+                   "print(st.st_mtime_ns, st.st_atime_ns, os.listxattr('.'))")
+
+
+def test_a_program_leaves_the_next_nothing_in_its_folders_times_or_attributes(own_worker):
+    # One folder for every program: what one sets on it (its times, an
+    # attribute) or leaves there by its own changes (the time of its last
+    # one) would be a note to the next. The server gives the folder fixed
+    # times and no attribute after each program.
+    for _ in range(2):
+        left = run(LEAVE_A_NOTE_IN_THE_FOLDER)
+        assert left.status == PASSED, left.detail
+        read = run(READ_THE_FOLDER)
+        assert read.status == PASSED, read.detail
+        assert read.stdout_tail.split() == ["0", "0", "[]"], read.stdout_tail
+
+
+def test_a_folder_removed_between_programs_is_made_again_for_the_next(own_worker, monkeypatch):
+    # Uncapped (as where the kernel refuses namespaces), the folder is in this
+    # machine's /dev/shm, where anyone's cleaner may remove it: the next
+    # program gets a new folder, and a ruleset that names it.
+    boot_with("_entry.enter_private_mounts = lambda: False; ", monkeypatch)
+    first = run("import os\nprint(os.getcwd(), os.getppid())")
+    assert first.status == PASSED, first.detail
+    folder, server = first.stdout_tail.split()
+    scrub(folder)
+    second = run("import os\nopen('f', 'w').write('x')\nprint(os.getcwd(), os.getppid())")
+    assert second.status == PASSED, second.detail
+    assert second.stdout_tail.split() == [folder, server]
 
 
 # --- The shared file system: full, overfull ------------------------------------------
@@ -503,12 +589,12 @@ def test_a_record_says_its_folder_was_capped_where_a_program_could_not_fill_it(o
 
 # --- Without a file system of its own --------------------------------------------------
 
-def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
+def test_without_a_capped_file_system_each_run_folder_is_still_emptied(
         own_worker, monkeypatch):
     # Where the kernel refuses namespaces the base is a plain folder (here, a
     # server told it cannot have mounts of its own), which this process sees:
-    # the run folder is made and removed the same way (removal raised
-    # RecursionError before).
+    # the run folder is emptied the same way (removal raised RecursionError
+    # before).
     boot_with("_entry.enter_private_mounts = lambda: False; ", monkeypatch)
     programs = [DEEP.format(depth=3000), LOCKS["nested read-only folders"],
                 "import os\nassert os.listdir('.') == []\nassert os.environ['HOME'] == os.getcwd()"]
@@ -521,11 +607,11 @@ def test_without_a_capped_file_system_each_run_folder_is_still_new_and_removed(
             refused = source == LOCKS["nested read-only folders"] and seccomp.supported()
             assert result.status == (RUNTIME_ERROR if refused else PASSED), result.detail
             assert result.isolation.endswith("; working folder NOT capped"), result.isolation
-            # Removed by the server after its report, or with the whole base
-            # when the server gave up and was replaced.
-            assert gone_soon(os.path.join(base, RUN_FOLDER)), os.listdir(base)
+            # Emptied by the server after its report, or removed with the
+            # whole base when the server gave up and was replaced.
+            assert emptied_soon(os.path.join(base, RUN_FOLDER)), os.listdir(base)
         finally:
-            if os.path.exists(os.path.join(base, RUN_FOLDER)):
+            if not emptied_soon(os.path.join(base, RUN_FOLDER), seconds=0):
                 scrub(os.path.join(base, RUN_FOLDER))
 
 

@@ -109,15 +109,13 @@ def test_where_user_namespaces_are_off_a_real_run_and_doctor_say_the_folder_is_n
 
 
 def test_an_isolation_whose_folder_was_not_capped_says_so_in_its_line_and_its_warning():
-    from dataclasses import replace
-
     from reasoneval_mini.sandbox import plan_isolation
 
     whole = plan_isolation("auto", abi=7)
     assert (str(whole), whole.warning()) == ("landlock ABI 7: files, network, signals", None)
-    uncapped = replace(whole, folder_capped=False)
+    uncapped = whole._replace(folder_capped=False)
     assert str(uncapped) == "landlock ABI 7: files, network, signals; working folder NOT capped"
     assert "/dev/shm" in uncapped.warning() and "memory limit" in uncapped.warning()
-    partial = replace(plan_isolation("auto", abi=4), folder_capped=False)
+    partial = plan_isolation("auto", abi=4)._replace(folder_capped=False)
     assert partial.warning().endswith("whatever its memory limit"), partial.warning()
-    assert str(replace(whole, folder_capped=True)).endswith("; working folder capped")
+    assert str(whole._replace(folder_capped=True)).endswith("; working folder capped")
