@@ -380,6 +380,8 @@ for name in ("f", "a/g", "a/b/c/h"):
     with open(name, "w") as handle:
         handle.write("left by an earlier program")
 os.symlink("/etc", "link")
+for fifo in ("fifo", "a/b/fifo"):  # opened without a writer, a FIFO blocks its reader
+    os.mkfifo(fifo)
 for folder in ("a/b/c", "a/b", "a", "."):
     try:
         os.chmod(folder, 0o500)  # refused by the filter where it runs: locked elsewhere
@@ -391,7 +393,7 @@ for folder in ("a/b/c", "a/b", "a", "."):
 def test_every_program_of_a_server_finds_the_same_folder_empty_and_writable(own_worker):
     # The folder is made once (the ruleset built once names it) and emptied
     # after each program, whatever it left there: files, folders, a link,
-    # locks. The next program on the same server finds it empty, and may
+    # FIFOs (which the emptying must never open), locks. The next program on the same server finds it empty, and may
     # write in it (a ruleset naming a folder made again would refuse that).
     seen = []
     for _ in range(3):
