@@ -393,8 +393,9 @@ for folder in ("a/b/c", "a/b", "a", "."):
 def test_every_program_of_a_server_finds_the_same_folder_empty_and_writable(own_worker):
     # The folder is made once (the ruleset built once names it) and emptied
     # after each program, whatever it left there: files, folders, a link,
-    # FIFOs (which the emptying must never open), locks. The next program on the same server finds it empty, and may
-    # write in it (a ruleset naming a folder made again would refuse that).
+    # FIFOs (which the emptying must never open), locks. The next program on
+    # the same server finds it empty, and may write in it (a ruleset naming a
+    # folder made again would refuse that).
     seen = []
     for _ in range(3):
         result = run(LEAVE_ALL_IT_CAN)

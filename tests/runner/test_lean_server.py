@@ -35,7 +35,7 @@ NOT_IN_A_SERVER = {
     "subprocess": "_posixsubprocess, and threading",
     "dataclasses": "inspect, dis and their objects (1.2 MB)",
     "inspect": "its objects",
-    "ast": "its helper classes (the node types it wraps the server builds anyway: see below)",
+    "ast": "ast.py's own classes (the node types themselves a server builds: see below)",
     "platform": "its objects",
     "unicodedata": "its library",
     "pickle": "its library (the calls of grading sessions only)",
