@@ -54,8 +54,12 @@ def test_watchdog_reports_errors_exits_and_loops_that_swallow_alarms():
             pass
 
     start = time.monotonic()
-    assert isinstance(dog.run(swallows_three_alarms), StepTimeout)
+    error = dog.run(swallows_three_alarms)
+    assert isinstance(error, StepTimeout) and dog.alarms == 4
     assert time.monotonic() - start < 2
+    assert dog.stubborn(error)  # the child holds such a step for the caller to end
+    assert not dog.stubborn(dog.run(lambda: exec("while True: pass")))  # the first alarm ended it
+    assert dog.alarms == 1
     assert text(swallows_three_alarms) == dog.timeout_text() == "did not finish within 0.2 s (endless loop?)"
     assert failure_facts(StepTimeout(), "<cell>", dog)["timeout"] is True
 

@@ -8,7 +8,9 @@ channel (descriptor 3) exactly as the child does (an 8-byte big-endian size,
 then JSON): what the caller believes of them is the contract under test.
 """
 
+import base64
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -378,6 +380,42 @@ def test_several_calls_in_one_request_run_in_order_and_a_stopped_one_ends_it(run
     assert [list(outcome) for outcome in outcomes] == [["returned"], ["returned"], ["stopped"]]
     assert "within 1 s" in outcomes[2]["stopped"]
     assert made == [{"returned": {"l": [{"i": "0x1"}, "ab", "loop"]}}]  # 3 was never called
+
+
+# Swallows the first alarm, and meets the next outside its ``try`` (in the sleep),
+# every time: what a loop that swallows every alarm meets now and then, under load.
+SWALLOWS_ONE_ALARM_THEN_MEETS_ONE = ("import time\n"
+                                     "def stubborn():\n"
+                                     "    while True:\n"
+                                     "        try:\n"
+                                     "            while True:\n"
+                                     "                pass\n"
+                                     "        except BaseException:\n"
+                                     "            time.sleep(5)\n")
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no SIGALRM")
+@pytest.mark.parametrize("step", ["cell", "call"])
+def test_a_step_that_swallowed_an_alarm_ends_only_by_the_callers_deadline(runner, step):
+    # Whether a later alarm lands inside the code's try or outside it must not
+    # decide how the step ends: held, it ends as a step that swallowed all.
+    source = SWALLOWS_ONE_ALARM_THEN_MEETS_ONE + ("stubborn()\n" if step == "cell" else "")
+    session = runner.open(OFF, {"notebook": True, "step_seconds": 0.2, "tasks": [{
+        "sources": [["<cell 1>", source]], "answers": {"stubborn": "stubborn"}}]})
+    try:
+        if step == "call":
+            session.next_event(lambda event: event["event"] == "ready", deadline_in(10))
+            session.send({"op": "call", "seq": 1, "exercise": "stubborn",
+                          "calls": base64.b64encode(pickle.dumps([((), {})])).decode()},
+                         deadline_in(10))
+        with pytest.raises(SessionStopped) as stopped:
+            session.next_event(lambda event: event["event"] in ("failed", "ready", "reply"),
+                               deadline_in(1.5))
+        assert stopped.value.outcome == TIMED_OUT
+        assert session.returncode is None  # still there, for the caller to end
+    finally:
+        ended = session.end()
+    assert ended.returncode < 0  # killed
 
 
 def test_a_reply_that_grows_past_its_bound_holds_fewer_outcomes_never_a_frame_too_large(runner):
