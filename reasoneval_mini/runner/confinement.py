@@ -33,6 +33,7 @@ import warnings
 
 from reasoneval_mini.runner.limits import apply_limits
 from reasoneval_mini.runner.workdir import cap_workdir
+from reasoneval_mini.support.descriptors import dup_above
 from reasoneval_mini.sandbox.policy import (
     Isolation,
     build_ruleset,
@@ -111,13 +112,11 @@ def build_child_ruleset(isolation, workdir, prepared=None):
     Raises ``OSError`` if the kernel refuses; the child may then try itself
     (and fail closed).
     """
-    import fcntl  # POSIX only, like forking
-
     ruleset = build_ruleset(isolation, workdir, prepared)
     if ruleset is None or ruleset >= 10:
         return ruleset
     try:
-        return fcntl.fcntl(ruleset, fcntl.F_DUPFD_CLOEXEC, 10)
+        return dup_above(ruleset, 9)
     finally:
         os.close(ruleset)
 

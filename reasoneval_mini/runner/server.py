@@ -39,20 +39,22 @@ the memory it was forked from never held any (issue 24, attack 3).
 The server dies with its caller (it looks at its parent every
 :data:`~reasoneval_mini.runner.reaping.PARENT_CHECK_SECONDS`: it outlives
 the thread that started it, so no death signal); each child dies with the
-server (a death signal). Messages on the socket are framed JSON
-(:mod:`reasoneval_mini.support.messages`), the start's descriptors ride on
-its first bytes.
+server (a death signal). Messages on the socket are frames
+(:mod:`reasoneval_mini.support.messages`): the caller's requests (start,
+end) marshal, the start's descriptors riding on its first bytes; the
+server's answers JSON.
 """
 
+import _socket
+import collections
 import gc
 import importlib
-import collections
 import os
 import select
 import signal
-import socket
 import stat
 import struct
+import sys
 import time
 
 from reasoneval_mini.runner.confinement import (
@@ -64,7 +66,7 @@ from reasoneval_mini.runner.reaping import (
 from reasoneval_mini.runner.workdir import (
     empty_folder, enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
-    FrameReader, MessageTooLarge, encode_message, read_message, wait_until_readable,
+    FrameReader, MessageTooLarge, encode_request, read_request, wait_until_readable,
     write_all, write_message)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
@@ -72,7 +74,7 @@ from reasoneval_mini.support.processes import kill_process_group, kill_process_t
 RUN_FOLDER = "run"
 #: How long the server may spend emptying the folder after reporting a session's end.
 REMOVAL_SECONDS = 0.25
-#: Largest message on the socket (each is a few hundred bytes of JSON).
+#: Largest message on the socket (each is a few hundred bytes).
 MAX_MESSAGE_BYTES = 1 << 16
 #: How long a new server may take to import its modules and say it is ready;
 #: how long it may take to answer a start or an end.
@@ -84,13 +86,21 @@ START_FDS = (2, 4)
 
 # --- The server ----------------------------------------------------------------------------
 
+_RUN_FORKED = []  # the child's entry point, once warm_up has bound it
+
+
 def warm_up(pre_imports):
     """Import the child's code and *pre_imports* (comma-separated), build what every child would, freeze it all.
 
     What a server holds before forking, its children share; what each child
     builds for itself costs it CPU and written pages, at every program.
     """
-    for name in ["reasoneval_mini.runner.child", *filter(None, pre_imports.split(","))]:
+    from reasoneval_mini.runner.child import run_forked
+
+    # Bound here: an import statement in each child would go through the
+    # import machinery, writing to its objects (copied pages).
+    _RUN_FORKED[:] = [run_forked]
+    for name in filter(None, pre_imports.split(",")):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - a module that fails here fails in the session too
@@ -122,7 +132,7 @@ def serve(parent_pid, sock_fd, base, cap_mb, pre_imports, private=True):
     die_with_parent(parent_pid)
     become_subreaper()
     capped = bool(private) and enter_private_mounts() and mount_capped(base, cap_mb)
-    sock = socket.socket(fileno=sock_fd)
+    sock = _socket.socket(fileno=sock_fd)  # not socket.py: see _receive
     if _told(sock, {"ready": os.getpid(), "capped": capped}):
         while True:
             received = _receive(sock, parent_pid)
@@ -213,10 +223,9 @@ def _one_session(sock, received, base, parent_pid):
         return _told(sock, {"failed": f"{type(error).__name__}: {error}"})
     if pid == 0:  # the session's child: it never comes back to the server's code
         try:
-            from reasoneval_mini.runner.child import run_forked  # imported already
-
             streams = fds[2:] if len(fds) == 4 else [None, None]
-            run_forked(setup, [fds[0], fds[1], *streams], workdir, server_pid, prepared, ruleset)
+            _RUN_FORKED[0](setup, [fds[0], fds[1], *streams], workdir, server_pid, prepared,
+                           ruleset)
         finally:
             os._exit(SETUP_FAILED)
     _close_all(fds)
@@ -348,27 +357,40 @@ _HEADER_BYTES = 8  # a frame's length (support.messages)
 _FRAME_LENGTH = struct.Struct(">Q")
 
 
+#: Room for the descriptors a start may carry (``CMSG_LEN`` of that many ints).
+_FDS_ROOM = _socket.CMSG_LEN(max(START_FDS) * 4) if hasattr(_socket, "CMSG_LEN") else 0
+
+
 def _receive(sock, parent_pid, wait=True):
     """The next ``(message, fds)`` on *sock*; None at its end, on garbage, or once *parent_pid* is gone.
 
-    The descriptors of a start ride on the first bytes of its frame.
+    The descriptors of a start ride on the first bytes of its frame, a
+    marshal request from the caller (:func:`~reasoneval_mini.support.messages.encode_request`).
+    Read with the socket's own ``recvmsg``, not :func:`socket.recv_fds`,
+    which imports :mod:`array`: a library mapped in the server is mapped
+    again at every fork, and unmapped at every child's exit.
     """
     while wait and not select.select([sock], [], [], PARENT_CHECK_SECONDS)[0]:
         if parent_gone(parent_pid):
             return None
     try:
-        started, fds, _, _ = socket.recv_fds(sock, _HEADER_BYTES, max(START_FDS))
+        started, ancillary, _, _ = sock.recvmsg(_HEADER_BYTES, _FDS_ROOM)
     except OSError:
         return None
+    fds = []
+    for level, kind, data in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            fds.extend(int.from_bytes(data[at:at + 4], sys.byteorder, signed=True)
+                       for at in range(0, len(data) - len(data) % 4, 4))
     try:
-        message = read_message(sock.fileno(), max_bytes=MAX_MESSAGE_BYTES,
+        message = read_request(sock.fileno(), max_bytes=MAX_MESSAGE_BYTES,
                                deadline=time.monotonic() + REPLY_SECONDS, started=started)
     except (OSError, ValueError, TimeoutError):
         message = None
     if not started or message is None:
         _close_all(fds)
         return None
-    return (message if isinstance(message, dict) else {}), list(fds)
+    return (message if isinstance(message, dict) else {}), fds
 
 
 # --- The caller's side: a handle on one server -----------------------------------------------
@@ -391,12 +413,14 @@ class Server:
 
     def __init__(self, profile, private=True):
         self.profile, self.private = profile, private
+        # Here, not at the top (nor in close): ``subprocess`` and ``socket``
+        # are the caller's; a server, which forks each session from its own
+        # memory, would map their libraries again at every fork.
+        import socket
+        import subprocess
+
         self.base = make_workdir()  # made here, so that it is removed here when the server cannot
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        # Here, not at the top (nor in close): ``subprocess`` is the
-        # caller's; a server, which forks each session from its own memory,
-        # would map its library again at every fork.
-        import subprocess
 
         from reasoneval_mini.runner.start import start_child
 
@@ -471,8 +495,10 @@ class Server:
         that the child need not wait for a round trip). The word on the last
         session's folder must have been read (:meth:`take_removal`).
         """
+        import socket  # see __init__
+
         try:
-            socket.send_fds(self.sock, [encode_message({"op": "start", "setup": setup})], list(fds))
+            socket.send_fds(self.sock, [encode_request({"op": "start", "setup": setup})], list(fds))
         except OSError as error:
             raise ServerLost(f"the runner server is gone: {error}") from None
         if meanwhile is not None:
@@ -498,7 +524,7 @@ class Server:
     def end(self):
         """Have the server kill the session's child and all it started; its returncode."""
         try:
-            write_message(self.sock.fileno(), {"op": "end"})
+            write_all(self.sock.fileno(), encode_request({"op": "end"}))
         except OSError as error:
             raise ServerLost(f"the runner server is gone: {error}") from None
         return self.take_exit(time.monotonic() + KILL_GRACE_SECONDS)

@@ -59,6 +59,7 @@ from typing import NamedTuple
 import reasoneval_mini.sandbox.landlock as landlock
 import reasoneval_mini.sandbox.seccomp as seccomp
 from reasoneval_mini.sandbox.libc import libc
+from reasoneval_mini.support.descriptors import dup_above
 
 #: The sandbox modes a caller may ask for.
 MODES = ("auto", "required", "off")
@@ -247,8 +248,6 @@ def prepare(isolation):
     """
     if not isolation.enforced:
         return ()
-    import fcntl  # POSIX only, and only here: importing this module works everywhere
-
     if seccomp.supported():
         seccomp.prepared_filter()  # built here, once: a child only installs it
 
@@ -257,8 +256,10 @@ def prepare(isolation):
         opened = landlock.open_rule(path, rights)
         if opened is not None:
             # Numbered above 9, so that a child setting up its 0-3 never replaces one.
-            fd = fcntl.fcntl(opened[0], fcntl.F_DUPFD_CLOEXEC, 10)
-            os.close(opened[0])
+            try:
+                fd = dup_above(opened[0], 9)
+            finally:
+                os.close(opened[0])
             rules.append((fd, opened[1]))
     return tuple(rules)
 

@@ -3,10 +3,12 @@
 One frame format for every channel between the package's processes (a
 runner and its server, a session and its child): an 8-byte big-endian
 length, then that many bytes of UTF-8 JSON. One exception: the requests a
-caller sends its own session's child (:func:`encode_request`) are
-:mod:`marshal`, not JSON, since a freshly forked child pays for the first
-use of json's decoder in copied memory; a trusted process never reads
-marshal. :func:`read_message` reads one
+caller sends its own session's child, and its runner server
+(:func:`encode_request`), are :mod:`marshal`, not JSON: a freshly forked
+child pays for the first use of json's decoder in copied memory, and so
+does a server at every session (each fork write-protects its pages again).
+Marshal is read only from a trusted writer: everything an untrusted process
+writes is JSON. :func:`read_message` reads one
 frame from a descriptor, waiting; :class:`FrameReader` takes bytes as they
 come from several descriptors at once. The functions a writer needs are
 bound when this module is imported, so code that later replaces
@@ -111,13 +113,43 @@ def read_message(fd, max_bytes=None, deadline=None, started=b""):
     >>> os.close(read_end), os.close(write_end)
     (None, None)
     """
+    body = _read_frame(fd, max_bytes, deadline, started)
+    return None if body is None else json.loads(body)
+
+
+def read_request(fd, max_bytes=None, deadline=None, started=b""):
+    """The next frame :func:`encode_request` made, from *fd*; None at end of file.
+
+    As :func:`read_message`, for a channel whose writer is trusted (a runner
+    server reads its caller's so): a body that is not marshal raises ``ValueError``.
+
+    Surprising: what a request holds comes back as it was sent, a tuple
+    included (JSON would give a list).
+
+    >>> read_end, write_end = os.pipe()
+    >>> _ = os.write(write_end, encode_request({"op": "start", "limits": (64, 3)}))
+    >>> read_request(read_end)
+    {'op': 'start', 'limits': (64, 3)}
+    >>> os.close(read_end), os.close(write_end)
+    (None, None)
+    """
+    body = _read_frame(fd, max_bytes, deadline, started)
+    if body is None:
+        return None
+    try:
+        return marshal.loads(body)
+    except (EOFError, TypeError) as error:  # ValueError: raised as it is
+        raise ValueError(f"not a request: {error}") from None
+
+
+def _read_frame(fd, max_bytes, deadline, started):
+    """The body of the next frame on *fd* (see :func:`read_message`); None at end of file."""
     rest = _read_exact(fd, _HEADER.size - len(started), deadline)
     if rest is None:
         return None
     size = _HEADER.unpack(bytes(started) + rest)[0]
     _check_size(size, max_bytes)
-    body = _read_exact(fd, size, deadline)
-    return None if body is None else json.loads(body)
+    return _read_exact(fd, size, deadline)
 
 
 def _check_size(size, max_bytes):

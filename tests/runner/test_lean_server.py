@@ -41,6 +41,16 @@ NOT_IN_A_SERVER = {
     "pickle": "its library (the calls of grading sessions only)",
     "base64": "binascii and zlib (the calls of grading sessions only)",
     "fractions": "decimal's library (the calls of grading sessions only)",
+    "socket": "its enums and selectors (the server uses _socket itself)",
+}
+
+#: Libraries no server of programs maps, even once it has run sandboxed
+#: programs (imported on first use, where the warm server above cannot show them).
+NOT_MAPPED = {
+    "array": "socket.recv_fds imports it: the server reads its descriptors with recvmsg",
+    "fcntl": "the sandbox's F_DUPFD: os.dup instead (support.descriptors)",
+    "_posixsubprocess": "subprocess: the caller starts the server",
+    "zlib": "shutil, base64",
 }
 
 
@@ -66,6 +76,27 @@ def test_a_server_of_programs_loads_nothing_its_programs_do_not_need(tmp_path):
     loaded = set(warm_server(PRE_IMPORTS, tmp_path)["modules"])
     found = {name: why for name, why in NOT_IN_A_SERVER.items() if name in loaded}
     assert not found, f"a server of programs imports {found}"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/<pid>/maps")
+def test_a_server_that_ran_sandboxed_programs_maps_no_library_they_do_not_need():
+    from reasoneval_mini.executor.program import (
+        DEFAULT_MEMORY_MB, build_request, profile_for, run_request)
+    from reasoneval_mini.runner.session import Runner, servers_possible
+
+    if not servers_possible():
+        pytest.skip("no runner server here")
+    runner = Runner(profile_for(DEFAULT_MEMORY_MB))
+    try:
+        for program in ("print(6 * 7)", "raise SystemExit(3)"):
+            assert "outcome" in run_request(runner, build_request(program, 5.0, DEFAULT_MEMORY_MB))
+        with open(f"/proc/{runner.server.process.pid}/maps") as maps:
+            files = {line.split()[-1].rsplit("/", 1)[-1] for line in maps if "/" in line}
+    finally:
+        runner.close()
+    mapped = {name: why for name, why in NOT_MAPPED.items()
+              if any(found.startswith(name + ".") for found in files)}
+    assert not mapped, f"a server of programs maps {mapped}"
 
 
 def test_the_graders_servers_warm_what_answering_calls_needs(tmp_path):
