@@ -584,24 +584,17 @@ def _confine_and_run(setup, workdir, job, prepared=None, ruleset=None):
 def place_descriptors(events, requests, stdout=None, stderr=None):
     """Put the session's descriptors at 0-4 (see the module's docstring); close the ones given."""
     null = os.open(os.devnull, os.O_RDWR)
-    sources = (null, null if stdout is None else stdout, null if stderr is None else stderr,
-               events, requests)
-    # A source in another's place first moves out of 0-4, so that no dup2
-    # below overwrites a source not yet placed. One in its own place stays
-    # (a server's child often finds its events and requests at 3 and 4).
-    moved = [fd if fd > REQUESTS_FD or fd == target else dup_above(fd, REQUESTS_FD)
-             for target, fd in enumerate(sources)]
+    sources = [null, null if stdout is None else stdout, null if stderr is None else stderr,
+               events, requests]
+    # First out of 0-4, so that no dup2 below overwrites a source not yet placed.
+    moved = [fd if fd > REQUESTS_FD else dup_above(fd, REQUESTS_FD) for fd in sources]
     for target, fd in enumerate(moved):
-        if fd == target:
-            os.set_inheritable(fd, target <= 2)
-        else:
-            os.dup2(fd, target, inheritable=target <= 2)
-    for fd in (*sources, *moved):
-        if fd > REQUESTS_FD:
-            try:
-                os.close(fd)  # each once: a second close of the same number fails here
-            except OSError:
-                pass
+        os.dup2(fd, target, inheritable=target <= 2)
+    for fd in set(moved + sources) - {0, 1, 2, EVENTS_FD, REQUESTS_FD}:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     _claim_channel()
 
 

@@ -44,6 +44,7 @@ import time
 # Bound now (see the module docstring).
 _dumps, _marshal, _pack, _write = json.dumps, marshal.dumps, struct.pack, os.write
 _HEADER = struct.Struct(">Q")
+_decode_json = json.JSONDecoder().decode
 
 
 class MessageTooLarge(ValueError):
@@ -227,10 +228,12 @@ class FrameReader:
             end = _HEADER.size + size
             if len(self.buffer) < end:
                 break
-            body = bytes(self.buffer[_HEADER.size:end])
+            body = self.buffer[_HEADER.size:end]
             del self.buffer[:end]
             try:
-                messages.append(json.loads(body))
-            except (ValueError, RecursionError):
+                # UTF-8, as every writer of frames writes them: json.loads on
+                # bytes would first guess among UTF-8, -16 and -32.
+                messages.append(_decode_json(body.decode("utf-8")))
+            except (ValueError, RecursionError):  # UnicodeDecodeError included
                 continue
         return messages
