@@ -69,7 +69,6 @@ import marshal
 import os
 import re
 import signal
-import struct
 import sys
 import time
 import traceback
@@ -81,6 +80,7 @@ from reasoneval_mini.runner.exceptions import describe_exception
 from reasoneval_mini.runner.limits import max_fd
 from reasoneval_mini.runner.reaping import die_with_parent
 from reasoneval_mini.support.descriptors import dup_above
+from reasoneval_mini.support.messages import FRAME_HEADER
 from reasoneval_mini.support.text import shorten
 
 EVENTS_FD, REQUESTS_FD = 3, 4
@@ -109,7 +109,7 @@ _MAIN_THREAD = get_ident()
 # Bound before any untrusted code runs (see the module's docstring).
 _getpid, _exit, _write, _read, _fstat, _close = (
     os.getpid, os._exit, os.write, os.read, os.fstat, os.close)
-_pack, _unpack = struct.Struct(">Q").pack, struct.Struct(">Q").unpack
+_pack, _unpack = FRAME_HEADER.pack, FRAME_HEADER.unpack
 _decode, _unmarshal = json.JSONDecoder().decode, marshal.loads
 _monotonic, _sleep = time.monotonic, time.sleep
 _join, _memoryview, _len, _isinstance = "".join, memoryview, len, isinstance

@@ -53,7 +53,6 @@ import os
 import select
 import signal
 import stat
-import struct
 import sys
 import time
 
@@ -66,8 +65,8 @@ from reasoneval_mini.runner.reaping import (
 from reasoneval_mini.runner.workdir import (
     empty_folder, enter_private_mounts, make_workdir, mount_capped, remove_tree)
 from reasoneval_mini.support.messages import (
-    FrameReader, MessageTooLarge, encode_request, read_request, wait_until_readable,
-    write_all, write_message)
+    FRAME_HEADER, FrameReader, MessageTooLarge, encode_request, read_request,
+    wait_until_readable, write_all, write_message)
 from reasoneval_mini.support.processes import kill_process_group, kill_process_tree
 
 #: The sessions' working folder, ``<base>/run``: one folder, emptied after each.
@@ -252,7 +251,7 @@ def _tell(sock, body):
     fault (a copy while the child lives), and json's encoder wrote about 60.
     """
     try:
-        write_all(sock.fileno(), _FRAME_LENGTH.pack(len(body)) + body)
+        write_all(sock.fileno(), FRAME_HEADER.pack(len(body)) + body)
     except OSError:
         return False
     return True
@@ -353,8 +352,6 @@ def _told(sock, message):
     return True
 
 
-_HEADER_BYTES = 8  # a frame's length (support.messages)
-_FRAME_LENGTH = struct.Struct(">Q")
 
 
 #: Room for the descriptors a start may carry (``CMSG_LEN`` of that many ints).
@@ -374,7 +371,7 @@ def _receive(sock, parent_pid, wait=True):
         if parent_gone(parent_pid):
             return None
     try:
-        started, ancillary, _, _ = sock.recvmsg(_HEADER_BYTES, _FDS_ROOM)
+        started, ancillary, _, _ = sock.recvmsg(FRAME_HEADER.size, _FDS_ROOM)
     except OSError:
         return None
     fds = []

@@ -43,7 +43,8 @@ import time
 
 # Bound now (see the module docstring).
 _dumps, _marshal, _pack, _write = json.dumps, marshal.dumps, struct.pack, os.write
-_HEADER = struct.Struct(">Q")
+#: A frame's header: its body's length, 8 bytes big-endian (the one definition of the format).
+FRAME_HEADER = struct.Struct(">Q")
 _decode_json = json.JSONDecoder().decode
 
 
@@ -145,10 +146,10 @@ def read_request(fd, max_bytes=None, deadline=None, started=b""):
 
 def _read_frame(fd, max_bytes, deadline, started):
     """The body of the next frame on *fd* (see :func:`read_message`); None at end of file."""
-    rest = _read_exact(fd, _HEADER.size - len(started), deadline)
+    rest = _read_exact(fd, FRAME_HEADER.size - len(started), deadline)
     if rest is None:
         return None
-    size = _HEADER.unpack(bytes(started) + rest)[0]
+    size = FRAME_HEADER.unpack(bytes(started) + rest)[0]
     _check_size(size, max_bytes)
     return _read_exact(fd, size, deadline)
 
@@ -218,17 +219,17 @@ class FrameReader:
     def feed(self, data):
         self.buffer += data
         messages = []
-        while len(self.buffer) >= _HEADER.size:
-            size = _HEADER.unpack_from(self.buffer)[0]
+        while len(self.buffer) >= FRAME_HEADER.size:
+            size = FRAME_HEADER.unpack_from(self.buffer)[0]
             try:
                 _check_size(size, self.max_bytes)
             except MessageTooLarge:
                 self.buffer = bytearray()
                 raise
-            end = _HEADER.size + size
+            end = FRAME_HEADER.size + size
             if len(self.buffer) < end:
                 break
-            body = self.buffer[_HEADER.size:end]
+            body = self.buffer[FRAME_HEADER.size:end]
             del self.buffer[:end]
             try:
                 # UTF-8, as every writer of frames writes them: json.loads on
